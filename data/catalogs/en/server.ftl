@@ -1,0 +1,43 @@
+# Display strings of the mcp-lang reference server: English (the default).
+#
+# Only display text lives here (SEP-2792 "Translation boundary"): titles,
+# elicitation text, progress messages and user-facing error messages. Tool,
+# prompt, argument and resource names, URIs and property keys are identifiers
+# and are never looked up in a catalog.
+
+server-title = Language Preference Reference Server
+
+tool-weather-title = Current weather
+tool-weather-annotation-title = Weather lookup (read-only)
+tool-document-title = Official document
+tool-document-annotation-title = Official document retrieval
+tool-contact-title = Confirmation by e-mail
+tool-contact-annotation-title = Ask for an e-mail address
+tool-report-title = Prepare a report
+tool-report-annotation-title = Long-running report
+
+prompt-trip-title = Plan a trip
+prompt-trip-city-title = City
+prompt-trip-days-title = Number of days
+
+resource-languages-title = Supported languages
+template-document-title = Official document edition
+
+elicit-email-message = Please enter your e-mail address.
+elicit-email-title = E-mail address
+elicit-email-description = Address for the confirmation
+
+progress-collect = Collecting data ({ $step } of { $total })…
+progress-analyse = Analysing data ({ $step } of { $total })…
+progress-write = Writing the report ({ $step } of { $total })…
+progress-done = Report ready.
+
+error-unknown-tool = Unknown tool: { $name }
+error-missing-argument = Missing argument: { $name }
+error-unknown-city = Unknown city: { $city }
+error-unknown-document = No official document is called { $id }.
+error-document-language = There is no { $language } edition of the document { $id }.
+error-unknown-prompt = Unknown prompt: { $name }
+error-unknown-resource = There is no resource at { $uri }.
+error-email-declined = No e-mail address was provided.
+error-elicitation-unsupported = This client cannot ask the user for input.

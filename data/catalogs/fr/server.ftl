@@ -1,0 +1,38 @@
+# Chaînes d'affichage du serveur de référence mcp-lang : français.
+
+server-title = Serveur de référence des préférences linguistiques
+
+tool-weather-title = Météo actuelle
+tool-weather-annotation-title = Consultation de la météo (lecture seule)
+tool-document-title = Document officiel
+tool-document-annotation-title = Consultation de documents officiels
+tool-contact-title = Confirmation par e-mail
+tool-contact-annotation-title = Demande d'adresse e-mail
+tool-report-title = Préparer un rapport
+tool-report-annotation-title = Rapport de longue durée
+
+prompt-trip-title = Planifier un voyage
+prompt-trip-city-title = Ville
+prompt-trip-days-title = Nombre de jours
+
+resource-languages-title = Langues prises en charge
+template-document-title = Édition d'un document officiel
+
+elicit-email-message = Veuillez saisir votre adresse e-mail.
+elicit-email-title = Adresse e-mail
+elicit-email-description = Adresse pour la confirmation
+
+progress-collect = Collecte des données ({ $step } sur { $total })…
+progress-analyse = Analyse des données ({ $step } sur { $total })…
+progress-write = Rédaction du rapport ({ $step } sur { $total })…
+progress-done = Le rapport est prêt.
+
+error-unknown-tool = Outil inconnu : { $name }
+error-missing-argument = Argument manquant : { $name }
+error-unknown-city = Ville inconnue : { $city }
+error-unknown-document = Aucun document officiel ne s'appelle { $id }.
+error-document-language = Il n'existe pas d'édition { $language } du document { $id }.
+error-unknown-prompt = Invite inconnue : { $name }
+error-unknown-resource = Aucune ressource à l'adresse { $uri }.
+error-email-declined = Aucune adresse e-mail n'a été fournie.
+error-elicitation-unsupported = Ce client ne peut pas demander de saisie à l'utilisateur.

@@ -1,0 +1,38 @@
+# mcp-lang リファレンスサーバーの表示用文字列: 日本語
+
+server-title = 言語設定リファレンスサーバー
+
+tool-weather-title = 現在の天気
+tool-weather-annotation-title = 天気の確認（読み取り専用）
+tool-document-title = 公式文書
+tool-document-annotation-title = 公式文書の取得
+tool-contact-title = メールによる確認
+tool-contact-annotation-title = メールアドレスの入力依頼
+tool-report-title = レポートの作成
+tool-report-annotation-title = 時間のかかるレポート作成
+
+prompt-trip-title = 旅行の計画
+prompt-trip-city-title = 都市
+prompt-trip-days-title = 日数
+
+resource-languages-title = 対応言語
+template-document-title = 公式文書の版
+
+elicit-email-message = メールアドレスを入力してください。
+elicit-email-title = メールアドレス
+elicit-email-description = 確認用のアドレス
+
+progress-collect = データを収集しています（{ $step }/{ $total }）…
+progress-analyse = データを分析しています（{ $step }/{ $total }）…
+progress-write = レポートを作成しています（{ $step }/{ $total }）…
+progress-done = レポートが完成しました。
+
+error-unknown-tool = 不明なツールです: { $name }
+error-missing-argument = 引数がありません: { $name }
+error-unknown-city = 不明な都市です: { $city }
+error-unknown-document = 公式文書「{ $id }」は存在しません。
+error-document-language = 公式文書「{ $id }」には { $language } 版がありません。
+error-unknown-prompt = 不明なプロンプトです: { $name }
+error-unknown-resource = { $uri } にリソースはありません。
+error-email-declined = メールアドレスが入力されませんでした。
+error-elicitation-unsupported = このクライアントはユーザーに入力を求めることができません。
