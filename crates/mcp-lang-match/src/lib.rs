@@ -1,0 +1,84 @@
+//! Language-tag matching by RFC 4647, with HTTP weights, and a per-request
+//! [`Negotiator`] that never allocates.
+//!
+//! MCP SEP-2792 says a server that honours a user's language preference
+//! "MUST use matching behavior compatible with HTTP language negotiation and
+//! RFC 4647, including weights and wildcard semantics", and must fall back to
+//! its default, without an error, when nothing matches. This crate is that
+//! matching. It takes preferences parsed by [`mcp_lang_grammar`] and offers:
+//!
+//! * [`basic`]: basic filtering (RFC 4647 §3.3.1), with each tag's quality
+//!   decided as RFC 9110 and decision D3 say, and results ordered as decision
+//!   D4a says;
+//! * [`extended`]: extended filtering (RFC 4647 §3.3.2), where `de-*-DE`
+//!   matches `de-Latn-DE`;
+//! * [`lookup`](mod@lookup): lookup (RFC 4647 §3.4), progressive truncation
+//!   down to a default;
+//! * [`Negotiator`]: what a server runs on every request. It scores each
+//!   supported tag with all three ideas at once (explicit ratings, then
+//!   lookup truncation, then `*`; decision D4), picks one, says why
+//!   ([`Reason`]), and falls back to the default for a malformed, absent or
+//!   unmatched preference. No allocation, O(ranges × supported) time.
+//!
+//! # Example
+//!
+//! ```
+//! use mcp_lang_match::{Negotiator, Reason};
+//!
+//! // Once, at start-up: the languages the server has, best first, and its default.
+//! let server = Negotiator::new(["en", "fr", "fr-CA", "de"], "en")?;
+//!
+//! // Per request: the raw preference (the `_meta` value or Accept-Language).
+//! let chosen = server.negotiate_header(Some("fr-BE, de;q=0.8"));
+//! assert_eq!(chosen.tag(), "fr"); // `fr-BE` truncated to `fr` outranks `de`'s 0.8
+//! assert_eq!(chosen.reason(), Reason::Truncated);
+//!
+//! // Unmatched, malformed or absent: the default, never an error.
+//! assert_eq!(server.negotiate_header(Some("ja")).tag(), "en");
+//! assert_eq!(server.negotiate_header(Some("en;q=1.5")).reason(), Reason::Malformed);
+//! assert_eq!(server.negotiate_header(None).reason(), Reason::Absent);
+//! # Ok::<(), mcp_lang_match::BuildError>(())
+//! ```
+//!
+//! # When to use which
+//!
+//! Use the [`Negotiator`] to choose the one language of a response. Use
+//! [`basic::filter`] when several representations may be returned (a
+//! catalogue listing every acceptable translation), [`lookup::lookup`] when
+//! you want RFC 4647's lookup exactly (it never picks `fr-FR` for `fr`), and
+//! [`extended::filter`] for extended ranges from a non-HTTP source (a
+//! configuration file, a search filter).
+//!
+//! This crate does not parse: malformed input is the grammar crate's
+//! business ([`mcp_lang_grammar::AcceptLanguage::parse`]). It does not know
+//! the IANA registry either: `en` and `eng` are different strings to it, and
+//! it does no "best fit" guessing (CLDR likely subtags, macrolanguages). It
+//! is `no_std` with `alloc`.
+//!
+//! # Decisions this crate makes (beyond ARCHITECTURE.md)
+//!
+//! * A range with `q=0` excludes; it never reaches a tag by truncation (in
+//!   the [`Negotiator`] and in [`lookup::lookup`]), so `en-US;q=0, *` still
+//!   accepts `en` through `*`.
+//! * [`lookup::lookup`] never returns a tag that a `q=0` range excludes under
+//!   D3, and `*;q=0` does not stop truncation (as in D4).
+//! * A [`Negotiator`] rejects supported tags that are not well-formed or that
+//!   repeat another ignoring case; the default must be well-formed but need
+//!   not be supported; only the first [`Negotiator::max_ranges`] ranges of a
+//!   request are considered.
+//! * A value with no ranges (`""`, `" , "`) is no preference:
+//!   [`Reason::Absent`], like a missing value. The quality reported for an
+//!   absent or malformed preference is 1, for an unmatched one 0.
+//! * The free functions compare tags as strings and do not validate them.
+
+#![no_std]
+
+extern crate alloc;
+
+pub mod basic;
+pub mod extended;
+pub mod lookup;
+mod negotiate;
+mod subtags;
+
+pub use negotiate::{BuildError, Negotiation, Negotiator, Reason};

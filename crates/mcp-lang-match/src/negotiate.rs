@@ -1,0 +1,645 @@
+//! The [`Negotiator`]: a server's supported languages, compiled once, and
+//! one allocation-free choice per request (decision D4).
+//!
+//! # How a tag is scored
+//!
+//! Every supported tag gets a score from the request's ranges, in this order
+//! of precedence (the first that applies is the score):
+//!
+//! 1. **Explicit**: the quality of the longest non-wildcard range that
+//!    basic-filters the tag (decision D3, see [`basic`](crate::basic)). The
+//!    match is *exact* when that range equals the tag and *more specific*
+//!    when the tag extends it (`sr-Latn` → `sr-Latn-RS`).
+//! 2. **Truncated**: the highest q of a range whose RFC 4647 lookup
+//!    truncation reaches a prefix that equals or basic-filters the tag:
+//!    `fr-CA` reaches `fr`, and from there `fr` and `fr-FR`. Ranges with
+//!    `q=0` are exclusions and never reach anything by truncation.
+//! 3. **Wildcard**: the q of `*` (decision D3 among several `*`).
+//!
+//! A tag with score 0, or with no score, is never chosen. An explicit rating
+//! always wins over truncation, so `en-US, de;q=0.5, en;q=0.1` with
+//! `[en, de]` picks `de`: `en` is rated 0.1 by its own range, and the `en-US`
+//! truncation cannot lift it.
+//!
+//! # How ties are broken
+//!
+//! Highest score first; then, in order: the earlier deciding range in the
+//! header; the closer match (exact, more specific, truncated to a longer
+//! prefix, truncated to a shorter one, wildcard); the server default; the
+//! server's own order of supported tags. So `en` with `[en-US, en]` picks
+//! `en`, `sr-Latn` with `[sr, sr-Latn-RS]` picks `sr-Latn-RS`, and `*` picks
+//! the default when the default is supported.
+//!
+//! # When nothing is acceptable
+//!
+//! The server default is returned, never an error (SEP-2792: a server
+//! "MUST use its server-defined default"). The [`Reason`] says why.
+
+use alloc::boxed::Box;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+
+use mcp_lang_grammar::{AcceptLanguage, LanguageTag, ParseError, Quality};
+
+use crate::basic::Decider;
+use crate::subtags;
+
+/// Why a [`Negotiation`] chose its tag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Reason {
+    /// A range equal to the tag (ignoring case) decided.
+    Exact,
+    /// A range that the tag extends decided (`en` chose `en-US`).
+    MoreSpecific,
+    /// Lookup truncation of a range reached the tag (`fr-CA` chose `fr`).
+    Truncated,
+    /// Only `*` matched the tag.
+    Wildcard,
+    /// No supported tag was acceptable, so the server default was used.
+    Default,
+    /// The preference was malformed, and so ignored as absent (SEP-2792).
+    Malformed,
+    /// There was no preference: no value, or a value with no ranges.
+    Absent,
+}
+
+impl Reason {
+    /// The kebab-case name used in JSON output (`"more-specific"`).
+    ///
+    /// ```
+    /// use mcp_lang_match::Reason;
+    ///
+    /// assert_eq!(Reason::MoreSpecific.as_str(), "more-specific");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Reason::Exact => "exact",
+            Reason::MoreSpecific => "more-specific",
+            Reason::Truncated => "truncated",
+            Reason::Wildcard => "wildcard",
+            Reason::Default => "default",
+            Reason::Malformed => "malformed",
+            Reason::Absent => "absent",
+        }
+    }
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The outcome of one negotiation: the chosen tag, its quality and why.
+///
+/// The tag is borrowed from the [`Negotiator`] and spelled as the server
+/// spelled it, whatever case the request used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Negotiation<'n> {
+    tag: &'n str,
+    index: Option<usize>,
+    quality: Quality,
+    reason: Reason,
+}
+
+impl<'n> Negotiation<'n> {
+    /// The chosen tag, in the server's spelling.
+    ///
+    /// ```
+    /// use mcp_lang_match::Negotiator;
+    ///
+    /// let n = Negotiator::new(["en", "fr-CA"], "en").unwrap();
+    /// assert_eq!(n.negotiate_header(Some("FR-ca")).tag(), "fr-CA");
+    /// ```
+    pub fn tag(&self) -> &'n str {
+        self.tag
+    }
+
+    /// The chosen tag's position in the supported list, or `None` when it is
+    /// the default and the default is not in that list. Handy for indexing a
+    /// table of catalogs built in the same order.
+    ///
+    /// ```
+    /// use mcp_lang_match::Negotiator;
+    ///
+    /// let n = Negotiator::new(["fr", "de"], "en").unwrap();
+    /// assert_eq!(n.negotiate_header(Some("de")).index(), Some(1));
+    /// assert_eq!(n.negotiate_header(Some("ja")).index(), None);
+    /// ```
+    pub fn index(&self) -> Option<usize> {
+        self.index
+    }
+
+    /// The chosen tag's score (decision D4). For [`Reason::Default`] it is
+    /// 0, since the preference did not accept the default; for
+    /// [`Reason::Absent`] and [`Reason::Malformed`] it is 1, since no
+    /// preference means any language is acceptable (RFC 9110 §12.5.4).
+    ///
+    /// ```
+    /// use mcp_lang_grammar::Quality;
+    /// use mcp_lang_match::Negotiator;
+    ///
+    /// let n = Negotiator::new(["en", "fr"], "en").unwrap();
+    /// assert_eq!(n.negotiate_header(Some("de, fr;q=0.4")).quality(), Quality::new(400).unwrap());
+    /// ```
+    pub fn quality(&self) -> Quality {
+        self.quality
+    }
+
+    /// Why this tag was chosen.
+    ///
+    /// ```
+    /// use mcp_lang_match::{Negotiator, Reason};
+    ///
+    /// let n = Negotiator::new(["en", "fr"], "en").unwrap();
+    /// assert_eq!(n.negotiate_header(Some("fr-CA")).reason(), Reason::Truncated);
+    /// assert_eq!(n.negotiate_header(Some("fr;;")).reason(), Reason::Malformed);
+    /// assert_eq!(n.negotiate_header(None).reason(), Reason::Absent);
+    /// ```
+    pub fn reason(&self) -> Reason {
+        self.reason
+    }
+}
+
+/// Why a [`Negotiator`] could not be built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BuildError {
+    /// A supported tag is not a well-formed RFC 5646 language tag.
+    InvalidTag {
+        /// Its position in the supported list.
+        index: usize,
+        /// The tag as given.
+        tag: String,
+        /// What is wrong with it.
+        error: ParseError,
+    },
+    /// The default is not a well-formed RFC 5646 language tag.
+    InvalidDefault {
+        /// The default as given.
+        tag: String,
+        /// What is wrong with it.
+        error: ParseError,
+    },
+    /// Two supported tags are equal ignoring case.
+    DuplicateTag {
+        /// Position of the first.
+        first: usize,
+        /// Position of the repeat.
+        second: usize,
+        /// The repeat as given.
+        tag: String,
+    },
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BuildError::InvalidTag { index, tag, error } => {
+                write!(
+                    f,
+                    "supported tag {index} ({tag:?}) is not a language tag: {error}"
+                )
+            }
+            BuildError::InvalidDefault { tag, error } => {
+                write!(f, "default {tag:?} is not a language tag: {error}")
+            }
+            BuildError::DuplicateTag { first, second, tag } => {
+                write!(f, "supported tag {second} ({tag:?}) repeats tag {first}")
+            }
+        }
+    }
+}
+
+impl core::error::Error for BuildError {}
+
+/// One supported tag with what matching needs, computed once.
+#[derive(Clone, Debug)]
+struct Supported {
+    /// The server's spelling.
+    tag: Box<str>,
+    /// ASCII lowercase copy.
+    lower: Box<[u8]>,
+    /// `singleton[k - 1]`: whether subtag `k` is a singleton.
+    singleton: Box<[bool]>,
+}
+
+impl Supported {
+    fn new(tag: &str) -> Supported {
+        let lower: Box<[u8]> = tag.as_bytes().to_ascii_lowercase().into();
+        let singleton = lower
+            .split(|&b| b == b'-')
+            .map(subtags::is_singleton)
+            .collect();
+        Supported {
+            tag: tag.into(),
+            lower,
+            singleton,
+        }
+    }
+
+    /// The longest truncation prefix (in subtags, ≤ `common`) that lookup
+    /// visits: the primary subtag, or a prefix not ending in a singleton.
+    fn reach(&self, common: usize) -> usize {
+        let mut k = common;
+        while k > 1 && self.singleton.get(k - 1).copied().unwrap_or(false) {
+            k -= 1;
+        }
+        k
+    }
+}
+
+/// One buffered non-wildcard range of the request.
+#[derive(Clone, Copy)]
+struct Range<'h> {
+    lower_first: u8,
+    bytes: &'h [u8],
+    quality: u16,
+    position: usize,
+}
+
+const EMPTY: Range<'static> = Range {
+    lower_first: 0,
+    bytes: &[],
+    quality: 0,
+    position: 0,
+};
+
+/// How close a match is, higher is closer (D4's second tie-break).
+const EXACT: usize = usize::MAX;
+const MORE_SPECIFIC: usize = usize::MAX - 1;
+const WILDCARD: usize = 0;
+
+/// A supported tag's score and what decided it.
+#[derive(Clone, Copy, Debug)]
+struct Score {
+    quality: u16,
+    position: usize,
+    /// `EXACT`, `MORE_SPECIFIC`, a truncation prefix length in subtags, or
+    /// `WILDCARD`.
+    closeness: usize,
+}
+
+impl Score {
+    fn reason(&self) -> Reason {
+        match self.closeness {
+            EXACT => Reason::Exact,
+            MORE_SPECIFIC => Reason::MoreSpecific,
+            WILDCARD => Reason::Wildcard,
+            _ => Reason::Truncated,
+        }
+    }
+}
+
+/// A server's supported languages, compiled once and shared by every
+/// request: [`negotiate`](Negotiator::negotiate) picks one per request, as
+/// decision D4 says, without allocating and in O(ranges × supported) time.
+///
+/// Build it from the supported tags in the server's order of preference and
+/// the server's default. Building validates them: every tag, and the default,
+/// must be a well-formed RFC 5646 language tag, and no two supported tags may
+/// be equal ignoring case ([`BuildError`]). The default **need not** be
+/// supported: when it is (ignoring case), it wins ties and is returned in
+/// the supported spelling; when it is not, it is only ever the fallback.
+///
+/// Only the first [`max_ranges`](Negotiator::max_ranges) ranges of a request
+/// are considered (by default [`Negotiator::DEFAULT_MAX_RANGES`], at most
+/// [`Negotiator::RANGE_CAPACITY`]); later ones are ignored, which bounds the
+/// work a hostile header can cause. Browsers send a handful of ranges.
+///
+/// ```
+/// use mcp_lang_match::{Negotiator, Reason};
+///
+/// let server = Negotiator::new(["en", "fr", "fr-CA", "de"], "en").unwrap();
+///
+/// let n = server.negotiate_header(Some("fr-CA,fr;q=0.9,en;q=0.5"));
+/// assert_eq!((n.tag(), n.quality().get(), n.reason()), ("fr-CA", 1000, Reason::Exact));
+///
+/// let n = server.negotiate_header(Some("de-AT"));
+/// assert_eq!((n.tag(), n.reason()), ("de", Reason::Truncated));
+///
+/// let n = server.negotiate_header(Some("ja, *;q=0.1"));
+/// assert_eq!((n.tag(), n.reason()), ("en", Reason::Wildcard));
+///
+/// let n = server.negotiate_header(Some("ja"));
+/// assert_eq!((n.tag(), n.reason()), ("en", Reason::Default));
+/// ```
+#[derive(Clone, Debug)]
+pub struct Negotiator {
+    supported: Box<[Supported]>,
+    default: Box<str>,
+    default_index: Option<usize>,
+    max_ranges: usize,
+}
+
+impl Negotiator {
+    /// The most ranges of one request a negotiator can consider; the ranges
+    /// are buffered on the stack, so this is a compile-time capacity.
+    pub const RANGE_CAPACITY: usize = 128;
+
+    /// How many ranges of one request are considered unless
+    /// [`with_max_ranges`](Negotiator::with_max_ranges) says otherwise.
+    pub const DEFAULT_MAX_RANGES: usize = 64;
+
+    /// Compiles the supported tags (in the server's order of preference) and
+    /// the default.
+    ///
+    /// ```
+    /// use mcp_lang_match::{BuildError, Negotiator};
+    ///
+    /// assert!(Negotiator::new(["en", "fr"], "en").is_ok());
+    /// assert!(Negotiator::new(Vec::<String>::new(), "en").is_ok()); // always the default
+    /// assert!(matches!(Negotiator::new(["en", "EN"], "en"), Err(BuildError::DuplicateTag { .. })));
+    /// assert!(matches!(Negotiator::new(["en_US"], "en"), Err(BuildError::InvalidTag { .. })));
+    /// assert!(matches!(Negotiator::new(["en"], "*"), Err(BuildError::InvalidDefault { .. })));
+    /// ```
+    pub fn new<I, S>(supported: I, default: &str) -> Result<Negotiator, BuildError>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let mut compiled: Vec<Supported> = Vec::new();
+        for (index, tag) in supported.into_iter().enumerate() {
+            let tag = tag.as_ref();
+            LanguageTag::parse(tag).map_err(|error| BuildError::InvalidTag {
+                index,
+                tag: tag.into(),
+                error,
+            })?;
+            let entry = Supported::new(tag);
+            if let Some(first) = compiled.iter().position(|s| s.lower == entry.lower) {
+                return Err(BuildError::DuplicateTag {
+                    first,
+                    second: index,
+                    tag: tag.into(),
+                });
+            }
+            compiled.push(entry);
+        }
+        LanguageTag::parse(default).map_err(|error| BuildError::InvalidDefault {
+            tag: default.into(),
+            error,
+        })?;
+        let default_index = compiled
+            .iter()
+            .position(|s| s.lower.eq_ignore_ascii_case(default.as_bytes()));
+        let default = match default_index.and_then(|i| compiled.get(i)) {
+            Some(s) => s.tag.clone(),
+            None => default.into(),
+        };
+        Ok(Negotiator {
+            supported: compiled.into_boxed_slice(),
+            default,
+            default_index,
+            max_ranges: Self::DEFAULT_MAX_RANGES,
+        })
+    }
+
+    /// Sets how many ranges of a request are considered (the rest are
+    /// ignored); clamped to `1..=`[`RANGE_CAPACITY`](Negotiator::RANGE_CAPACITY).
+    ///
+    /// ```
+    /// use mcp_lang_match::Negotiator;
+    ///
+    /// let n = Negotiator::new(["en", "fr"], "en").unwrap().with_max_ranges(1);
+    /// assert_eq!(n.max_ranges(), 1);
+    /// assert_eq!(n.negotiate_header(Some("de, fr")).tag(), "en"); // `fr` is not considered
+    /// ```
+    pub fn with_max_ranges(mut self, max_ranges: usize) -> Negotiator {
+        self.max_ranges = max_ranges.clamp(1, Self::RANGE_CAPACITY);
+        self
+    }
+
+    /// How many ranges of a request are considered.
+    ///
+    /// ```
+    /// use mcp_lang_match::Negotiator;
+    ///
+    /// let n = Negotiator::new(["en"], "en").unwrap();
+    /// assert_eq!(n.max_ranges(), Negotiator::DEFAULT_MAX_RANGES);
+    /// ```
+    pub fn max_ranges(&self) -> usize {
+        self.max_ranges
+    }
+
+    /// The supported tags, in the server's order and spelling.
+    ///
+    /// ```
+    /// use mcp_lang_match::Negotiator;
+    ///
+    /// let n = Negotiator::new(["en", "fr-CA"], "en").unwrap();
+    /// assert!(n.supported().eq(["en", "fr-CA"]));
+    /// ```
+    pub fn supported(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
+        self.supported.iter().map(|s| &*s.tag)
+    }
+
+    /// The default, in the supported spelling when it is supported.
+    ///
+    /// ```
+    /// use mcp_lang_match::Negotiator;
+    ///
+    /// assert_eq!(Negotiator::new(["en-US"], "EN-us").unwrap().default_tag(), "en-US");
+    /// assert_eq!(Negotiator::new(["fr"], "en").unwrap().default_tag(), "en");
+    /// ```
+    pub fn default_tag(&self) -> &str {
+        &self.default
+    }
+
+    /// Negotiates a raw `Accept-Language` value (or `_meta` preference):
+    /// `None` gives the default with [`Reason::Absent`], a malformed value the
+    /// default with [`Reason::Malformed`] (SEP-2792: a malformed value is
+    /// ignored as absent). Never fails, never allocates.
+    ///
+    /// ```
+    /// use mcp_lang_match::{Negotiator, Reason};
+    ///
+    /// let n = Negotiator::new(["en", "fr"], "en").unwrap();
+    /// assert_eq!(n.negotiate_header(Some("fr;q=0.5")).tag(), "fr");
+    /// assert_eq!(n.negotiate_header(Some("fr;q=2")).reason(), Reason::Malformed);
+    /// assert_eq!(n.negotiate_header(None).reason(), Reason::Absent);
+    /// ```
+    pub fn negotiate_header(&self, value: Option<&str>) -> Negotiation<'_> {
+        match value.map(AcceptLanguage::parse) {
+            None => self.fallback(Reason::Absent),
+            Some(Err(_)) => self.fallback(Reason::Malformed),
+            Some(Ok(header)) => self.negotiate(&header),
+        }
+    }
+
+    /// [`negotiate_header`](Negotiator::negotiate_header) on field-value
+    /// bytes, as `http::HeaderValue::as_bytes` gives them.
+    ///
+    /// ```
+    /// use mcp_lang_match::Negotiator;
+    ///
+    /// let n = Negotiator::new(["en", "fr"], "en").unwrap();
+    /// assert_eq!(n.negotiate_header_bytes(Some(b"fr")).tag(), "fr");
+    /// ```
+    pub fn negotiate_header_bytes(&self, value: Option<&[u8]>) -> Negotiation<'_> {
+        match value.map(AcceptLanguage::parse_bytes) {
+            None => self.fallback(Reason::Absent),
+            Some(Err(_)) => self.fallback(Reason::Malformed),
+            Some(Ok(header)) => self.negotiate(&header),
+        }
+    }
+
+    /// Picks the supported tag for a parsed preference (decision D4), or the
+    /// default. A value without ranges means no preference
+    /// ([`Reason::Absent`]).
+    ///
+    /// ```
+    /// use mcp_lang_grammar::AcceptLanguage;
+    /// use mcp_lang_match::{Negotiator, Reason};
+    ///
+    /// let n = Negotiator::new(["de", "en"], "en").unwrap();
+    /// let header = AcceptLanguage::parse("en-US, de;q=0.5, en;q=0.1").unwrap();
+    /// let chosen = n.negotiate(&header);
+    /// assert_eq!((chosen.tag(), chosen.reason()), ("de", Reason::Exact));
+    /// ```
+    pub fn negotiate(&self, header: &AcceptLanguage<'_>) -> Negotiation<'_> {
+        if header.is_empty() {
+            return self.fallback(Reason::Absent);
+        }
+        let mut buffer = [EMPTY; Self::RANGE_CAPACITY];
+        let mut len = 0;
+        let mut wildcard: Option<Decider> = None;
+        for (position, wr) in header.iter().take(self.max_ranges).enumerate() {
+            let quality = wr.quality.get();
+            if wr.range.is_wildcard() {
+                Decider::keep_best(
+                    &mut wildcard,
+                    Decider {
+                        len: 0,
+                        quality,
+                        position,
+                    },
+                );
+            } else if let Some(slot) = buffer.get_mut(len) {
+                let bytes = wr.range.as_str().as_bytes();
+                let lower_first = bytes.first().map_or(0, u8::to_ascii_lowercase);
+                *slot = Range {
+                    lower_first,
+                    bytes,
+                    quality,
+                    position,
+                };
+                len += 1;
+            }
+        }
+        let ranges = buffer.get(..len).unwrap_or(&[]);
+
+        let mut best: Option<(Score, usize)> = None;
+        for (index, tag) in self.supported.iter().enumerate() {
+            let Some(score) = score(tag, ranges, wildcard) else {
+                continue;
+            };
+            if score.quality == 0 {
+                continue;
+            }
+            let better = match &best {
+                None => true,
+                Some((b, bi)) => self.beats(&score, index, b, *bi),
+            };
+            if better {
+                best = Some((score, index));
+            }
+        }
+        match best.and_then(|(s, i)| Some((s, i, self.supported.get(i)?))) {
+            Some((score, index, tag)) => Negotiation {
+                tag: &tag.tag,
+                index: Some(index),
+                quality: Quality::new(score.quality).unwrap_or(Quality::ONE),
+                reason: score.reason(),
+            },
+            None => Negotiation {
+                tag: &self.default,
+                index: self.default_index,
+                quality: Quality::ZERO,
+                reason: Reason::Default,
+            },
+        }
+    }
+
+    /// Whether candidate `a` (at supported index `ai`) beats `b` (at `bi`),
+    /// `ai > bi` (candidates come in supported order).
+    fn beats(&self, a: &Score, ai: usize, b: &Score, bi: usize) -> bool {
+        if a.quality != b.quality {
+            return a.quality > b.quality;
+        }
+        if a.position != b.position {
+            return a.position < b.position;
+        }
+        if a.closeness != b.closeness {
+            return a.closeness > b.closeness;
+        }
+        // The default wins the remaining ties; otherwise the earlier tag,
+        // which is `b`.
+        self.default_index == Some(ai) && self.default_index != Some(bi)
+    }
+
+    fn fallback(&self, reason: Reason) -> Negotiation<'_> {
+        Negotiation {
+            tag: &self.default,
+            index: self.default_index,
+            quality: Quality::ONE,
+            reason,
+        }
+    }
+}
+
+/// Scores one supported tag (decision D4); `None` when nothing matches it.
+fn score(tag: &Supported, ranges: &[Range<'_>], wildcard: Option<Decider>) -> Option<Score> {
+    let mut explicit: Option<Decider> = None;
+    // Truncation: (quality, position, reach); higher q, then earlier.
+    let mut truncated: Option<(u16, usize, usize)> = None;
+    let first = tag.lower.first().copied().unwrap_or(0);
+    for r in ranges {
+        if r.lower_first != first {
+            continue;
+        }
+        let a = subtags::align(r.bytes, &tag.lower, true);
+        if a.range_is_prefix {
+            let d = Decider {
+                len: r.bytes.len(),
+                quality: r.quality,
+                position: r.position,
+            };
+            Decider::keep_best(&mut explicit, d);
+        } else if r.quality > 0 && a.common > 0 && explicit.is_none() {
+            let better = match truncated {
+                None => true,
+                Some((q, _, _)) => r.quality > q,
+            };
+            if better {
+                truncated = Some((r.quality, r.position, tag.reach(a.common)));
+            }
+        }
+    }
+    if let Some(d) = explicit {
+        let closeness = if d.len == tag.lower.len() {
+            EXACT
+        } else {
+            MORE_SPECIFIC
+        };
+        return Some(Score {
+            quality: d.quality,
+            position: d.position,
+            closeness,
+        });
+    }
+    if let Some((quality, position, reach)) = truncated {
+        return Some(Score {
+            quality,
+            position,
+            closeness: reach,
+        });
+    }
+    wildcard.map(|d| Score {
+        quality: d.quality,
+        position: d.position,
+        closeness: WILDCARD,
+    })
+}
