@@ -1,0 +1,180 @@
+//! Reporting the language used: writing `io.modelcontextprotocol/contentLanguage` where
+//! SEP-2792 puts it.
+//!
+//! - a successful or input-required response: `result._meta`;
+//! - an error response whose user-facing text is localized: `error.data._meta`, where
+//!   `data` "MUST be an object" (it is created as one when absent; a `data` that exists and
+//!   is not an object is reported as [`ReportError::NotAnObject`] and left untouched, since
+//!   overwriting it would destroy the server's error details);
+//! - a localized notification associated with the request: `params._meta`.
+//!
+//! `error.code` is never touched. An existing `_meta` keeps its other keys; an existing
+//! `contentLanguage` is replaced.
+
+use std::fmt;
+
+use serde_json::{Map, Value};
+
+use crate::CONTENT_LANGUAGE_KEY;
+
+/// Why `contentLanguage` could not be written.
+///
+/// ```
+/// use mcp_lang_meta::{write_error_content_language, ReportError};
+/// use serde_json::json;
+///
+/// let mut error = json!({"code": -32000, "message": "Échec", "data": "trace-41"});
+/// let err = write_error_content_language(&mut error, "fr").unwrap_err();
+/// assert_eq!(err, ReportError::NotAnObject { path: "/error/data" });
+/// assert_eq!(error["data"], "trace-41"); // reported, not overwritten
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ReportError {
+    /// A member on the way to `_meta` exists but is not an object (path as a JSON
+    /// Pointer from the message root, e.g. `/error/data`).
+    NotAnObject {
+        /// Where, as a JSON Pointer.
+        path: &'static str,
+    },
+    /// The message is neither a response (`result` or `error`) nor a notification
+    /// (`method` without `id`).
+    NotAResponseOrNotification,
+}
+
+impl fmt::Display for ReportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReportError::NotAnObject { path } => {
+                write!(
+                    f,
+                    "cannot write contentLanguage: {path} exists and is not an object"
+                )
+            }
+            ReportError::NotAResponseOrNotification => f.write_str(
+                "cannot write contentLanguage: the message is not a response or a notification",
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ReportError {}
+
+/// Writes `contentLanguage` into a result object's `_meta` (`result` is the value of the
+/// response's `result` member).
+///
+/// ```
+/// use mcp_lang_meta::write_result_content_language;
+/// use serde_json::json;
+///
+/// let mut result = json!({"tools": [], "ttlMs": 300000, "cacheScope": "public"});
+/// write_result_content_language(&mut result, "fr-CA").unwrap();
+/// assert_eq!(result["_meta"]["io.modelcontextprotocol/contentLanguage"], "fr-CA");
+/// ```
+pub fn write_result_content_language(
+    result: &mut Value,
+    language: &str,
+) -> Result<(), ReportError> {
+    let result = as_object(result, "/result")?;
+    set_in_meta(result, language, "/result/_meta")
+}
+
+/// Writes `contentLanguage` into an error object's `data._meta`, creating `data` as an
+/// object when it is absent (or `null`). `code` and `message` are left as they are.
+///
+/// ```
+/// use mcp_lang_meta::write_error_content_language;
+/// use serde_json::json;
+///
+/// let mut error = json!({"code": -32602, "message": "Argument invalide"});
+/// write_error_content_language(&mut error, "fr").unwrap();
+/// assert_eq!(error, json!({"code": -32602, "message": "Argument invalide",
+///     "data": {"_meta": {"io.modelcontextprotocol/contentLanguage": "fr"}}}));
+/// ```
+pub fn write_error_content_language(error: &mut Value, language: &str) -> Result<(), ReportError> {
+    let error = as_object(error, "/error")?;
+    let data = error
+        .entry("data")
+        .or_insert_with(|| Value::Object(Map::new()));
+    if data.is_null() {
+        *data = Value::Object(Map::new());
+    }
+    let data = as_object(data, "/error/data")?;
+    set_in_meta(data, language, "/error/data/_meta")
+}
+
+/// Writes `contentLanguage` into a notification's `params._meta` (`params` is the value of
+/// the notification's `params` member).
+///
+/// ```
+/// use mcp_lang_meta::write_notification_content_language;
+/// use serde_json::json;
+///
+/// let mut params = json!({"progressToken": "t1", "progress": 2, "message": "Fortschritt"});
+/// write_notification_content_language(&mut params, "de").unwrap();
+/// assert_eq!(params["_meta"]["io.modelcontextprotocol/contentLanguage"], "de");
+/// ```
+pub fn write_notification_content_language(
+    params: &mut Value,
+    language: &str,
+) -> Result<(), ReportError> {
+    let params = as_object(params, "/params")?;
+    set_in_meta(params, language, "/params/_meta")
+}
+
+/// Writes `contentLanguage` into a whole JSON-RPC message, in the place its kind calls
+/// for: `result._meta` of a success, `error.data._meta` of an error, `params._meta` of a
+/// notification (creating `params` when absent).
+///
+/// ```
+/// use mcp_lang_meta::write_content_language;
+/// use serde_json::json;
+///
+/// let mut response = json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": []}});
+/// write_content_language(&mut response, "ja").unwrap();
+/// assert_eq!(response["result"]["_meta"]["io.modelcontextprotocol/contentLanguage"], "ja");
+///
+/// let mut request = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
+/// assert!(write_content_language(&mut request, "ja").is_err());
+/// ```
+pub fn write_content_language(message: &mut Value, language: &str) -> Result<(), ReportError> {
+    let message = as_object(message, "")?;
+    if let Some(result) = message.get_mut("result") {
+        return write_result_content_language(result, language);
+    }
+    if let Some(error) = message.get_mut("error") {
+        return write_error_content_language(error, language);
+    }
+    if message.contains_key("method") && !message.contains_key("id") {
+        let params = message
+            .entry("params")
+            .or_insert_with(|| Value::Object(Map::new()));
+        return write_notification_content_language(params, language);
+    }
+    Err(ReportError::NotAResponseOrNotification)
+}
+
+fn as_object<'v>(
+    value: &'v mut Value,
+    path: &'static str,
+) -> Result<&'v mut Map<String, Value>, ReportError> {
+    value
+        .as_object_mut()
+        .ok_or(ReportError::NotAnObject { path })
+}
+
+fn set_in_meta(
+    container: &mut Map<String, Value>,
+    language: &str,
+    path: &'static str,
+) -> Result<(), ReportError> {
+    let meta = container
+        .entry("_meta")
+        .or_insert_with(|| Value::Object(Map::new()));
+    let meta = as_object(meta, path)?;
+    meta.insert(
+        CONTENT_LANGUAGE_KEY.to_owned(),
+        Value::String(language.to_owned()),
+    );
+    Ok(())
+}

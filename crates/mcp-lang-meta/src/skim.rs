@@ -1,0 +1,534 @@
+//! A validating JSON skimmer: walks a whole JSON text once, checks that it is valid
+//! (RFC 8259), and captures only the few values the language binding needs.
+//!
+//! It never builds a tree. Strings are borrowed from the input unless they contain
+//! escapes and are captured (then, and only then, one `String` is built). Nesting is
+//! bounded by [`MAX_DEPTH`](crate::MAX_DEPTH), recursion is bounded by the same number,
+//! and every byte is looked at a constant number of times, so time is linear in the
+//! input.
+//!
+//! The skimmer agrees with `serde_json::from_slice::<serde_json::Value>` on every input
+//! that serde_json accepts: the same nesting limit, the same string rules (no control
+//! characters, valid UTF-8, no lone surrogates), and the same "last duplicate key wins"
+//! rule. It accepts a few texts that serde_json rejects for reasons of number *range*
+//! (`1e400` is valid JSON, but does not fit an `f64`), since it never converts numbers.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use crate::extract::RawPreference;
+
+/// The deepest nesting of arrays and objects the skimmer accepts: 127 levels, the same
+/// as serde_json's default recursion limit, so both paths accept the same documents.
+pub const MAX_DEPTH: usize = 127;
+
+/// Why a body could not be skimmed: it is not one valid JSON text, or it nests deeper
+/// than [`MAX_DEPTH`].
+///
+/// ```
+/// use mcp_lang_meta::{extract_accept_language, ExtractErrorKind};
+///
+/// let err = extract_accept_language(br#"{"params": {"_meta": }"#).unwrap_err();
+/// assert_eq!(err.offset(), 21);
+/// assert_eq!(err.kind(), ExtractErrorKind::UnexpectedByte);
+/// assert_eq!(err.to_string(), "invalid JSON at byte 21: unexpected byte, expected a JSON value");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExtractError {
+    offset: usize,
+    kind: ExtractErrorKind,
+    expected: &'static str,
+}
+
+/// What kind of error an [`ExtractError`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ExtractErrorKind {
+    /// The input ended inside a value (or was empty).
+    UnexpectedEnd,
+    /// A byte that the JSON grammar does not allow here.
+    UnexpectedByte,
+    /// A control character (U+0000 to U+001F) inside a string.
+    ControlCharacter,
+    /// A backslash escape that JSON does not define, or a bad `\u` escape.
+    InvalidEscape,
+    /// A `\u` escape of a UTF-16 surrogate without its other half.
+    LoneSurrogate,
+    /// A string that is not valid UTF-8.
+    InvalidUtf8,
+    /// Arrays and objects nested deeper than [`MAX_DEPTH`].
+    TooDeep,
+    /// Something other than whitespace after the JSON text.
+    TrailingCharacters,
+}
+
+impl ExtractError {
+    fn new(offset: usize, kind: ExtractErrorKind, expected: &'static str) -> Self {
+        ExtractError {
+            offset,
+            kind,
+            expected,
+        }
+    }
+
+    /// The byte offset in the body where the error was found.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> ExtractErrorKind {
+        self.kind
+    }
+}
+
+impl fmt::Display for ExtractError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let what = match self.kind {
+            ExtractErrorKind::UnexpectedEnd => "unexpected end of input",
+            ExtractErrorKind::UnexpectedByte => "unexpected byte",
+            ExtractErrorKind::ControlCharacter => "control character in a string",
+            ExtractErrorKind::InvalidEscape => "invalid escape in a string",
+            ExtractErrorKind::LoneSurrogate => "lone UTF-16 surrogate in a string escape",
+            ExtractErrorKind::InvalidUtf8 => "string is not valid UTF-8",
+            ExtractErrorKind::TooDeep => "arrays and objects nested more than 127 deep",
+            ExtractErrorKind::TrailingCharacters => "trailing characters after the JSON value",
+        };
+        write!(f, "invalid JSON at byte {}: {what}", self.offset)?;
+        if !self.expected.is_empty() {
+            write!(f, ", expected {}", self.expected)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ExtractError {}
+
+type Result<T> = std::result::Result<T, ExtractError>;
+
+/// What one pass over a JSON-RPC message captured.
+#[derive(Debug, Default)]
+pub(crate) struct Captured<'a> {
+    /// Raw JSON text of the last top-level `id`.
+    pub(crate) id: Option<&'a str>,
+    /// The last top-level `method`, when it is a string.
+    pub(crate) method: Option<Cow<'a, str>>,
+    /// `params._meta[key]`.
+    pub(crate) params: RawPreference<'a>,
+    /// `result._meta[key]`, and whether there is a top-level `result`.
+    pub(crate) result: RawPreference<'a>,
+    pub(crate) has_result: bool,
+    /// `error.data._meta[key]`, and whether there is a top-level `error`.
+    pub(crate) error: RawPreference<'a>,
+    pub(crate) has_error: bool,
+}
+
+/// Skims one JSON text, capturing `id`, `method` and the value of `key` under
+/// `params._meta`, `result._meta` and `error.data._meta`.
+pub(crate) fn skim_message<'a>(input: &'a [u8], key: &str) -> Result<Captured<'a>> {
+    let mut s = Scanner { input, pos: 0 };
+    let mut out = Captured::default();
+    s.skip_ws();
+    if s.peek() == Some(b'{') {
+        s.object(0, |s, depth, member| {
+            match &*member {
+                "id" => {
+                    let start = s.pos;
+                    s.value(depth)?;
+                    out.id = Some(s.text(start)?);
+                }
+                "method" => {
+                    out.method = if s.peek() == Some(b'"') {
+                        Some(s.string()?)
+                    } else {
+                        s.value(depth).map(|()| None)?
+                    };
+                }
+                "params" => out.params = s.find(depth, &["_meta", key])?,
+                "result" => {
+                    out.has_result = true;
+                    out.result = s.find(depth, &["_meta", key])?;
+                }
+                "error" => {
+                    out.has_error = true;
+                    out.error = s.find(depth, &["data", "_meta", key])?;
+                }
+                _ => s.value(depth)?,
+            }
+            Ok(())
+        })?;
+    } else {
+        s.value(0)?;
+    }
+    s.skip_ws();
+    if s.pos < input.len() {
+        return Err(ExtractError::new(
+            s.pos,
+            ExtractErrorKind::TrailingCharacters,
+            "",
+        ));
+    }
+    Ok(out)
+}
+
+struct Scanner<'a> {
+    input: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Scanner<'a> {
+    fn peek(&self) -> Option<u8> {
+        self.input.get(self.pos).copied()
+    }
+
+    fn skip_ws(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
+            self.pos += 1;
+        }
+    }
+
+    fn error(&self, kind: ExtractErrorKind, expected: &'static str) -> ExtractError {
+        let kind = if self.pos >= self.input.len() && kind == ExtractErrorKind::UnexpectedByte {
+            ExtractErrorKind::UnexpectedEnd
+        } else {
+            kind
+        };
+        ExtractError::new(self.pos, kind, expected)
+    }
+
+    fn expect(&mut self, byte: u8, expected: &'static str) -> Result<()> {
+        if self.peek() == Some(byte) {
+            self.pos += 1;
+            Ok(())
+        } else {
+            Err(self.error(ExtractErrorKind::UnexpectedByte, expected))
+        }
+    }
+
+    /// The input from `start` to the current position, as text (already validated).
+    fn text(&self, start: usize) -> Result<&'a str> {
+        let bytes = self.input.get(start..self.pos).unwrap_or_default();
+        core::str::from_utf8(bytes)
+            .map_err(|_| ExtractError::new(start, ExtractErrorKind::InvalidUtf8, ""))
+    }
+
+    /// Walks an object (the current byte must be `{`), calling `member` with the
+    /// scanner positioned at each member's value; `member` must consume the value.
+    /// `depth` is the number of containers around this object.
+    fn object<F>(&mut self, depth: usize, mut member: F) -> Result<()>
+    where
+        F: FnMut(&mut Self, usize, Cow<'a, str>) -> Result<()>,
+    {
+        let depth = self.enter(depth)?;
+        self.expect(b'{', "`{`")?;
+        self.skip_ws();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            return Ok(());
+        }
+        loop {
+            self.skip_ws();
+            if self.peek() != Some(b'"') {
+                return Err(
+                    self.error(ExtractErrorKind::UnexpectedByte, "a string (an object key)")
+                );
+            }
+            let key = self.string()?;
+            self.skip_ws();
+            self.expect(b':', "`:`")?;
+            self.skip_ws();
+            member(self, depth, key)?;
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b'}') => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                _ => return Err(self.error(ExtractErrorKind::UnexpectedByte, "`,` or `}`")),
+            }
+        }
+    }
+
+    /// One more level of nesting, or an error past [`MAX_DEPTH`].
+    fn enter(&self, depth: usize) -> Result<usize> {
+        let depth = depth + 1;
+        if depth > MAX_DEPTH {
+            return Err(ExtractError::new(self.pos, ExtractErrorKind::TooDeep, ""));
+        }
+        Ok(depth)
+    }
+
+    /// Consumes the value at the current position; when it is an object, follows `path`
+    /// (the last element is the key whose value is captured). The last duplicate key
+    /// wins, as in `serde_json::Value`.
+    fn find(&mut self, depth: usize, path: &[&str]) -> Result<RawPreference<'a>> {
+        let Some((first, rest)) = path.split_first() else {
+            return self.value(depth).map(|()| RawPreference::Absent);
+        };
+        if self.peek() != Some(b'{') {
+            self.value(depth)?;
+            return Ok(RawPreference::Absent);
+        }
+        let mut found = RawPreference::Absent;
+        self.object(depth, |s, depth, key| {
+            if key != *first {
+                return s.value(depth);
+            }
+            found = if !rest.is_empty() {
+                s.find(depth, rest)?
+            } else if s.peek() == Some(b'"') {
+                RawPreference::String(s.string()?)
+            } else {
+                s.value(depth)?;
+                RawPreference::NotString
+            };
+            Ok(())
+        })?;
+        Ok(found)
+    }
+
+    /// Consumes and validates any JSON value. `depth` is the number of containers
+    /// around it.
+    fn value(&mut self, depth: usize) -> Result<()> {
+        match self.peek() {
+            Some(b'{') => self.object(depth, |s, depth, _| s.value(depth)),
+            Some(b'[') => self.array(depth),
+            Some(b'"') => self.skip_string().map(|_| ()),
+            Some(b't') => self.literal(b"true"),
+            Some(b'f') => self.literal(b"false"),
+            Some(b'n') => self.literal(b"null"),
+            Some(b'-' | b'0'..=b'9') => self.number(),
+            _ => Err(self.error(ExtractErrorKind::UnexpectedByte, "a JSON value")),
+        }
+    }
+
+    fn array(&mut self, depth: usize) -> Result<()> {
+        let depth = self.enter(depth)?;
+        self.expect(b'[', "`[`")?;
+        self.skip_ws();
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            return Ok(());
+        }
+        loop {
+            self.skip_ws();
+            self.value(depth)?;
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b']') => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                _ => return Err(self.error(ExtractErrorKind::UnexpectedByte, "`,` or `]`")),
+            }
+        }
+    }
+
+    fn literal(&mut self, word: &'static [u8]) -> Result<()> {
+        for &expected in word {
+            if self.peek() != Some(expected) {
+                return Err(self.error(
+                    ExtractErrorKind::UnexpectedByte,
+                    "`true`, `false` or `null`",
+                ));
+            }
+            self.pos += 1;
+        }
+        Ok(())
+    }
+
+    /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`
+    fn number(&mut self) -> Result<()> {
+        if self.peek() == Some(b'-') {
+            self.pos += 1;
+        }
+        match self.peek() {
+            Some(b'0') => self.pos += 1,
+            Some(b'1'..=b'9') => self.digits(),
+            _ => return Err(self.error(ExtractErrorKind::UnexpectedByte, "a digit")),
+        }
+        if self.peek() == Some(b'.') {
+            self.pos += 1;
+            self.one_or_more_digits()?;
+        }
+        if let Some(b'e' | b'E') = self.peek() {
+            self.pos += 1;
+            if let Some(b'+' | b'-') = self.peek() {
+                self.pos += 1;
+            }
+            self.one_or_more_digits()?;
+        }
+        Ok(())
+    }
+
+    fn digits(&mut self) {
+        while let Some(b'0'..=b'9') = self.peek() {
+            self.pos += 1;
+        }
+    }
+
+    fn one_or_more_digits(&mut self) -> Result<()> {
+        if !matches!(self.peek(), Some(b'0'..=b'9')) {
+            return Err(self.error(ExtractErrorKind::UnexpectedByte, "a digit"));
+        }
+        self.digits();
+        Ok(())
+    }
+
+    /// Consumes and validates a string (the current byte must be `"`); returns the span
+    /// of its contents (between the quotes) and whether it has escapes.
+    fn skip_string(&mut self) -> Result<(usize, usize, bool)> {
+        self.expect(b'"', "`\"`")?;
+        let start = self.pos;
+        let mut escaped = false;
+        loop {
+            let Some(b) = self.peek() else {
+                return Err(self.error(ExtractErrorKind::UnexpectedEnd, "`\"`"));
+            };
+            match b {
+                b'"' => break,
+                b'\\' => {
+                    escaped = true;
+                    self.escape()?;
+                }
+                0x00..=0x1f => return Err(self.error(ExtractErrorKind::ControlCharacter, "")),
+                _ => self.pos += 1,
+            }
+        }
+        let end = self.pos;
+        self.pos += 1;
+        let contents = self.input.get(start..end).unwrap_or_default();
+        if let Err(e) = core::str::from_utf8(contents) {
+            return Err(ExtractError::new(
+                start + e.valid_up_to(),
+                ExtractErrorKind::InvalidUtf8,
+                "",
+            ));
+        }
+        Ok((start, end, escaped))
+    }
+
+    /// Validates one escape (the current byte is the backslash) and moves past it.
+    fn escape(&mut self) -> Result<()> {
+        let at = self.pos;
+        self.pos += 1;
+        match self.peek() {
+            Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => {
+                self.pos += 1;
+                Ok(())
+            }
+            Some(b'u') => {
+                self.pos += 1;
+                let unit = self.hex4()?;
+                match unit {
+                    0xD800..=0xDBFF => {
+                        if self.input.get(self.pos..self.pos + 2) != Some(b"\\u") {
+                            return Err(ExtractError::new(at, ExtractErrorKind::LoneSurrogate, ""));
+                        }
+                        self.pos += 2;
+                        match self.hex4()? {
+                            0xDC00..=0xDFFF => Ok(()),
+                            _ => Err(ExtractError::new(at, ExtractErrorKind::LoneSurrogate, "")),
+                        }
+                    }
+                    0xDC00..=0xDFFF => {
+                        Err(ExtractError::new(at, ExtractErrorKind::LoneSurrogate, ""))
+                    }
+                    _ => Ok(()),
+                }
+            }
+            _ => Err(self.error(
+                ExtractErrorKind::InvalidEscape,
+                "one of `\"\\/bfnrtu` after `\\`",
+            )),
+        }
+    }
+
+    fn hex4(&mut self) -> Result<u16> {
+        let mut unit: u16 = 0;
+        for _ in 0..4 {
+            let digit = match self.peek() {
+                Some(b @ b'0'..=b'9') => b - b'0',
+                Some(b @ b'a'..=b'f') => b - b'a' + 10,
+                Some(b @ b'A'..=b'F') => b - b'A' + 10,
+                _ => {
+                    return Err(self.error(
+                        ExtractErrorKind::InvalidEscape,
+                        "four hex digits after `\\u`",
+                    ));
+                }
+            };
+            unit = (unit << 4) | u16::from(digit);
+            self.pos += 1;
+        }
+        Ok(unit)
+    }
+
+    /// Consumes a string and returns its decoded value: borrowed when it has no escapes.
+    fn string(&mut self) -> Result<Cow<'a, str>> {
+        let (start, end, escaped) = self.skip_string()?;
+        let raw = self.input.get(start..end).unwrap_or_default();
+        let text = core::str::from_utf8(raw)
+            .map_err(|_| ExtractError::new(start, ExtractErrorKind::InvalidUtf8, ""))?;
+        if escaped {
+            decode(text, start).map(Cow::Owned)
+        } else {
+            Ok(Cow::Borrowed(text))
+        }
+    }
+}
+
+/// Decodes the escapes of a validated string body (`offset` is where it starts, for
+/// errors that validation already ruled out).
+fn decode(text: &str, offset: usize) -> Result<String> {
+    let invalid = || ExtractError::new(offset, ExtractErrorKind::InvalidEscape, "");
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find('\\') {
+        out.push_str(rest.get(..i).ok_or_else(invalid)?);
+        let esc = rest.get(i + 1..).ok_or_else(invalid)?;
+        let mut chars = esc.chars();
+        let c = chars.next().ok_or_else(invalid)?;
+        rest = chars.as_str();
+        let decoded = match c {
+            '"' => '"',
+            '\\' => '\\',
+            '/' => '/',
+            'b' => '\u{8}',
+            'f' => '\u{c}',
+            'n' => '\n',
+            'r' => '\r',
+            't' => '\t',
+            'u' => {
+                let hi = hex_unit(rest).ok_or_else(invalid)?;
+                rest = rest.get(4..).ok_or_else(invalid)?;
+                let code = if (0xD800..0xDC00).contains(&hi) {
+                    let lo = rest
+                        .strip_prefix("\\u")
+                        .and_then(hex_unit)
+                        .ok_or_else(invalid)?;
+                    rest = rest.get(6..).ok_or_else(invalid)?;
+                    0x10000
+                        + ((u32::from(hi) - 0xD800) << 10)
+                        + (u32::from(lo).wrapping_sub(0xDC00) & 0x3FF)
+                } else {
+                    u32::from(hi)
+                };
+                char::from_u32(code).ok_or_else(invalid)?
+            }
+            _ => return Err(invalid()),
+        };
+        out.push(decoded);
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+fn hex_unit(s: &str) -> Option<u16> {
+    let digits = s.get(..4)?;
+    u16::from_str_radix(digits, 16)
+        .ok()
+        .filter(|_| digits.bytes().all(|b| b.is_ascii_hexdigit()))
+}
