@@ -80,7 +80,7 @@ pub fn lookup<'a, T: AsRef<str>>(
         .filter(|wr| !wr.range.is_wildcard() && !wr.quality.is_zero())
         .collect();
     // Stable: header order on ties.
-    priority.sort_by(|a, b| b.quality.cmp(&a.quality));
+    priority.sort_by_key(|wr| core::cmp::Reverse(wr.quality));
 
     // Computed once per tag, so the whole lookup stays O(ranges × tags).
     let excluded: Vec<bool> = tags

@@ -1,0 +1,250 @@
+//! Property tests: the invariants of issue 3, and a differential check of
+//! the `Negotiator` against a slow, obviously-correct model of decision D4.
+
+use mcp_lang_grammar::AcceptLanguage;
+use mcp_lang_match::{Negotiator, Reason, basic};
+use proptest::prelude::*;
+
+/// Language tags drawn from a small pool, so that ranges and tags collide.
+fn tag() -> impl Strategy<Value = String> {
+    (
+        prop::sample::select(vec!["en", "fr", "de", "zh", "sr", "eng"]),
+        prop::option::of(prop::sample::select(vec!["Latn", "Hant"])),
+        prop::option::of(prop::sample::select(vec!["US", "CA", "FR", "TW", "RS"])),
+        prop::option::of(prop::sample::select(vec!["x-priv", "a-ext-x-p"])),
+    )
+        .prop_map(|(l, s, r, p)| {
+            let mut t = l.to_string();
+            for part in [s, r, p].into_iter().flatten() {
+                t.push('-');
+                t.push_str(part);
+            }
+            t
+        })
+}
+
+fn supported() -> impl Strategy<Value = Vec<String>> {
+    prop::collection::vec(tag(), 0..8).prop_map(|tags| {
+        let mut out: Vec<String> = Vec::new();
+        for t in tags {
+            if !out.iter().any(|o| o.eq_ignore_ascii_case(&t)) {
+                out.push(t);
+            }
+        }
+        out
+    })
+}
+
+/// A range: a tag, a prefix-heavy variant of one, or `*`.
+fn range() -> impl Strategy<Value = String> {
+    prop_oneof![4 => tag(), 1 => Just("*".to_string())]
+}
+
+fn quality() -> impl Strategy<Value = u16> {
+    prop_oneof![2 => Just(1000u16), 1 => Just(0u16), 3 => 1u16..1000]
+}
+
+fn header() -> impl Strategy<Value = Vec<(String, u16)>> {
+    prop::collection::vec((range(), quality()), 0..8)
+}
+
+fn render(ranges: &[(String, u16)]) -> String {
+    ranges
+        .iter()
+        .map(|(r, q)| {
+            if *q == 1000 {
+                r.clone()
+            } else {
+                format!("{r};q={}", f64::from(*q) / 1000.0)
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn flip_case(s: &str, mask: &[bool]) -> String {
+    s.chars()
+        .zip(mask.iter().cycle())
+        .map(|(c, &up)| {
+            if up {
+                c.to_ascii_uppercase()
+            } else {
+                c.to_ascii_lowercase()
+            }
+        })
+        .collect()
+}
+
+/// The RFC 4647 §3.4 truncation prefixes of a range, longest first, without
+/// the range itself.
+fn truncations(range: &str) -> Vec<String> {
+    let mut subtags: Vec<&str> = range.split('-').collect();
+    let mut out = Vec::new();
+    while subtags.len() > 1 {
+        subtags.pop();
+        while subtags.len() > 1 && subtags.last().is_some_and(|s| s.len() == 1) {
+            subtags.pop();
+        }
+        out.push(subtags.join("-"));
+    }
+    out
+}
+
+fn filters(range: &str, tag: &str) -> bool {
+    tag == range || tag.starts_with(&format!("{range}-"))
+}
+
+/// Decision D4, written as plainly as possible: (tag, q, reason).
+fn model(
+    ranges: &[(String, u16)],
+    supported: &[String],
+    default: &str,
+) -> (String, u16, &'static str) {
+    let default_index = supported
+        .iter()
+        .position(|s| s.eq_ignore_ascii_case(default));
+    let default_spelling = default_index.map_or(default.to_string(), |i| supported[i].clone());
+    if ranges.is_empty() {
+        return (default_spelling, 1000, "absent");
+    }
+    let ranges: Vec<(usize, String, u16)> = ranges
+        .iter()
+        .enumerate()
+        .map(|(p, (r, q))| (p, r.to_ascii_lowercase(), *q))
+        .collect();
+    // (q, position, closeness, reason, index)
+    let mut candidates: Vec<(u16, usize, usize, &'static str, usize)> = Vec::new();
+    for (index, tag) in supported.iter().enumerate() {
+        let t = tag.to_ascii_lowercase();
+        let explicit = ranges
+            .iter()
+            .filter(|(_, r, _)| r != "*" && filters(r, &t))
+            .max_by_key(|(p, r, q)| (r.len(), *q == 0, *q, std::cmp::Reverse(*p)));
+        let score = if let Some((p, r, q)) = explicit {
+            let exact = r.len() == t.len();
+            Some((
+                *q,
+                *p,
+                if exact { usize::MAX } else { usize::MAX - 1 },
+                if exact { "exact" } else { "more-specific" },
+            ))
+        } else if let Some((q, p, k)) = ranges
+            .iter()
+            .filter(|(_, r, q)| r != "*" && *q > 0)
+            .filter_map(|(p, r, q)| {
+                let prefix = truncations(r).into_iter().find(|pre| filters(pre, &t))?;
+                Some((*q, *p, prefix.split('-').count()))
+            })
+            .max_by_key(|(q, p, _)| (*q, std::cmp::Reverse(*p)))
+        {
+            Some((q, p, k, "truncated"))
+        } else {
+            ranges
+                .iter()
+                .filter(|(_, r, _)| r == "*")
+                .max_by_key(|(p, _, q)| (*q == 0, *q, std::cmp::Reverse(*p)))
+                .map(|(p, _, q)| (*q, *p, 0, "wildcard"))
+        };
+        if let Some((q, p, c, reason)) = score.filter(|s| s.0 > 0) {
+            candidates.push((q, p, c, reason, index));
+        }
+    }
+    candidates.sort_by_key(|&(q, p, c, _, i)| {
+        (
+            std::cmp::Reverse(q),
+            p,
+            std::cmp::Reverse(c),
+            Some(i) != default_index,
+            i,
+        )
+    });
+    match candidates.first() {
+        Some(&(q, _, _, reason, i)) => (supported[i].clone(), q, reason),
+        None => (default_spelling, 0, "default"),
+    }
+}
+
+fn outcome(n: &Negotiator, header: &str) -> (String, u16, Reason) {
+    let c = n.negotiate_header(Some(header));
+    (c.tag().to_string(), c.quality().get(), c.reason())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn negotiator_agrees_with_model(ranges in header(), supported in supported(), default in tag()) {
+        let n = Negotiator::new(&supported, &default).unwrap();
+        let value = render(&ranges);
+        let chosen = n.negotiate_header(Some(&value));
+        let (tag, q, reason) = model(&ranges, &supported, &default);
+        prop_assert_eq!((chosen.tag(), chosen.quality().get(), chosen.reason().as_str()), (tag.as_str(), q, reason), "header {:?}", value);
+    }
+
+    #[test]
+    fn selection_is_supported_or_default_and_never_excluded(ranges in header(), supported in supported(), default in tag()) {
+        let n = Negotiator::new(&supported, &default).unwrap();
+        let value = render(&ranges);
+        let chosen = n.negotiate_header(Some(&value));
+        prop_assert!(supported.iter().any(|s| s == chosen.tag()) || chosen.tag() == n.default_tag());
+        if !matches!(chosen.reason(), Reason::Default | Reason::Absent | Reason::Malformed) {
+            prop_assert!(!chosen.quality().is_zero());
+            // No non-wildcard range rates it 0 (decision D3). `*;q=0` may:
+            // D4 puts lookup truncation before `*`, so `de-CH, *;q=0`
+            // accepts a supported `de`.
+            let explicit: Vec<(String, u16)> = ranges.iter().filter(|(r, _)| r != "*").cloned().collect();
+            let explicit_value = render(&explicit);
+            let header = AcceptLanguage::parse(&explicit_value).unwrap();
+            prop_assert_ne!(basic::quality(&header, chosen.tag()), Some(mcp_lang_grammar::Quality::ZERO));
+            prop_assert_eq!(chosen.index().map(|i| supported[i].as_str()), Some(chosen.tag()));
+        }
+    }
+
+    #[test]
+    fn letter_case_of_header_never_matters(ranges in header(), supported in supported(), default in tag(), mask in prop::collection::vec(any::<bool>(), 1..16)) {
+        let n = Negotiator::new(&supported, &default).unwrap();
+        let value = render(&ranges);
+        prop_assert_eq!(outcome(&n, &value), outcome(&n, &flip_case(&value, &mask)));
+    }
+
+    #[test]
+    fn excluding_an_unsupported_language_changes_nothing(ranges in header(), supported in supported(), default in tag(), at in any::<prop::sample::Index>()) {
+        let n = Negotiator::new(&supported, &default).unwrap();
+        let before = outcome(&n, &render(&ranges));
+        let mut more = ranges.clone();
+        more.insert(at.index(ranges.len() + 1), ("xx".to_string(), 0));
+        let after = outcome(&n, &render(&more));
+        if ranges.is_empty() {
+            // No preference becomes "nothing acceptable": the same tag.
+            prop_assert_eq!(before.0, after.0);
+        } else {
+            prop_assert_eq!(before, after);
+        }
+    }
+
+    #[test]
+    fn filtering_returns_a_subset_in_quality_order(ranges in header(), tags in supported()) {
+        let value = render(&ranges);
+        let header = AcceptLanguage::parse(&value).unwrap();
+        let out = basic::filter(&header, &tags);
+        for f in &out {
+            prop_assert_eq!(tags[f.index()].as_str(), f.tag());
+            prop_assert!(!f.quality().is_zero());
+            prop_assert_eq!(basic::quality(&header, f.tag()), Some(f.quality()));
+        }
+        prop_assert!(out.windows(2).all(|w| w[0].quality() >= w[1].quality()));
+        let accepted = tags.iter().filter(|t| basic::quality(&header, t).is_some_and(|q| !q.is_zero())).count();
+        prop_assert_eq!(out.len(), accepted);
+    }
+
+    #[test]
+    fn arbitrary_input_never_panics(value in ".{0,64}", supported in supported(), default in tag()) {
+        let n = Negotiator::new(&supported, &default).unwrap();
+        let _ = n.negotiate_header(Some(&value));
+        let _ = n.negotiate_header_bytes(Some(value.as_bytes()));
+        if let Ok(h) = AcceptLanguage::parse(&value) {
+            let _ = basic::filter(&h, &supported);
+            let _ = mcp_lang_match::lookup::lookup(&h, &supported, Some("en"));
+        }
+    }
+}
