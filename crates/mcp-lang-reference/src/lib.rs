@@ -1,0 +1,1 @@
+//! The SEP-2792 reference server (work in progress).

@@ -1,0 +1,129 @@
+//! SEP-2792 "Per-Request User Language Preference" for [rmcp], the official
+//! Rust MCP SDK.
+//!
+//! This crate is what an rmcp server or client adds to take part in SEP-2792:
+//!
+//! - **Server** ([`server`]): read each request's
+//!   `io.modelcontextprotocol/acceptLanguage` from rmcp's request context,
+//!   negotiate it against the server's supported languages (RFC 4647, with
+//!   weights and the wildcard, through `mcp-lang-match`), and report the
+//!   language used as `io.modelcontextprotocol/contentLanguage` on results,
+//!   errors, progress notifications and elicitations.
+//! - **Client** ([`client`]): put a preference on any request, check that it can
+//!   be mirrored into HTTP (decision D8), and read `contentLanguage` back.
+//!
+//! Use it when your MCP server or client is built on rmcp. Without rmcp, use
+//! `mcp-lang-meta` (any JSON-RPC stack) and `mcp-lang-http` (any tower/hyper
+//! stack) directly: this crate only maps rmcp's types onto them.
+//!
+//! ```
+//! use mcp_lang_rmcp::server::{ServerLanguages, stamp};
+//! use rmcp::model::ListToolsResult;
+//!
+//! // Once, at start-up: the supported tags in the server's order, and the default.
+//! let languages = ServerLanguages::new(["en", "fr", "fr-CA", "de", "ja", "ga"], "en").unwrap();
+//!
+//! // Per request (in a handler: `languages.for_request(&context)?`).
+//! let request_meta = serde_json::json!({
+//!     "io.modelcontextprotocol/acceptLanguage": "de-AT, en;q=0.5"
+//! });
+//! let language = languages.negotiate_meta(request_meta.as_object());
+//! assert_eq!(language.tag(), "de");
+//!
+//! let mut result = ListToolsResult::default();
+//! stamp(&mut result.meta, language.tag());
+//! assert_eq!(
+//!     serde_json::to_value(&result).unwrap()["_meta"]["io.modelcontextprotocol/contentLanguage"],
+//!     "de"
+//! );
+//! ```
+//!
+//! # How rmcp carries what SEP-2792 needs (rmcp 3.11)
+//!
+//! What follows was checked against rmcp 3.11's source; where rmcp has no hook,
+//! it says so.
+//!
+//! - **Reading the preference.** rmcp strips the wire `params._meta` of every
+//!   request into the request's extensions and hands it to the handler as
+//!   [`RequestContext::meta`](rmcp::service::RequestContext) (a
+//!   `RequestMetaObject`, a JSON map). Typed params' `meta` fields stay empty on
+//!   the server side, so `context.meta` is the only place to read it.
+//!   [`ServerLanguages::for_request`](server::ServerLanguages::for_request) does.
+//! - **HTTP request parts.** rmcp's `StreamableHttpService` puts the request's
+//!   `http::request::Parts` (headers and the HTTP extensions, where a tower
+//!   layer's state lives) into `RequestContext::extensions`. `for_request` uses
+//!   them to check exact agreement (D5) as a second line of defence. rmcp
+//!   answers every JSON-RPC error with HTTP 200, so a handler **cannot** produce
+//!   the SEP's HTTP 400 for `HeaderMismatch`: that needs the tower layer of
+//!   `mcp-lang-http` in front of rmcp's service (which is a plain
+//!   `tower_service::Service<http::Request<B>>` and mounts in axum with
+//!   `Router::nest_service`). rmcp does not read or write `Accept-Language` or
+//!   `Content-Language` itself.
+//! - **`_meta` on results.** Every rmcp result type with a `_meta` slot exposes
+//!   it as a public `meta: Option<MetaObject>` field;
+//!   [`stamp_result`](server::stamp_result) covers all of them. `EmptyResult`
+//!   (e.g. `ping`) has no slot; `CustomResult` is raw JSON.
+//! - **`_meta` on errors.** `ErrorData::data` is free JSON;
+//!   [`localized_error`](server::localized_error) makes it an object with
+//!   `_meta.contentLanguage`, as the SEP requires.
+//! - **Progress.** `ProgressNotificationParam` has a public `meta` that rmcp
+//!   serializes as `params._meta`; `context.meta.get_progress_token()` gives the
+//!   token. On Streamable HTTP rmcp routes a progress notification to the SSE
+//!   stream of the request that owns its token, so the localized message reaches
+//!   the right response stream. [`notify_progress`](server::notify_progress).
+//! - **Elicitation.** rmcp supports both shapes. For peers that negotiated
+//!   protocol `2026-07-28` (SEP-2322), a handler returns an
+//!   `InputRequiredResult` (`CallToolResponse::InputRequired`), whose
+//!   `inputRequests` hold `elicitation/create` params and whose `result._meta`
+//!   carries `contentLanguage` exactly as in the SEP's example
+//!   ([`input_required`](server::input_required)); the client retries the call
+//!   with `inputResponses`. rmcp refuses that result for older peers, which get
+//!   a server-to-client `elicitation/create` request through
+//!   `context.peer.create_elicitation(...)` instead. The SEP names no `_meta`
+//!   slot for a server-to-client *request*; this crate puts `contentLanguage`
+//!   in that request's `params._meta` too, where a client can read it the same
+//!   way as on a notification ([`form_elicitation`](server::form_elicitation)).
+//! - **`ttlMs` / `cacheScope`.** rmcp 3.11 models SEP-2549's `ttlMs` and
+//!   `cacheScope` as typed fields of every list result and of
+//!   `ReadResourceResult`, and fills defaults for `2026-07-28` peers. They are
+//!   result fields, not `_meta`.
+//! - **Stdio.** `rmcp::transport::stdio()` (feature `transport-io`): only `_meta`
+//!   travels, which is all SEP-2792 needs on stdio.
+//! - **Client, per-request `_meta`.** `PeerRequestOptions::meta` (with
+//!   `Peer::send_request_with_option`) or the request's own `_meta` through
+//!   `GetMeta::get_meta_mut` both reach the wire, merged with rmcp's own keys
+//!   (`progressToken`, SEP-2575 client context). [`client`] wraps this.
+//! - **Client, HTTP mirroring.** `StreamableHttpClient::post_message` receives
+//!   the whole outgoing message and a `custom_headers` map, so a wrapper can set
+//!   one `Accept-Language` line equal to `_meta` (`accept-language` is not one
+//!   of rmcp's reserved header names). **No hook for `Content-Language`:** the
+//!   trait returns a decoded `StreamableHttpPostResponse` without the response
+//!   headers, so verifying `Content-Language` against `_meta` needs a client
+//!   below rmcp's trait (a custom `StreamableHttpClient` that owns the HTTP
+//!   exchange) — `mcp-lang-http`'s client verification does it on raw
+//!   responses.
+//! - **Client cache: rmcp's built-in response cache is not language-aware.**
+//!   rmcp 3.11's client cache (`ClientCacheConfig`, enabled by default) keys
+//!   `tools/list`, `prompts/list`, `resources/list`, `resources/templates/list`
+//!   and `resources/read` by cursor or URI only, not by the request's `_meta`.
+//!   A client that sends different preferences through `Peer::list_tools` on
+//!   one connection can get another preference's cached titles — what SEP-2792
+//!   forbids ("A cached response for one preference MUST NOT be served for a
+//!   different preference"). Either disable it
+//!   (`ClientCacheConfig::disabled()`) or send list requests through
+//!   `send_request_with_option` (uncached), as [`client::send_with_preference`]
+//!   does, and cache with `mcp-lang-meta`'s cache keyed by the raw preference
+//!   (decision D10).
+//!
+//! [rmcp]: https://docs.rs/rmcp
+
+/// The request `_meta` key of the user's language preference (SEP-2792).
+pub const ACCEPT_LANGUAGE: &str = "io.modelcontextprotocol/acceptLanguage";
+
+/// The response `_meta` key of the language actually used (SEP-2792).
+pub const CONTENT_LANGUAGE: &str = "io.modelcontextprotocol/contentLanguage";
+
+#[cfg(feature = "client")]
+pub mod client;
+#[cfg(feature = "server")]
+pub mod server;

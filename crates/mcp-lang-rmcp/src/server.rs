@@ -1,0 +1,491 @@
+//! The server side: negotiate each request's language and report it.
+//!
+//! A server builds one [`ServerLanguages`] (its supported tags, in its own order
+//! of preference, and its default) and, in every handler, asks it for the
+//! request's [`RequestLanguage`] with [`ServerLanguages::for_request`]. Nothing is
+//! stored between requests: the preference is read afresh from each request's
+//! `_meta`, as SEP-2792 requires ("A server MUST NOT bind it to a connection or
+//! logical session").
+//!
+//! The selected tag is then reported with the stamping helpers:
+//! [`stamp`] for a result's `_meta`, [`localized_error`] for `error.data._meta`,
+//! [`notify_progress`] for a progress notification's `params._meta`, and
+//! [`input_required`] / [`form_elicitation`] for an elicitation.
+//!
+//! ```
+//! use mcp_lang_rmcp::server::{ServerLanguages, stamp};
+//! use rmcp::model::ListToolsResult;
+//!
+//! let languages = ServerLanguages::new(["en", "fr", "fr-CA"], "en").unwrap();
+//! let meta = serde_json::json!({
+//!     "io.modelcontextprotocol/acceptLanguage": "fr-CA,fr;q=0.9,en;q=0.5"
+//! });
+//! let language = languages.negotiate_meta(meta.as_object());
+//! assert_eq!(language.tag(), "fr-CA");
+//!
+//! let mut result = ListToolsResult::default();
+//! stamp(&mut result.meta, language.tag());
+//! let wire = serde_json::to_value(&result).unwrap();
+//! assert_eq!(wire["_meta"]["io.modelcontextprotocol/contentLanguage"], "fr-CA");
+//! ```
+
+use std::sync::Arc;
+
+use mcp_lang_agree::{Agreement, MetaValue, agree};
+use mcp_lang_grammar::LanguageTag;
+use mcp_lang_match::{Negotiator, Reason};
+use rmcp::{
+    ErrorData, RoleServer,
+    model::{
+        ElicitRequest, ElicitRequestParams, ErrorCode, InputRequest, InputRequests,
+        InputRequiredResult, JsonObject, MetaObject, NotificationMetaObject,
+        ProgressNotificationParam, ServerResult,
+    },
+    service::{RequestContext, ServiceError},
+};
+use serde_json::Value;
+
+use crate::{ACCEPT_LANGUAGE, CONTENT_LANGUAGE};
+
+/// Why a server's language configuration was refused by [`ServerLanguages::new`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum LanguagesError {
+    /// No supported tag was given.
+    Empty,
+    /// A supported tag (or the default) is not a well-formed RFC 5646 language tag.
+    MalformedTag(String),
+    /// The default is not one of the supported tags.
+    DefaultNotSupported(String),
+}
+
+impl std::fmt::Display for LanguagesError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Empty => f.write_str("a server must support at least one language"),
+            Self::MalformedTag(tag) => write!(f, "{tag:?} is not a well-formed language tag"),
+            Self::DefaultNotSupported(tag) => {
+                write!(f, "the default language {tag:?} is not among the supported tags")
+            }
+        }
+    }
+}
+
+impl std::error::Error for LanguagesError {}
+
+/// What the request said about the user's language, before negotiation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Preference {
+    /// `_meta` has no `io.modelcontextprotocol/acceptLanguage` key.
+    Absent,
+    /// The key is present but not a JSON string: treated as absent.
+    NotString,
+    /// A string that is not a well-formed `Accept-Language` value: ignored as
+    /// absent (SEP-2792, Security and Privacy), never an error by itself.
+    Malformed,
+    /// A well-formed `Accept-Language` value.
+    WellFormed,
+}
+
+/// The language selected for one request: the per-request outcome of
+/// negotiation that handlers localize with.
+///
+/// It carries the raw preference (for logs and cache keys, decision D10), what
+/// kind of preference it was, the selected supported tag (in the server's own
+/// spelling), its quality in thousandths (decision D1) and the matcher's reason.
+///
+/// ```
+/// use mcp_lang_rmcp::server::{Preference, ServerLanguages};
+///
+/// let languages = ServerLanguages::new(["en", "de"], "en").unwrap();
+/// let language = languages.negotiate_raw(Some("ja, *;q=0"));
+/// assert_eq!(language.tag(), "en"); // unmatched: the default, no error
+/// assert_eq!(language.preference(), Preference::WellFormed);
+/// assert_eq!(language.raw(), Some("ja, *;q=0"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RequestLanguage {
+    preference: Preference,
+    raw: Option<Arc<str>>,
+    tag: Arc<str>,
+    quality: u16,
+    reason: Reason,
+}
+
+impl RequestLanguage {
+    /// The selected tag, spelled as the server's supported tag.
+    pub fn tag(&self) -> &str {
+        &self.tag
+    }
+
+    /// The raw `acceptLanguage` string of the request, when it was a string.
+    pub fn raw(&self) -> Option<&str> {
+        self.raw.as_deref()
+    }
+
+    /// What kind of preference the request carried.
+    pub fn preference(&self) -> Preference {
+        self.preference
+    }
+
+    /// The quality (0..=1000) the preference gave the selected tag; 0 for the
+    /// default chosen without a match.
+    pub fn quality(&self) -> u16 {
+        self.quality
+    }
+
+    /// Why this tag was selected.
+    pub fn reason(&self) -> Reason {
+        self.reason
+    }
+
+    /// A `_meta` object holding only `contentLanguage` = [`Self::tag`].
+    pub fn content_language_meta(&self) -> MetaObject {
+        content_language_meta(&self.tag)
+    }
+}
+
+/// A server's languages: its supported tags in its own order of preference and
+/// its default, compiled once and shared by every request.
+///
+/// ```
+/// use mcp_lang_rmcp::server::ServerLanguages;
+///
+/// let languages = ServerLanguages::new(["en", "fr", "fr-CA", "de"], "en").unwrap();
+/// assert_eq!(languages.negotiate_raw(Some("fr-BE")).tag(), "fr");
+/// assert_eq!(languages.negotiate_raw(None).tag(), "en");
+/// assert!(ServerLanguages::new(["en"], "de").is_err());
+/// ```
+#[derive(Debug)]
+pub struct ServerLanguages {
+    tags: Vec<Arc<str>>,
+    default: usize,
+    negotiator: Negotiator,
+}
+
+impl ServerLanguages {
+    /// Compiles the supported set. Every tag must be a well-formed language tag,
+    /// and the default one of them.
+    pub fn new<I, T>(supported: I, default: &str) -> Result<Self, LanguagesError>
+    where
+        I: IntoIterator<Item = T>,
+        T: AsRef<str>,
+    {
+        let mut tags: Vec<Arc<str>> = Vec::new();
+        for tag in supported {
+            let tag = tag.as_ref();
+            if LanguageTag::parse(tag).is_err() {
+                return Err(LanguagesError::MalformedTag(tag.to_owned()));
+            }
+            tags.push(Arc::from(tag));
+        }
+        if tags.is_empty() {
+            return Err(LanguagesError::Empty);
+        }
+        let default_index = tags
+            .iter()
+            .position(|t| t.as_ref() == default)
+            .ok_or_else(|| LanguagesError::DefaultNotSupported(default.to_owned()))?;
+        let negotiator = Negotiator::new(tags.iter().map(|t| t.as_ref()), default)
+            .map_err(|_| LanguagesError::MalformedTag(default.to_owned()))?;
+        Ok(Self {
+            tags,
+            default: default_index,
+            negotiator,
+        })
+    }
+
+    /// The supported tags, in the server's order.
+    pub fn supported(&self) -> impl Iterator<Item = &str> {
+        self.tags.iter().map(|t| t.as_ref())
+    }
+
+    /// The default tag.
+    pub fn default_tag(&self) -> &str {
+        self.tags.get(self.default).map_or("", |t| t.as_ref())
+    }
+
+    fn shared_tag(&self, tag: &str) -> Arc<str> {
+        self.tags
+            .iter()
+            .find(|t| t.as_ref() == tag)
+            .or_else(|| self.tags.get(self.default))
+            .cloned()
+            .unwrap_or_else(|| Arc::from(tag))
+    }
+
+    /// Negotiates a raw `acceptLanguage` string (or its absence).
+    ///
+    /// A malformed value counts as absent: the default, never an error.
+    pub fn negotiate_raw(&self, raw: Option<&str>) -> RequestLanguage {
+        let outcome = self.negotiator.negotiate_header(raw);
+        let preference = match (raw, outcome.reason()) {
+            (None, _) => Preference::Absent,
+            (Some(_), Reason::Malformed) => Preference::Malformed,
+            (Some(_), _) => Preference::WellFormed,
+        };
+        RequestLanguage {
+            preference,
+            raw: raw.map(Arc::from),
+            tag: self.shared_tag(outcome.tag()),
+            quality: outcome.quality().get(),
+            reason: outcome.reason(),
+        }
+    }
+
+    fn not_a_string(&self) -> RequestLanguage {
+        let mut language = self.negotiate_raw(None);
+        language.preference = Preference::NotString;
+        language
+    }
+
+    /// Negotiates from a request's `_meta` object (`None`: no `_meta`).
+    pub fn negotiate_meta(&self, meta: Option<&JsonObject>) -> RequestLanguage {
+        match meta.and_then(|m| m.get(ACCEPT_LANGUAGE)) {
+            None => self.negotiate_raw(None),
+            Some(Value::String(raw)) => self.negotiate_raw(Some(raw)),
+            Some(_) => self.not_a_string(),
+        }
+    }
+
+    /// The language of the request an rmcp handler is processing.
+    ///
+    /// rmcp moves the wire `params._meta` into [`RequestContext::meta`]; that is
+    /// where the preference is read. On Streamable HTTP, rmcp also puts the
+    /// request's [`http::request::Parts`] into [`RequestContext::extensions`]:
+    /// when they are there, the `Accept-Language` field lines are checked
+    /// against `_meta` by exact agreement (decision D5) and a disagreement is
+    /// the `HeaderMismatch` error (-32020). This is a second line of defence:
+    /// rmcp answers JSON-RPC errors with HTTP 200, so the 400 the SEP requires
+    /// comes from the tower layer of `mcp-lang-http` in front of rmcp's
+    /// service, which rejects the request before rmcp sees it.
+    ///
+    /// # Errors
+    ///
+    /// [`ErrorCode::HEADER_MISMATCH`] when HTTP parts are present and disagree.
+    pub fn for_request(
+        &self,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<RequestLanguage, ErrorData> {
+        let meta: &JsonObject = &context.meta.0.0;
+        if let Some(parts) = context.extensions.get::<http::request::Parts>() {
+            check_http_mirror(meta, &parts.headers)?;
+        }
+        Ok(self.negotiate_meta(Some(meta)))
+    }
+}
+
+/// Checks the `Accept-Language` field lines of an HTTP request against the
+/// `_meta` value, by exact agreement (decision D5).
+///
+/// # Errors
+///
+/// The `HeaderMismatch` error (-32020) naming both values when they disagree.
+///
+/// ```
+/// use mcp_lang_rmcp::server::check_http_mirror;
+///
+/// let meta = serde_json::json!({"io.modelcontextprotocol/acceptLanguage": "en-US"});
+/// let mut headers = http::HeaderMap::new();
+/// headers.append("accept-language", "en-us".parse().unwrap());
+/// let error = check_http_mirror(meta.as_object().unwrap(), &headers).unwrap_err();
+/// assert_eq!(error.code.0, -32020);
+/// headers.clear();
+/// headers.append("accept-language", " en-US ".parse().unwrap());
+/// assert!(check_http_mirror(meta.as_object().unwrap(), &headers).is_ok());
+/// ```
+pub fn check_http_mirror(meta: &JsonObject, headers: &http::HeaderMap) -> Result<(), ErrorData> {
+    let value = match meta.get(ACCEPT_LANGUAGE) {
+        None => MetaValue::Absent,
+        Some(Value::String(s)) => MetaValue::String(s),
+        Some(_) => MetaValue::NotString,
+    };
+    let lines = headers
+        .get_all(http::header::ACCEPT_LANGUAGE)
+        .iter()
+        .map(|v| v.as_bytes());
+    match agree(value, lines) {
+        Agreement::Mismatch(_) => {
+            let header = headers
+                .get_all(http::header::ACCEPT_LANGUAGE)
+                .iter()
+                .map(|v| String::from_utf8_lossy(v.as_bytes()).trim().to_owned())
+                .collect::<Vec<_>>()
+                .join(", ");
+            Err(ErrorData::new(
+                ErrorCode::HEADER_MISMATCH,
+                "Accept-Language header does not agree with _meta acceptLanguage",
+                Some(serde_json::json!({
+                    "header": "Accept-Language",
+                    "headerValue": header,
+                    "metaValue": meta.get(ACCEPT_LANGUAGE).cloned().unwrap_or(Value::Null),
+                })),
+            ))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// A `_meta` object holding only `io.modelcontextprotocol/contentLanguage`.
+///
+/// ```
+/// let meta = mcp_lang_rmcp::server::content_language_meta("de");
+/// assert_eq!(meta.get("io.modelcontextprotocol/contentLanguage").unwrap(), "de");
+/// ```
+pub fn content_language_meta(tag: &str) -> MetaObject {
+    let mut meta = MetaObject::new();
+    meta.insert(CONTENT_LANGUAGE.to_owned(), Value::String(tag.to_owned()));
+    meta
+}
+
+/// Writes `contentLanguage` into a result's `_meta`, creating it if needed and
+/// keeping every other key.
+///
+/// ```
+/// let mut meta = None;
+/// mcp_lang_rmcp::server::stamp(&mut meta, "ja");
+/// assert_eq!(meta.unwrap().get("io.modelcontextprotocol/contentLanguage").unwrap(), "ja");
+/// ```
+pub fn stamp(meta: &mut Option<MetaObject>, tag: &str) {
+    meta.get_or_insert_with(MetaObject::new)
+        .insert(CONTENT_LANGUAGE.to_owned(), Value::String(tag.to_owned()));
+}
+
+/// The `contentLanguage` of a result's `_meta`, if any.
+pub fn reported(meta: &Option<MetaObject>) -> Option<&str> {
+    meta.as_ref()
+        .and_then(|m| m.get(CONTENT_LANGUAGE))
+        .and_then(Value::as_str)
+}
+
+/// Writes `contentLanguage` into any rmcp result that has a `_meta` slot, unless
+/// the handler already reported one. Returns whether the result now carries one.
+///
+/// Results without a `_meta` slot in rmcp's model (`EmptyResult`, and
+/// `CustomResult`, which is raw JSON) cannot carry it.
+pub fn stamp_result(result: &mut ServerResult, tag: &str) -> bool {
+    let meta = match result {
+        ServerResult::InitializeResult(r) => &mut r.meta,
+        ServerResult::DiscoverResult(r) => &mut r.meta,
+        ServerResult::CompleteResult(r) => &mut r.meta,
+        ServerResult::GetPromptResult(r) => &mut r.meta,
+        ServerResult::ListPromptsResult(r) => &mut r.meta,
+        ServerResult::ListResourcesResult(r) => &mut r.meta,
+        ServerResult::ListResourceTemplatesResult(r) => &mut r.meta,
+        ServerResult::ReadResourceResult(r) => &mut r.meta,
+        ServerResult::ListToolsResult(r) => &mut r.meta,
+        ServerResult::CallToolResult(r) => &mut r.meta,
+        ServerResult::InputRequiredResult(r) => &mut r.meta,
+        ServerResult::ElicitResult(r) => &mut r.meta,
+        _ => return false,
+    };
+    if reported(meta).is_none() {
+        stamp(meta, tag);
+    }
+    true
+}
+
+/// A JSON-RPC error whose user-facing `message` is in `tag`, reported in
+/// `error.data._meta` (SEP-2792: `error.data` is then an object; `code` is
+/// unchanged). `data` may add other members; its own `_meta` keys are kept.
+///
+/// ```
+/// use rmcp::model::ErrorCode;
+/// let error = mcp_lang_rmcp::server::localized_error(
+///     ErrorCode::INVALID_PARAMS, "Argument manquant : city", "fr", None);
+/// let wire = serde_json::to_value(&error).unwrap();
+/// assert_eq!(wire["code"], -32602);
+/// assert_eq!(wire["data"]["_meta"]["io.modelcontextprotocol/contentLanguage"], "fr");
+/// ```
+pub fn localized_error(
+    code: ErrorCode,
+    message: impl Into<String>,
+    tag: &str,
+    data: Option<JsonObject>,
+) -> ErrorData {
+    let mut data = data.unwrap_or_default();
+    let meta = data
+        .entry("_meta")
+        .or_insert_with(|| Value::Object(JsonObject::new()));
+    if !meta.is_object() {
+        *meta = Value::Object(JsonObject::new());
+    }
+    if let Value::Object(meta) = meta {
+        meta.insert(CONTENT_LANGUAGE.to_owned(), Value::String(tag.to_owned()));
+    }
+    ErrorData::new(code, message.into(), Some(Value::Object(data)))
+}
+
+/// Sends a progress notification for the request being processed, with a
+/// localized `message` and `contentLanguage` in `params._meta`.
+///
+/// Returns `Ok(false)` without sending when the request carried no
+/// `progressToken` (the client did not ask for progress). rmcp routes the
+/// notification by its token, so on Streamable HTTP it travels on the request's
+/// own SSE stream.
+///
+/// # Errors
+///
+/// rmcp's [`ServiceError`] when the transport is closed.
+pub async fn notify_progress(
+    context: &RequestContext<RoleServer>,
+    language: &RequestLanguage,
+    progress: f64,
+    total: Option<f64>,
+    message: impl Into<String>,
+) -> Result<bool, ServiceError> {
+    let Some(token) = context.meta.get_progress_token() else {
+        return Ok(false);
+    };
+    let mut params = ProgressNotificationParam::new(token, progress).with_message(message);
+    params.total = total;
+    params.meta = Some(NotificationMetaObject::from(language.content_language_meta()));
+    context.peer.notify_progress(params).await?;
+    Ok(true)
+}
+
+/// Form-mode elicitation parameters: a localized `message` and a
+/// `requestedSchema` whose property keys are identifiers (never translated)
+/// and whose property `title` / `description` are display text.
+///
+/// `_meta` of the parameters carries `contentLanguage` too (see the crate docs:
+/// SEP-2792 names results, errors and notifications; for the server-to-client
+/// `elicitation/create` *request* of protocol versions before 2026-07-28 this
+/// crate reports the language in the same way).
+///
+/// # Errors
+///
+/// The schema is not a valid rmcp elicitation schema (an object of primitive
+/// properties).
+pub fn form_elicitation(
+    message: impl Into<String>,
+    requested_schema: Value,
+    tag: &str,
+) -> Result<ElicitRequestParams, serde_json::Error> {
+    serde_json::from_value(serde_json::json!({
+        "mode": "form",
+        "message": message.into(),
+        "requestedSchema": requested_schema,
+        "_meta": { CONTENT_LANGUAGE: tag },
+    }))
+}
+
+/// An `input_required` result (protocol 2026-07-28, SEP-2322) asking for one
+/// elicitation under `key`, with `contentLanguage` in `result._meta` — the
+/// shape of SEP-2792's elicitation example.
+pub fn input_required(
+    key: impl Into<String>,
+    params: ElicitRequestParams,
+    request_state: Option<String>,
+    tag: &str,
+) -> InputRequiredResult {
+    let mut requests = InputRequests::new();
+    requests.insert(
+        key.into(),
+        InputRequest::Elicitation(ElicitRequest::new(params)),
+    );
+    let mut result = InputRequiredResult::new(Some(requests), request_state);
+    stamp(&mut result.meta, tag);
+    result
+}
