@@ -1,156 +1,96 @@
-//! API CONTRACT SKELETON — to be replaced by the real implementation.
+//! Exact, allocation-free parsers for the language fields of HTTP and MCP.
+//!
+//! This crate decides, for the whole mcp-lang project, whether a language
+//! preference is well-formed. MCP SEP-2792 carries the user's preference in
+//! `_meta["io.modelcontextprotocol/acceptLanguage"]` with the syntax of the
+//! HTTP `Accept-Language` field, and says receivers **must** validate that
+//! grammar before matching and ignore a malformed value as absent. So the
+//! grammar here is strict and complete:
+//!
+//! | type | grammar |
+//! |------|---------|
+//! | [`AcceptLanguage`] | RFC 9110 §12.5.4, with the list rule of §5.6.1 and the weight of §12.4.2 |
+//! | [`LanguageRange`] | RFC 4647 §2.1 basic language range, or `*` |
+//! | [`Quality`] | RFC 9110 §12.4.2 `qvalue`, as thousandths (0..=1000) |
+//! | [`ContentLanguage`] | RFC 9110 §8.5, one or more tags |
+//! | [`LanguageTag`] | RFC 5646 §2.1 `Language-Tag`, well-formedness (see [`TagKind`]) |
+//! | [`ExtendedRange`] | RFC 4647 §2.2 extended language range |
+//! | [`serialize`] | builds an `Accept-Language` value that parses back to the same list |
+//!
+//! ```
+//! use mcp_lang_grammar::AcceptLanguage;
+//!
+//! let value = AcceptLanguage::parse("fr-CA,fr;q=0.9,en;q=0.5").unwrap();
+//! for weighted in value.iter() {
+//!     println!("{} at q={}", weighted.range, weighted.quality); // fr-CA at q=1, …
+//! }
+//! assert_eq!(value.iter().nth(1).unwrap().quality.get(), 900);
+//!
+//! // Malformed means: ignore the preference. The error says where and why.
+//! let err = AcceptLanguage::parse("en;q=0.1234").unwrap_err();
+//! assert_eq!(err.offset(), 10);
+//! ```
+//!
+//! # When to use it, and when not
+//!
+//! Use it to validate and read `Accept-Language` / `Content-Language` values
+//! (from HTTP or from MCP `_meta`) and language tags, on a hot path: parsing
+//! borrows from the input, never allocates, never panics, and runs in time
+//! linear in the input, whatever the input. It is `#![no_std]`.
+//!
+//! It does not *match* ranges against tags (that is `mcp-lang-match`), does
+//! not canonicalize or validate tags against the IANA registry (use a BCP 47
+//! library such as `icu_locale` for that), and does not check that a `_meta`
+//! value agrees with an HTTP field (`mcp-lang-agree`).
+//!
+//! # Decisions
+//!
+//! - **Strict** (decision D2): any deviation from the ABNF makes the whole
+//!   value malformed; there is no "best effort" recovery of some ranges.
+//! - **q in thousandths** (D1): `q=0.5` is [`Quality`] 500; no floats.
+//! - **Lists** (RFC 9110 §5.6.1): empty elements and OWS (SP / HTAB only)
+//!   around commas are accepted; `""` is a well-formed `Accept-Language`
+//!   meaning "no preference" but not a well-formed `Content-Language` (which
+//!   needs a tag). Whitespace not next to a comma is an error: a field value
+//!   never starts or ends with whitespace (RFC 9110 §5.5), so `" en"` and
+//!   `"en "` are malformed, while `"en , fr"` is fine.
+//! - **Only `q`** (RFC 9110 §12.5.4 defines no other parameter): `en;level=1`
+//!   is malformed, as is a second weight.
+//! - **Bytes**: every grammar here is printable ASCII. Control characters
+//!   (including CR, LF and NUL), DEL and non-ASCII bytes are errors at their
+//!   offset; [`AcceptLanguage::parse_bytes`] takes raw header bytes.
+//! - **Tags are well-formed, not valid**: see the [`LanguageTag`] docs;
+//!   repeated variants or singletons are accepted, as the ABNF does.
+//! - **Error offsets** are the length of the longest prefix that could still
+//!   begin a well-formed value: see [`ParseError`].
+//! - **Limits**: none by default (linear time makes them unnecessary for
+//!   safety); [`AcceptLanguage::parse_with`] applies [`Limits`] as a policy.
+//!
+//! # Modules
+//!
+//! Each grammar has its own module, whose documentation gives its ABNF and
+//! how its corner cases are decided.
 #![no_std]
+#![forbid(unsafe_code)]
 
-use core::fmt;
+#[cfg(test)]
+extern crate std;
 
-/// A quality value (RFC 9110 §12.4.2) in thousandths: 0..=1000 (decision D1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Quality(u16);
+mod accept;
+mod chars;
+mod content;
+mod error;
+mod extended;
+mod list;
+mod quality;
+mod range;
+pub mod serialize;
+mod tag;
 
-impl Quality {
-    /// q=1, the default weight.
-    pub const ONE: Quality = Quality(1000);
-    /// q=0, "not acceptable".
-    pub const ZERO: Quality = Quality(0);
-    /// A quality from thousandths; `None` above 1000.
-    pub const fn new(thousandths: u16) -> Option<Quality> {
-        if thousandths <= 1000 { Some(Quality(thousandths)) } else { None }
-    }
-    /// The quality in thousandths.
-    pub const fn get(self) -> u16 {
-        self.0
-    }
-    /// Whether this is q=0 (not acceptable).
-    pub const fn is_zero(self) -> bool {
-        self.0 == 0
-    }
-}
-
-/// Where a parse failed and what was expected there.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ParseError {
-    offset: usize,
-    expected: Expected,
-}
-
-impl ParseError {
-    /// Byte offset of the first error.
-    pub fn offset(&self) -> usize {
-        self.offset
-    }
-    /// What the parser expected at that offset.
-    pub fn expected(&self) -> Expected {
-        self.expected
-    }
-}
-
-/// What a parser expected where it failed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Expected {
-    /// A language range (`*` or 1*8ALPHA *("-" 1*8alphanum)).
-    LanguageRange,
-}
-
-impl Expected {
-    /// Stable short text, used as `expected` in the JSONL protocol.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Expected::LanguageRange => "language range",
-        }
-    }
-}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "at byte {}: expected {}", self.offset, self.expected.as_str())
-    }
-}
-
-impl core::error::Error for ParseError {}
-
-/// A basic language range (RFC 4647 §2.1) or `*`, borrowed from the input.
-#[derive(Clone, Copy, Debug)]
-pub struct LanguageRange<'a>(&'a str);
-
-impl<'a> LanguageRange<'a> {
-    /// Parses one basic language range.
-    pub fn parse(_s: &'a str) -> Result<Self, ParseError> { todo!() }
-    /// The range as written.
-    pub fn as_str(&self) -> &'a str { self.0 }
-    /// Whether this is `*`.
-    pub fn is_wildcard(&self) -> bool { self.0 == "*" }
-}
-
-/// One element of an `Accept-Language` value.
-#[derive(Clone, Copy, Debug)]
-pub struct WeightedRange<'a> {
-    /// The language range.
-    pub range: LanguageRange<'a>,
-    /// Its weight (q=1 when absent).
-    pub quality: Quality,
-}
-
-/// A validated `Accept-Language` field value, borrowed; iterate its ranges.
-#[derive(Clone, Copy, Debug)]
-pub struct AcceptLanguage<'a> {
-    value: &'a str,
-    len: usize,
-}
-
-impl<'a> AcceptLanguage<'a> {
-    /// Parses and validates a field value.
-    pub fn parse(_value: &'a str) -> Result<Self, ParseError> { todo!() }
-    /// Parses field-value bytes (as `http::HeaderValue::as_bytes` gives).
-    pub fn parse_bytes(_value: &'a [u8]) -> Result<Self, ParseError> { todo!() }
-    /// The value as given.
-    pub fn as_str(&self) -> &'a str { self.value }
-    /// Number of ranges (empty list elements do not count).
-    pub fn len(&self) -> usize { self.len }
-    /// Whether the value has no ranges (no preference).
-    pub fn is_empty(&self) -> bool { self.len == 0 }
-    /// The ranges in header order.
-    pub fn iter(&self) -> Ranges<'a> { todo!() }
-}
-
-/// Iterator over the ranges of an [`AcceptLanguage`].
-#[derive(Clone, Debug)]
-pub struct Ranges<'a> { _rest: &'a str }
-
-impl<'a> Iterator for Ranges<'a> {
-    type Item = WeightedRange<'a>;
-    fn next(&mut self) -> Option<WeightedRange<'a>> { todo!() }
-}
-
-/// A well-formed RFC 5646 language tag, borrowed.
-#[derive(Clone, Copy, Debug)]
-pub struct LanguageTag<'a>(&'a str);
-
-impl<'a> LanguageTag<'a> {
-    /// Parses a tag.
-    pub fn parse(_s: &'a str) -> Result<Self, ParseError> { todo!() }
-    /// The tag as written.
-    pub fn as_str(&self) -> &'a str { self.0 }
-}
-
-/// A validated `Content-Language` value (one or more tags).
-#[derive(Clone, Copy, Debug)]
-pub struct ContentLanguage<'a> { value: &'a str }
-
-impl<'a> ContentLanguage<'a> {
-    /// Parses a field value.
-    pub fn parse(_value: &'a str) -> Result<Self, ParseError> { todo!() }
-    /// The value as given.
-    pub fn as_str(&self) -> &'a str { self.value }
-}
-
-/// An extended language range (RFC 4647 §2.2).
-#[derive(Clone, Copy, Debug)]
-pub struct ExtendedRange<'a>(&'a str);
-
-impl<'a> ExtendedRange<'a> {
-    /// Parses an extended range.
-    pub fn parse(_s: &'a str) -> Result<Self, ParseError> { todo!() }
-    /// The range as written.
-    pub fn as_str(&self) -> &'a str { self.0 }
-}
+pub use accept::{AcceptLanguage, Limits, Ranges, WeightedRange};
+pub use content::{ContentLanguage, Tags};
+pub use error::{Expected, ParseError};
+pub use extended::ExtendedRange;
+pub use quality::Quality;
+pub use range::{LanguageRange, Subtags};
+pub use tag::{LanguageTag, TagKind};

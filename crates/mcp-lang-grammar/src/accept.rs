@@ -1,0 +1,457 @@
+//! `Accept-Language` field values (RFC 9110 §12.5.4).
+//!
+//! ```text
+//! Accept-Language = #( language-range [ weight ] )
+//! weight          = OWS ";" OWS "q=" qvalue
+//! language-range  = <basic range, RFC 4647 §2.1>
+//! ```
+//!
+//! with the list rule of RFC 9110 §5.6.1 (see [`list`](crate) in the crate
+//! docs): empty elements and OWS around commas are fine, and the empty value
+//! is well-formed and means "no preference". The only parameter is the weight,
+//! spelled `q=` or `Q=`; qvalues follow [`quality`](crate::Quality) exactly.
+//!
+//! [`AcceptLanguage::parse`] validates the whole value in one pass without
+//! allocating, and remembers nothing but the value and the number of ranges;
+//! [`AcceptLanguage::iter`] then walks the validated value again, yielding
+//! `(range, quality)` pairs in header order. Both are linear in the length of
+//! the value, so no header makes them slow. Callers that want a bound on the
+//! work anyway use [`AcceptLanguage::parse_with`] and [`Limits`].
+
+use core::fmt;
+
+use crate::chars::{ascii_str, is_alpha, is_ows, skip_ows, split};
+use crate::error::{Expected, PResult, ParseError, fail};
+use crate::list::ListRule;
+use crate::quality::{Quality, qvalue};
+use crate::range::{LanguageRange, basic_range};
+
+/// One element of an `Accept-Language` value.
+///
+/// Its [`Display`](fmt::Display) is the element as the
+/// [serializer](crate::serialize) writes it: `en` for q=1, else `en;q=0.5`.
+///
+/// ```
+/// use mcp_lang_grammar::{LanguageRange, Quality, WeightedRange};
+///
+/// let w = WeightedRange { range: LanguageRange::parse("fr").unwrap(), quality: Quality::new(900).unwrap() };
+/// assert_eq!(w.to_string(), "fr;q=0.9");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct WeightedRange<'a> {
+    /// The language range.
+    pub range: LanguageRange<'a>,
+    /// Its weight (q=1 when absent).
+    pub quality: Quality,
+}
+
+impl fmt::Display for WeightedRange<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.range.as_str())?;
+        if self.quality != Quality::ONE {
+            write!(f, ";q={}", self.quality)?;
+        }
+        Ok(())
+    }
+}
+
+/// Bounds on the work a parse may do, for [`AcceptLanguage::parse_with`].
+///
+/// Parsing is linear and allocation-free without any limit, so the limits are
+/// a policy choice (for example, to treat an absurd preference as malformed),
+/// not a safety measure. [`Limits::new`] is unlimited.
+///
+/// ```
+/// use mcp_lang_grammar::{AcceptLanguage, Expected, Limits};
+///
+/// let limits = Limits::new().max_bytes(1024).max_ranges(2);
+/// let err = AcceptLanguage::parse_with("en, fr, de", limits).unwrap_err();
+/// assert_eq!((err.offset(), err.expected()), (8, Expected::RangeLimit));
+/// assert_eq!(AcceptLanguage::parse_with("en, fr", limits).unwrap().len(), 2);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Limits {
+    max_bytes: usize,
+    max_ranges: usize,
+}
+
+impl Limits {
+    /// No limits.
+    pub const UNLIMITED: Limits = Limits { max_bytes: usize::MAX, max_ranges: usize::MAX };
+
+    /// No limits; narrow them with [`max_bytes`](Limits::max_bytes) and
+    /// [`max_ranges`](Limits::max_ranges).
+    ///
+    /// ```
+    /// use mcp_lang_grammar::Limits;
+    /// assert_eq!(Limits::new(), Limits::UNLIMITED);
+    /// ```
+    pub const fn new() -> Limits {
+        Limits::UNLIMITED
+    }
+
+    /// At most `n` bytes: a longer value fails at offset `n` with
+    /// [`Expected::ByteLimit`], before any other check.
+    ///
+    /// ```
+    /// use mcp_lang_grammar::{AcceptLanguage, Limits};
+    /// let err = AcceptLanguage::parse_with("en-GB", Limits::new().max_bytes(2)).unwrap_err();
+    /// assert_eq!(err.offset(), 2);
+    /// ```
+    pub const fn max_bytes(self, n: usize) -> Limits {
+        Limits { max_bytes: n, ..self }
+    }
+
+    /// At most `n` ranges (empty list elements do not count): the first range
+    /// beyond fails at its start with [`Expected::RangeLimit`].
+    ///
+    /// ```
+    /// use mcp_lang_grammar::{AcceptLanguage, Limits};
+    /// assert!(AcceptLanguage::parse_with("en,,,", Limits::new().max_ranges(1)).is_ok());
+    /// ```
+    pub const fn max_ranges(self, n: usize) -> Limits {
+        Limits { max_ranges: n, ..self }
+    }
+
+    /// The byte limit.
+    ///
+    /// ```
+    /// use mcp_lang_grammar::Limits;
+    /// assert_eq!(Limits::new().max_bytes(10).byte_limit(), 10);
+    /// ```
+    pub const fn byte_limit(&self) -> usize {
+        self.max_bytes
+    }
+
+    /// The range limit.
+    ///
+    /// ```
+    /// use mcp_lang_grammar::Limits;
+    /// assert_eq!(Limits::new().max_ranges(10).range_limit(), 10);
+    /// ```
+    pub const fn range_limit(&self) -> usize {
+        self.max_ranges
+    }
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits::UNLIMITED
+    }
+}
+
+/// A validated `Accept-Language` field value, borrowed; iterate its ranges.
+///
+/// ```
+/// use mcp_lang_grammar::AcceptLanguage;
+///
+/// let value = AcceptLanguage::parse("fr-CA,fr;q=0.9,en;q=0.5").unwrap();
+/// let pairs: Vec<(&str, u16)> = value.iter().map(|w| (w.range.as_str(), w.quality.get())).collect();
+/// assert_eq!(pairs, [("fr-CA", 1000), ("fr", 900), ("en", 500)]);
+///
+/// // RFC 9110 §5.6.1: empty elements are allowed; no element at all means no preference.
+/// assert_eq!(AcceptLanguage::parse(" , en ,, ").unwrap().len(), 1);
+/// assert!(AcceptLanguage::parse("").unwrap().is_empty());
+///
+/// // Anything else is malformed, and the error says where.
+/// let err = AcceptLanguage::parse("en;q=1.001").unwrap_err();
+/// assert_eq!(err.to_string(), "at byte 9: expected qvalue");
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct AcceptLanguage<'a> {
+    value: &'a str,
+    len: usize,
+}
+
+impl<'a> AcceptLanguage<'a> {
+    /// Parses and validates a field value.
+    ///
+    /// ```
+    /// use mcp_lang_grammar::AcceptLanguage;
+    /// assert_eq!(AcceptLanguage::parse("da, en-gb;q=0.8, en;q=0.7").unwrap().len(), 3);
+    /// assert!(AcceptLanguage::parse("en;q=0.5;q=0.4").is_err()); // one weight, no other parameter
+    /// ```
+    pub fn parse(value: &'a str) -> Result<Self, ParseError> {
+        AcceptLanguage::parse_with(value, Limits::UNLIMITED)
+    }
+
+    /// Parses field-value bytes (as `http::HeaderValue::as_bytes` gives).
+    /// Bytes outside the grammar (including any non-ASCII byte) are an error
+    /// at their offset.
+    ///
+    /// ```
+    /// use mcp_lang_grammar::AcceptLanguage;
+    /// assert_eq!(AcceptLanguage::parse_bytes(b"en-US").unwrap().as_str(), "en-US");
+    /// assert_eq!(AcceptLanguage::parse_bytes(b"en, \xc3\xa9").unwrap_err().offset(), 4);
+    /// ```
+    pub fn parse_bytes(value: &'a [u8]) -> Result<Self, ParseError> {
+        AcceptLanguage::parse_bytes_with(value, Limits::UNLIMITED)
+    }
+
+    /// [`parse`](AcceptLanguage::parse) within [`Limits`].
+    ///
+    /// ```
+    /// use mcp_lang_grammar::{AcceptLanguage, Limits};
+    /// let limits = Limits::new().max_ranges(32);
+    /// assert!(AcceptLanguage::parse_with(&"en,".repeat(33), limits).is_err());
+    /// ```
+    pub fn parse_with(value: &'a str, limits: Limits) -> Result<Self, ParseError> {
+        let len = validate(value.as_bytes(), limits)?;
+        Ok(AcceptLanguage { value, len })
+    }
+
+    /// [`parse_bytes`](AcceptLanguage::parse_bytes) within [`Limits`].
+    ///
+    /// ```
+    /// use mcp_lang_grammar::{AcceptLanguage, Limits};
+    /// assert!(AcceptLanguage::parse_bytes_with(b"en", Limits::new().max_bytes(2)).is_ok());
+    /// ```
+    pub fn parse_bytes_with(value: &'a [u8], limits: Limits) -> Result<Self, ParseError> {
+        let len = validate(value, limits)?;
+        Ok(AcceptLanguage { value: ascii_str(value), len })
+    }
+
+    /// The value as given.
+    ///
+    /// ```
+    /// use mcp_lang_grammar::AcceptLanguage;
+    /// assert_eq!(AcceptLanguage::parse("en ;Q=1.").unwrap().as_str(), "en ;Q=1.");
+    /// ```
+    pub fn as_str(&self) -> &'a str {
+        self.value
+    }
+
+    /// Number of ranges (empty list elements do not count).
+    ///
+    /// ```
+    /// use mcp_lang_grammar::AcceptLanguage;
+    /// assert_eq!(AcceptLanguage::parse(",en,,*;q=0,").unwrap().len(), 2);
+    /// ```
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the value has no ranges (no preference).
+    ///
+    /// ```
+    /// use mcp_lang_grammar::AcceptLanguage;
+    /// assert!(AcceptLanguage::parse(" ,\t, ").unwrap().is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The ranges in header order.
+    ///
+    /// ```
+    /// use mcp_lang_grammar::AcceptLanguage;
+    /// let value = AcceptLanguage::parse("*;q=0.5, de").unwrap();
+    /// let mut ranges = value.iter();
+    /// assert_eq!(ranges.len(), 2);
+    /// let first = ranges.next().unwrap();
+    /// assert!(first.range.is_wildcard());
+    /// assert_eq!(first.quality.get(), 500);
+    /// ```
+    pub fn iter(&self) -> Ranges<'a> {
+        Ranges { rest: self.value.as_bytes(), left: self.len }
+    }
+}
+
+impl fmt::Display for AcceptLanguage<'_> {
+    /// The value as given.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.value)
+    }
+}
+
+impl<'a> IntoIterator for AcceptLanguage<'a> {
+    type Item = WeightedRange<'a>;
+    type IntoIter = Ranges<'a>;
+
+    fn into_iter(self) -> Ranges<'a> {
+        self.iter()
+    }
+}
+
+impl<'a> IntoIterator for &AcceptLanguage<'a> {
+    type Item = WeightedRange<'a>;
+    type IntoIter = Ranges<'a>;
+
+    fn into_iter(self) -> Ranges<'a> {
+        self.iter()
+    }
+}
+
+/// Iterator over the ranges of an [`AcceptLanguage`], in header order.
+///
+/// ```
+/// use mcp_lang_grammar::AcceptLanguage;
+/// let ranges: Vec<_> = AcceptLanguage::parse("en, fr").unwrap().iter().map(|w| w.range.as_str()).collect();
+/// assert_eq!(ranges, ["en", "fr"]);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Ranges<'a> {
+    /// The validated value from the next element on.
+    rest: &'a [u8],
+    left: usize,
+}
+
+impl<'a> Iterator for Ranges<'a> {
+    type Item = WeightedRange<'a>;
+
+    fn next(&mut self) -> Option<WeightedRange<'a>> {
+        if self.left == 0 {
+            return None;
+        }
+        // The value is known to be well-formed: skip separators, take the
+        // range up to its delimiter, then read an optional weight.
+        let start = self.rest.iter().position(|&b| !(is_ows(b) || b == b','))?;
+        let (_, from_range) = split(self.rest, start);
+        let end = from_range.iter().position(|&b| is_ows(b) || b == b';' || b == b',').unwrap_or(from_range.len());
+        let (range, mut rest) = split(from_range, end);
+        let mut quality = Quality::ONE;
+        if let Some((b';', after_semicolon)) = skip_ows(rest).split_first() {
+            let (_, at_qvalue) = split(skip_ows(after_semicolon), 2);
+            if let Ok((after_qvalue, q)) = qvalue(at_qvalue) {
+                quality = q;
+                rest = after_qvalue;
+            }
+        }
+        self.rest = rest;
+        self.left -= 1;
+        Some(WeightedRange { range: LanguageRange::from_validated(range), quality })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
+}
+
+impl ExactSizeIterator for Ranges<'_> {}
+
+impl core::iter::FusedIterator for Ranges<'_> {}
+
+/// Validates a whole value; returns the number of ranges.
+fn validate(value: &[u8], limits: Limits) -> Result<usize, ParseError> {
+    if value.len() > limits.max_bytes {
+        return Err(ParseError::new(limits.max_bytes, Expected::ByteLimit));
+    }
+    let rule = ListRule { element: Expected::LanguageRange, max_elements: limits.max_ranges, limit: Expected::RangeLimit };
+    rule.parse(value, element).map_err(|f| f.locate(value))
+}
+
+/// `language-range [ weight ]`, or nothing when no range starts here.
+fn element(input: &[u8]) -> PResult<'_, Option<Expected>> {
+    match input.first() {
+        Some(&b) if is_alpha(b) || b == b'*' => {}
+        _ => return Ok((input, None)),
+    }
+    let (rest, _) = basic_range(input)?;
+    let Some((b';', after_semicolon)) = skip_ows(rest).split_first() else {
+        return Ok((rest, Some(Expected::SemicolonOrComma)));
+    };
+    let (rest, _) = weight(skip_ows(after_semicolon))?;
+    Ok((rest, Some(Expected::Comma)))
+}
+
+/// `"q=" qvalue` (the part of `weight` after `OWS ";" OWS`).
+fn weight(input: &[u8]) -> PResult<'_, Quality> {
+    let rest = match input {
+        [b'q' | b'Q', b'=', rest @ ..] => rest,
+        [b'q' | b'Q', rest @ ..] => return fail(rest, Expected::Q),
+        _ => return fail(input, Expected::Q),
+    };
+    qvalue(rest)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `(range, q)` pairs of a value, compared without allocating.
+    fn check(value: &str, expected: &[(&str, u16)]) {
+        let parsed = AcceptLanguage::parse(value).unwrap_or_else(|e| panic!("{value:?}: {e}"));
+        assert_eq!(parsed.len(), expected.len(), "{value:?}");
+        assert_eq!(parsed.iter().len(), expected.len(), "{value:?}");
+        for (got, want) in parsed.iter().zip(expected) {
+            assert_eq!((got.range.as_str(), got.quality.get()), *want, "{value:?}");
+        }
+    }
+
+    fn err(value: &str) -> (usize, Expected) {
+        let e = AcceptLanguage::parse(value).unwrap_err();
+        (e.offset(), e.expected())
+    }
+
+    #[test]
+    fn rfc9110_example() {
+        check("da, en-gb;q=0.8, en;q=0.7", &[("da", 1000), ("en-gb", 800), ("en", 700)]);
+    }
+
+    #[test]
+    fn sep_example() {
+        check("fr-CA,fr;q=0.9,en;q=0.5", &[("fr-CA", 1000), ("fr", 900), ("en", 500)]);
+    }
+
+    #[test]
+    fn list_rule_empty_elements() {
+        check("", &[]);
+        check(",", &[]);
+        check(" , ", &[]);
+        check(",\t,", &[]);
+        check(",en", &[("en", 1000)]);
+        check("en,", &[("en", 1000)]);
+        check("en, ", &[("en", 1000)]);
+        check("en ,fr", &[("en", 1000), ("fr", 1000)]);
+        check("en,,,fr", &[("en", 1000), ("fr", 1000)]);
+        check("en\t,\tfr", &[("en", 1000), ("fr", 1000)]);
+    }
+
+    #[test]
+    fn list_rule_errors() {
+        assert_eq!(err(" "), (1, Expected::Comma));
+        assert_eq!(err(" en"), (1, Expected::Comma));
+        assert_eq!(err("en "), (3, Expected::SemicolonOrComma));
+        assert_eq!(err("en fr"), (3, Expected::SemicolonOrComma));
+        assert_eq!(err("en;q=1 "), (7, Expected::Comma));
+        assert_eq!(err("en\n"), (2, Expected::SemicolonOrComma));
+        assert_eq!(err("en,\r\nfr"), (3, Expected::LanguageRange));
+        assert_eq!(err("1"), (0, Expected::LanguageRange));
+        assert_eq!(err("en;"), (3, Expected::Q));
+        assert_eq!(err("en;q"), (4, Expected::Q));
+        assert_eq!(err("en;q="), (5, Expected::QValue));
+        assert_eq!(err("en;level=1"), (3, Expected::Q));
+        assert_eq!(err("en;q=0.5;x=y"), (8, Expected::Comma));
+        assert_eq!(err("en;q=0.5;q=0.4"), (8, Expected::Comma));
+        assert_eq!(err("en-"), (3, Expected::Subtag));
+        assert_eq!(err("*-x"), (1, Expected::SemicolonOrComma));
+    }
+
+    #[test]
+    fn weights() {
+        check("en;q=0", &[("en", 0)]);
+        check("en;Q=0.5", &[("en", 500)]);
+        check("en ; q=0.5", &[("en", 500)]);
+        check("en\t;\tq=1.", &[("en", 1000)]);
+        check("en;q=0.", &[("en", 0)]);
+        check("en;q=0.001", &[("en", 1)]);
+        check("*;q=0.5, de", &[("*", 500), ("de", 1000)]);
+        assert_eq!(err("en;q=0.1234"), (10, Expected::QValue));
+        assert_eq!(err("en;q=1.001"), (9, Expected::QValue));
+        assert_eq!(err("en;q=2"), (5, Expected::QValue));
+        assert_eq!(err("en;q=.5"), (5, Expected::QValue));
+        assert_eq!(err("en;q=-0"), (5, Expected::QValue));
+        assert_eq!(err("en;q=1e-1"), (6, Expected::Comma));
+        assert_eq!(err("en;q=NaN"), (5, Expected::QValue));
+        assert_eq!(err("en;q= 0.5"), (5, Expected::QValue));
+        assert_eq!(err("en;q =0.5"), (4, Expected::Q));
+    }
+
+    #[test]
+    fn limits() {
+        let limits = Limits::new().max_bytes(5).max_ranges(1);
+        assert!(AcceptLanguage::parse_with("en", limits).is_ok());
+        assert_eq!(AcceptLanguage::parse_with("en,fr", limits).unwrap_err().offset(), 3);
+        assert_eq!(AcceptLanguage::parse_with("en,frr", limits).unwrap_err(), ParseError::new(5, Expected::ByteLimit));
+    }
+}
