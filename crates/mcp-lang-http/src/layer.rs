@@ -1,0 +1,302 @@
+//! The tower [`Layer`] that does the whole server side around any inner MCP service.
+//!
+//! For each `POST` (one JSON-RPC message):
+//!
+//! 1. the body is read once, up to [`LanguageLayer::body_limit`] bytes; a larger body is
+//!    answered `413 Payload Too Large` with a JSON-RPC error saying so (never forwarded
+//!    unchecked);
+//! 2. `params._meta["io.modelcontextprotocol/acceptLanguage"]` and the id are read from
+//!    the bytes, and every `Accept-Language` field line is checked against the value;
+//!    a present header that disagrees is answered `400 Bad Request` with HeaderMismatch
+//!    (-32020) echoing the id;
+//! 3. otherwise a [`LanguagePreference`] goes into the request extensions and the inner
+//!    service gets the request with the same body bytes;
+//! 4. on the response: `Vary: Accept-Language` is merged in; `Cache-Control: private` is
+//!    added when the request had the preference in `_meta` but no header; a JSON body
+//!    (read up to [`LanguageLayer::response_limit`] bytes) has its `contentLanguage`
+//!    mirrored into exactly one `Content-Language` line; an event stream passes through
+//!    untouched except that a handler-set `Content-Language` is removed (see the crate's
+//!    SSE rule) unless [`LanguageLayer::keep_event_stream_content_language`] is set.
+//!
+//! Other methods (`GET` for the server's event stream, `DELETE`) pass through with
+//! `Vary: Accept-Language` added to the response.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use bytes::Bytes;
+use http::header::{CONTENT_LANGUAGE, CONTENT_LENGTH};
+use http::{Method, Request, Response, StatusCode};
+use http_body::Body;
+use http_body_util::{BodyExt, Either, Full, LengthLimitError, Limited};
+use serde_json::{Value, json};
+use tower_layer::Layer;
+use tower_service::Service;
+
+use crate::response::{
+    add_vary_accept_language, is_event_stream, is_json, make_private, mirror_json_response,
+};
+use crate::server::{LanguagePreference, check_request, json_response, json_rpc_error};
+
+/// The body of a response that went through [`LanguageService`]: either bytes the layer
+/// holds (a JSON body it read to mirror `contentLanguage`, or its own error response) or
+/// the inner service's body, untouched (event streams, other methods).
+pub type LanguageBody<B> = Either<Full<Bytes>, B>;
+
+/// The tower [`Layer`] of the SEP-2792 Streamable HTTP binding, for servers.
+///
+/// ```
+/// use mcp_lang_http::LanguageLayer;
+///
+/// let layer = LanguageLayer::new()
+///     .body_limit(1 << 20)
+///     .response_limit(8 << 20);
+/// assert_eq!(layer.get_body_limit(), 1 << 20);
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct LanguageLayer {
+    config: Config,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Config {
+    body_limit: usize,
+    response_limit: usize,
+    keep_event_stream_content_language: bool,
+}
+
+impl Default for LanguageLayer {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl LanguageLayer {
+    /// The default request body limit: 4 MiB.
+    pub const DEFAULT_BODY_LIMIT: usize = 4 << 20;
+    /// The default limit on a JSON response body the layer reads to find
+    /// `contentLanguage`: 16 MiB.
+    pub const DEFAULT_RESPONSE_LIMIT: usize = 16 << 20;
+
+    /// A layer with the default limits.
+    pub const fn new() -> Self {
+        LanguageLayer {
+            config: Config {
+                body_limit: Self::DEFAULT_BODY_LIMIT,
+                response_limit: Self::DEFAULT_RESPONSE_LIMIT,
+                keep_event_stream_content_language: false,
+            },
+        }
+    }
+
+    /// The largest request body, in bytes, the layer reads. A `POST` with a larger body
+    /// (by `Content-Length` or by what arrives) is answered `413 Payload Too Large`: the
+    /// agreement check needs the whole message, and the layer never skips it.
+    pub const fn body_limit(mut self, bytes: usize) -> Self {
+        self.config.body_limit = bytes;
+        self
+    }
+
+    /// The current request body limit.
+    pub const fn get_body_limit(&self) -> usize {
+        self.config.body_limit
+    }
+
+    /// The largest JSON response body, in bytes, the layer reads to mirror its
+    /// `contentLanguage`. A larger one is replaced by a `500 Internal Server Error` with a
+    /// JSON-RPC error (-32603) saying so, because it cannot be mirrored as the SEP
+    /// requires.
+    pub const fn response_limit(mut self, bytes: usize) -> Self {
+        self.config.response_limit = bytes;
+        self
+    }
+
+    /// The current response body limit.
+    pub const fn get_response_limit(&self) -> usize {
+        self.config.response_limit
+    }
+
+    /// Keeps a `Content-Language` that the inner service set on a `text/event-stream`
+    /// response. Set it only when the handler knows one value holds for every message on
+    /// the stream; by default the layer removes it, since omission is always conforming
+    /// and the layer cannot check messages that do not exist yet.
+    pub const fn keep_event_stream_content_language(mut self, keep: bool) -> Self {
+        self.config.keep_event_stream_content_language = keep;
+        self
+    }
+}
+
+impl<S> Layer<S> for LanguageLayer {
+    type Service = LanguageService<S>;
+
+    fn layer(&self, inner: S) -> Self::Service {
+        LanguageService {
+            inner,
+            config: self.config,
+        }
+    }
+}
+
+/// The [`Service`] that [`LanguageLayer`] wraps around an inner MCP service.
+///
+/// The inner service receives `Request<B>` with the body rebuilt from the bytes read
+/// (`B: From<Bytes>`, as axum's `Body` and `http_body_util::Full<Bytes>` are) and a
+/// [`LanguagePreference`] in its extensions.
+#[derive(Clone, Debug)]
+pub struct LanguageService<S> {
+    inner: S,
+    config: Config,
+}
+
+impl<S> LanguageService<S> {
+    /// Wraps `inner` with the default configuration.
+    pub fn new(inner: S) -> Self {
+        LanguageLayer::new().layer(inner)
+    }
+
+    /// The inner service.
+    pub fn get_ref(&self) -> &S {
+        &self.inner
+    }
+}
+
+type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+impl<S, B, ResBody> Service<Request<B>> for LanguageService<S>
+where
+    S: Service<Request<B>, Response = Response<ResBody>> + Clone + Send + 'static,
+    S::Future: Send + 'static,
+    B: Body + From<Bytes> + Send + 'static,
+    B::Data: Send,
+    B::Error: Into<BoxError>,
+    ResBody: Body<Data = Bytes> + Send + 'static,
+    ResBody::Error: Into<BoxError>,
+{
+    type Response = Response<LanguageBody<ResBody>>;
+    type Error = S::Error;
+    type Future = Pin<Box<dyn Future<Output = Result<Self::Response, Self::Error>> + Send>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: Request<B>) -> Self::Future {
+        // The clone takes the place of the service that was driven to readiness.
+        let clone = self.inner.clone();
+        let inner = std::mem::replace(&mut self.inner, clone);
+        Box::pin(handle(inner, self.config, request))
+    }
+}
+
+/// One request through the layer.
+async fn handle<S, B, ResBody>(
+    mut inner: S,
+    config: Config,
+    request: Request<B>,
+) -> Result<Response<LanguageBody<ResBody>>, S::Error>
+where
+    S: Service<Request<B>, Response = Response<ResBody>>,
+    B: Body + From<Bytes>,
+    B::Error: Into<BoxError>,
+    ResBody: Body<Data = Bytes>,
+    ResBody::Error: Into<BoxError>,
+{
+    if request.method() != Method::POST {
+        let mut response = inner.call(request).await?;
+        add_vary_accept_language(response.headers_mut());
+        return Ok(response.map(Either::Right));
+    }
+
+    let (mut parts, body) = request.into_parts();
+    let declared_too_long = parts
+        .headers
+        .get(CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok())
+        .is_some_and(|n| n > config.body_limit as u64);
+    if declared_too_long {
+        return Ok(too_large(config.body_limit));
+    }
+    let bytes = match Limited::new(body, config.body_limit).collect().await {
+        Ok(collected) => collected.to_bytes(),
+        Err(e) if e.downcast_ref::<LengthLimitError>().is_some() => {
+            return Ok(too_large(config.body_limit));
+        }
+        Err(e) => {
+            let body = json_rpc_error(
+                &Value::Null,
+                -32600,
+                &format!("could not read the request body: {e}"),
+                Value::Null,
+            );
+            return Ok(own(json_response(StatusCode::BAD_REQUEST, body)));
+        }
+    };
+
+    let found = crate::json::request_preference(&bytes);
+    let agreement = match check_request(&parts.headers, found.preference.as_meta()) {
+        Ok(agreement) => agreement,
+        Err(mismatch) => return Ok(own(mismatch.to_response(&found.id))),
+    };
+    let preference =
+        LanguagePreference::new(found.preference.as_str().map(str::to_owned), agreement);
+    let id = found.id;
+    parts.extensions.insert(preference);
+
+    let response = inner
+        .call(Request::from_parts(parts, B::from(bytes)))
+        .await?;
+    let (mut parts, body) = response.into_parts();
+    add_vary_accept_language(&mut parts.headers);
+    if agreement.response_must_be_private() {
+        make_private(&mut parts.headers);
+    }
+    if is_event_stream(&parts.headers) {
+        if !config.keep_event_stream_content_language {
+            parts.headers.remove(CONTENT_LANGUAGE);
+        }
+        return Ok(Response::from_parts(parts, Either::Right(body)));
+    }
+    if !is_json(&parts.headers) {
+        return Ok(Response::from_parts(parts, Either::Right(body)));
+    }
+    match Limited::new(body, config.response_limit).collect().await {
+        Ok(collected) => {
+            let bytes = collected.to_bytes();
+            mirror_json_response(&mut parts.headers, &bytes);
+            Ok(Response::from_parts(parts, Either::Left(Full::new(bytes))))
+        }
+        Err(e) => {
+            let message = if e.downcast_ref::<LengthLimitError>().is_some() {
+                format!(
+                    "the response exceeds the {}-byte limit of the language layer, which must read it to mirror its contentLanguage",
+                    config.response_limit
+                )
+            } else {
+                format!("could not read the response body: {e}")
+            };
+            let body = json_rpc_error(&id, -32603, &message, Value::Null);
+            Ok(own(json_response(StatusCode::INTERNAL_SERVER_ERROR, body)))
+        }
+    }
+}
+
+/// A response the layer made itself.
+fn own<B>(response: Response<Bytes>) -> Response<LanguageBody<B>> {
+    response.map(|bytes| Either::Left(Full::new(bytes)))
+}
+
+/// `413 Payload Too Large` with a JSON-RPC error that names the limit.
+fn too_large<B>(limit: usize) -> Response<LanguageBody<B>> {
+    let message = format!(
+        "request body exceeds the {limit}-byte limit of the language layer; the Accept-Language agreement check (SEP-2792) needs the whole message"
+    );
+    let body = json_rpc_error(
+        &Value::Null,
+        -32600,
+        &message,
+        json!({ "limit": limit }),
+    );
+    own(json_response(StatusCode::PAYLOAD_TOO_LARGE, body))
+}

@@ -1,0 +1,462 @@
+//! Server validation: does a request's `Accept-Language` agree with its `_meta`?
+//!
+//! The SEP's "Presence and mismatch" rules, in the order a server applies them:
+//!
+//! | `_meta` acceptLanguage | `Accept-Language` | outcome |
+//! |------------------------|-------------------|---------|
+//! | a string | agrees exactly | [`RequestAgreement::Agreed`]: the `_meta` value is the preference |
+//! | a string | absent (stripped) | [`RequestAgreement::HeaderMissing`]: tolerated, the `_meta` value is the preference, and the response must not be stored by a shared cache |
+//! | absent | present | [`RequestAgreement::BareHeader`]: the header creates no MCP preference |
+//! | absent | absent | [`RequestAgreement::NoPreference`] |
+//! | a string, or not a string | present, disagrees | [`HeaderMismatch`]: `400 Bad Request`, JSON-RPC error -32020 |
+//!
+//! Agreement is decided *before* the grammar is looked at (decision D5): a malformed value
+//! that agrees is accepted here and later ignored as an absent preference, never an error.
+//!
+//! ```
+//! use http::{HeaderMap, HeaderValue, header::ACCEPT_LANGUAGE};
+//! use mcp_lang_agree::MetaValue;
+//! use mcp_lang_http::{check_request, RequestAgreement};
+//!
+//! let mut headers = HeaderMap::new();
+//! headers.append(ACCEPT_LANGUAGE, HeaderValue::from_static("en-US"));
+//! headers.append(ACCEPT_LANGUAGE, HeaderValue::from_static(" en;q=0.9 "));
+//!
+//! // Two field lines combine to "en-US, en;q=0.9".
+//! assert_eq!(check_request(&headers, MetaValue::String("en-US, en;q=0.9")), Ok(RequestAgreement::Agreed));
+//!
+//! // Case is significant: this request is answered 400 / -32020.
+//! let err = check_request(&headers, MetaValue::String("en-us, en;q=0.9")).unwrap_err();
+//! assert_eq!(err.header_value(), "en-US, en;q=0.9");
+//! ```
+
+use std::fmt;
+
+use bytes::Bytes;
+use http::header::{ACCEPT_LANGUAGE, CACHE_CONTROL, CONTENT_TYPE, HeaderValue, VARY};
+use http::{HeaderMap, Response, StatusCode};
+use mcp_lang_agree::{Agreement, JoinedLines, MetaValue, agree};
+use serde_json::json;
+
+use crate::json::ACCEPT_LANGUAGE_KEY;
+
+/// The JSON-RPC error code of HeaderMismatch (decision D6; the SEP-2243 seed text's
+/// -32001 was renumbered to -32020 by the specification).
+pub const HEADER_MISMATCH: i64 = -32020;
+
+/// How a request's `Accept-Language` relates to its `_meta` preference, when they do not
+/// conflict. The result of [`check_request`].
+///
+/// ```
+/// use http::HeaderMap;
+/// use mcp_lang_agree::MetaValue;
+/// use mcp_lang_http::{check_request, RequestAgreement};
+///
+/// let stripped = check_request(&HeaderMap::new(), MetaValue::String("de")).unwrap();
+/// assert_eq!(stripped, RequestAgreement::HeaderMissing);
+/// assert!(stripped.response_must_be_private());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum RequestAgreement {
+    /// `_meta` holds a string and the header agrees with it exactly.
+    Agreed,
+    /// `_meta` holds a string and there is no `Accept-Language` header, for example
+    /// because an intermediary stripped it. The SEP tolerates this; a shared cache in
+    /// front of the server cannot see the language, so the response is made private.
+    HeaderMissing,
+    /// A header but no `_meta` key: "a bare header without the canonical `_meta` field
+    /// does not create an MCP preference". The request has no preference.
+    BareHeader,
+    /// Neither a header nor a `_meta` key, or a `_meta` value that is not a string with
+    /// no header beside it: no preference.
+    NoPreference,
+}
+
+impl RequestAgreement {
+    /// Whether the response must carry `Cache-Control: private`: the request's
+    /// preference is only in the body, where a shared cache keyed on headers cannot see
+    /// it (the SEP's stripped-header case).
+    pub const fn response_must_be_private(self) -> bool {
+        matches!(self, RequestAgreement::HeaderMissing)
+    }
+
+    /// A short, stable name: `agreed`, `header-missing`, `bare-header`, `no-preference`.
+    ///
+    /// ```
+    /// assert_eq!(mcp_lang_http::RequestAgreement::BareHeader.as_str(), "bare-header");
+    /// ```
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            RequestAgreement::Agreed => "agreed",
+            RequestAgreement::HeaderMissing => "header-missing",
+            RequestAgreement::BareHeader => "bare-header",
+            RequestAgreement::NoPreference => "no-preference",
+        }
+    }
+}
+
+/// Checks a request's `Accept-Language` field lines against its `_meta` preference
+/// (SEP-2792 "Presence and mismatch", decision D5).
+///
+/// Every field line is read (`HeaderMap::get_all`), in received order: a conflicting
+/// second line cannot hide behind an agreeing first one. The check is lexical and does
+/// not allocate on success; only a mismatch builds its (owned) error.
+///
+/// ```
+/// use http::{HeaderMap, HeaderValue, header::ACCEPT_LANGUAGE};
+/// use mcp_lang_agree::MetaValue;
+/// use mcp_lang_http::{check_request, RequestAgreement};
+///
+/// let mut headers = HeaderMap::new();
+/// headers.insert(ACCEPT_LANGUAGE, HeaderValue::from_static("fr"));
+/// assert_eq!(check_request(&headers, MetaValue::Absent), Ok(RequestAgreement::BareHeader));
+/// assert!(check_request(&headers, MetaValue::NotString).is_err());
+/// assert!(check_request(&headers, MetaValue::String("fr ")).is_err());
+/// ```
+pub fn check_request(
+    headers: &HeaderMap,
+    meta: MetaValue<'_>,
+) -> Result<RequestAgreement, HeaderMismatch> {
+    let lines = headers.get_all(ACCEPT_LANGUAGE);
+    match agree(meta, lines.iter().map(HeaderValue::as_bytes)) {
+        Agreement::Agree => Ok(RequestAgreement::Agreed),
+        Agreement::BareHeader => Ok(RequestAgreement::BareHeader),
+        Agreement::HeaderAbsent => Ok(match meta {
+            MetaValue::String(_) => RequestAgreement::HeaderMissing,
+            MetaValue::Absent | MetaValue::NotString => RequestAgreement::NoPreference,
+        }),
+        Agreement::Mismatch(m) => {
+            let all: Vec<&[u8]> = lines.iter().map(HeaderValue::as_bytes).collect();
+            Err(HeaderMismatch {
+            meta_value: meta.as_str().map(str::to_owned),
+            header_value: JoinedLines::new(all.iter().copied()).to_string(),
+            line_count: all.len(),
+            offset: m.offset(),
+            detail: m.to_string(),
+        })
+        }
+    }
+}
+
+/// The request's language preference as the HTTP binding leaves it for the handler:
+/// the raw `_meta` value (when it was a string and not rejected) and how the header
+/// related to it. The tower layer puts one in the request extensions of every POST it
+/// forwards.
+///
+/// Nothing here is negotiated yet: the raw value is what cache keys use (decision D10),
+/// and [`LanguagePreference::accept_language`] validates the grammar when the handler
+/// needs the ranges (a malformed value is an absent preference, never an error).
+///
+/// ```
+/// use http::HeaderMap;
+/// use mcp_lang_http::{validate_request, RequestAgreement};
+///
+/// let body = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list",
+///     "params":{"_meta":{"io.modelcontextprotocol/acceptLanguage":"de-CH, de;q=0.8"}}}"#;
+/// let preference = validate_request(&HeaderMap::new(), body).unwrap();
+/// assert_eq!(preference.raw(), Some("de-CH, de;q=0.8"));
+/// assert_eq!(preference.agreement(), RequestAgreement::HeaderMissing);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct LanguagePreference {
+    raw: Option<String>,
+    agreement: RequestAgreement,
+}
+
+impl LanguagePreference {
+    /// A preference from its parts. `raw` is ignored (set to `None`) unless `agreement`
+    /// is [`RequestAgreement::Agreed`] or [`RequestAgreement::HeaderMissing`], the only
+    /// outcomes that carry a preference.
+    ///
+    /// ```
+    /// use mcp_lang_http::{LanguagePreference, RequestAgreement};
+    ///
+    /// let bare = LanguagePreference::new(Some("fr".into()), RequestAgreement::BareHeader);
+    /// assert_eq!(bare.raw(), None);
+    /// ```
+    pub fn new(raw: Option<String>, agreement: RequestAgreement) -> Self {
+        let raw = match agreement {
+            RequestAgreement::Agreed | RequestAgreement::HeaderMissing => raw,
+            RequestAgreement::BareHeader | RequestAgreement::NoPreference => None,
+        };
+        LanguagePreference { raw, agreement }
+    }
+
+    /// The raw `acceptLanguage` string from `_meta`, exactly as sent; `None` when the
+    /// request has no preference (no `_meta` value, a non-string one, or a bare header).
+    pub fn raw(&self) -> Option<&str> {
+        self.raw.as_deref()
+    }
+
+    /// How the `Accept-Language` header related to the `_meta` value.
+    pub fn agreement(&self) -> RequestAgreement {
+        self.agreement
+    }
+
+    /// The parsed preference, or `None` when there is none or it is malformed (the SEP
+    /// says a malformed value is ignored as an absent preference).
+    pub fn accept_language(&self) -> Option<mcp_lang_grammar::AcceptLanguage<'_>> {
+        self.raw
+            .as_deref()
+            .and_then(|raw| mcp_lang_grammar::AcceptLanguage::parse(raw).ok())
+    }
+}
+
+/// Validates a whole request at once: reads the preference and id from the JSON body
+/// ([`request_preference`](crate::request_preference)) and checks the `Accept-Language`
+/// lines against it ([`check_request`]). For frameworks without tower; the tower layer
+/// does the same.
+///
+/// ```
+/// use http::{HeaderMap, HeaderValue, StatusCode, header::ACCEPT_LANGUAGE};
+/// use mcp_lang_http::validate_request;
+///
+/// let mut headers = HeaderMap::new();
+/// headers.insert(ACCEPT_LANGUAGE, HeaderValue::from_static("en-US,en"));
+/// let body = br#"{"jsonrpc":"2.0","id":"q1","method":"tools/list",
+///     "params":{"_meta":{"io.modelcontextprotocol/acceptLanguage":"en-US, en"}}}"#;
+/// let rejected = validate_request(&headers, body).unwrap_err();
+/// let response = rejected.to_response();
+/// assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+/// let json: serde_json::Value = serde_json::from_slice(response.body()).unwrap();
+/// assert_eq!(json["id"], "q1");
+/// ```
+pub fn validate_request(
+    headers: &HeaderMap,
+    body: &[u8],
+) -> Result<LanguagePreference, RejectedRequest> {
+    let found = crate::json::request_preference(body);
+    match check_request(headers, found.preference.as_meta()) {
+        Ok(agreement) => Ok(LanguagePreference::new(
+            found.preference.as_str().map(str::to_owned),
+            agreement,
+        )),
+        Err(mismatch) => Err(RejectedRequest {
+            mismatch,
+            id: found.id,
+        }),
+    }
+}
+
+/// A request [`validate_request`] rejects: the mismatch and the request id to echo.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RejectedRequest {
+    mismatch: HeaderMismatch,
+    id: serde_json::Value,
+}
+
+impl RejectedRequest {
+    /// What disagreed.
+    pub fn mismatch(&self) -> &HeaderMismatch {
+        &self.mismatch
+    }
+
+    /// The request id (`null` when the body had none).
+    pub fn id(&self) -> &serde_json::Value {
+        &self.id
+    }
+
+    /// The `400 Bad Request` response with the -32020 JSON-RPC error echoing the id.
+    pub fn to_response(&self) -> Response<Bytes> {
+        self.mismatch.to_response(&self.id)
+    }
+}
+
+impl fmt::Display for RejectedRequest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.mismatch.fmt(f)
+    }
+}
+
+impl std::error::Error for RejectedRequest {}
+
+/// A request whose `Accept-Language` header is present and does not agree with its
+/// `_meta` preference: the server rejects it with `400 Bad Request` and the JSON-RPC error
+/// HeaderMismatch (-32020).
+///
+/// It owns both values so that the error body can say exactly what disagreed.
+///
+/// ```
+/// use http::{HeaderMap, HeaderValue, StatusCode, header::ACCEPT_LANGUAGE};
+/// use mcp_lang_agree::MetaValue;
+/// use mcp_lang_http::check_request;
+/// use serde_json::json;
+///
+/// let mut headers = HeaderMap::new();
+/// headers.insert(ACCEPT_LANGUAGE, HeaderValue::from_static("en;q=0.900"));
+/// let mismatch = check_request(&headers, MetaValue::String("en;q=0.9")).unwrap_err();
+///
+/// let response = mismatch.to_response(&json!(3));
+/// assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+/// let body: serde_json::Value = serde_json::from_slice(response.body()).unwrap();
+/// assert_eq!(body["id"], 3);
+/// assert_eq!(body["error"]["code"], -32020);
+/// assert_eq!(body["error"]["data"]["headerValue"], "en;q=0.900");
+/// assert_eq!(body["error"]["data"]["metaValue"], "en;q=0.9");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeaderMismatch {
+    meta_value: Option<String>,
+    header_value: String,
+    line_count: usize,
+    offset: Option<usize>,
+    detail: String,
+}
+
+impl HeaderMismatch {
+    /// The `_meta` string, or `None` when the `_meta` value is not a string.
+    pub fn meta_value(&self) -> Option<&str> {
+        self.meta_value.as_deref()
+    }
+
+    /// The header's field value as compared: each line trimmed, lines joined with `", "`.
+    /// Bytes that are not UTF-8 are shown as `\xNN`.
+    pub fn header_value(&self) -> &str {
+        &self.header_value
+    }
+
+    /// How many `Accept-Language` field lines the request had.
+    pub fn line_count(&self) -> usize {
+        self.line_count
+    }
+
+    /// The byte offset of the first difference, when the `_meta` value is a string.
+    pub fn offset(&self) -> Option<usize> {
+        self.offset
+    }
+
+    /// The JSON-RPC error object (`code`, `message`, `data`), for servers that build
+    /// their own responses.
+    ///
+    /// `data` holds `header` (`"Accept-Language"`), `headerValue` (the combined value),
+    /// `fieldLines` (how many lines), `metaKey`, `metaValue` (the `_meta` string, or
+    /// `null` when it is not a string), `metaIsString`, and `offset` (the first differing
+    /// byte, or `null`).
+    pub fn to_error_object(&self) -> serde_json::Value {
+        json!({
+            "code": HEADER_MISMATCH,
+            "message": format!("HeaderMismatch: Accept-Language header does not agree with params._meta[\"{ACCEPT_LANGUAGE_KEY}\"]: {}", self.detail),
+            "data": {
+                "header": "Accept-Language",
+                "headerValue": self.header_value,
+                "fieldLines": self.line_count,
+                "metaKey": ACCEPT_LANGUAGE_KEY,
+                "metaValue": self.meta_value,
+                "metaIsString": self.meta_value.is_some(),
+                "offset": self.offset,
+            }
+        })
+    }
+
+    /// The whole JSON-RPC response body: `{"jsonrpc":"2.0","id":…,"error":{…}}`, echoing
+    /// `id` (pass `Value::Null` when the request id is unknown).
+    pub fn to_json_rpc(&self, id: &serde_json::Value) -> serde_json::Value {
+        json!({ "jsonrpc": "2.0", "id": id, "error": self.to_error_object() })
+    }
+
+    /// The complete HTTP response: `400 Bad Request`, `Content-Type: application/json`,
+    /// `Vary: Accept-Language`, `Cache-Control: no-store`, and the JSON-RPC error body.
+    pub fn to_response(&self, id: &serde_json::Value) -> Response<Bytes> {
+        json_response(
+            StatusCode::BAD_REQUEST,
+            self.to_json_rpc(id).to_string().into(),
+        )
+    }
+}
+
+impl fmt::Display for HeaderMismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Accept-Language header mismatch: {}", self.detail)
+    }
+}
+
+impl std::error::Error for HeaderMismatch {}
+
+/// A JSON-RPC error response body built from parts, for the layer's own refusals.
+pub(crate) fn json_rpc_error(
+    id: &serde_json::Value,
+    code: i64,
+    message: &str,
+    data: serde_json::Value,
+) -> Bytes {
+    json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message, "data": data}})
+        .to_string()
+        .into()
+}
+
+/// An uncacheable JSON response with the given status.
+pub(crate) fn json_response(status: StatusCode, body: Bytes) -> Response<Bytes> {
+    let mut response = Response::new(body);
+    *response.status_mut() = status;
+    let headers = response.headers_mut();
+    headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    headers.insert(VARY, HeaderValue::from_static("Accept-Language"));
+    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(lines: &[&'static str]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for line in lines {
+            h.append(ACCEPT_LANGUAGE, HeaderValue::from_static(line));
+        }
+        h
+    }
+
+    #[test]
+    fn the_four_outcomes() {
+        let none = headers(&[]);
+        let en = headers(&["en"]);
+        assert_eq!(
+            check_request(&en, MetaValue::String("en")),
+            Ok(RequestAgreement::Agreed)
+        );
+        assert_eq!(
+            check_request(&none, MetaValue::String("en")),
+            Ok(RequestAgreement::HeaderMissing)
+        );
+        assert_eq!(
+            check_request(&en, MetaValue::Absent),
+            Ok(RequestAgreement::BareHeader)
+        );
+        assert_eq!(
+            check_request(&none, MetaValue::Absent),
+            Ok(RequestAgreement::NoPreference)
+        );
+        assert_eq!(
+            check_request(&none, MetaValue::NotString),
+            Ok(RequestAgreement::NoPreference)
+        );
+        let err = check_request(&en, MetaValue::NotString).unwrap_err();
+        assert_eq!(err.meta_value(), None);
+        assert_eq!(err.offset(), None);
+    }
+
+    #[test]
+    fn a_conflicting_second_line_is_seen() {
+        let h = headers(&["en", "fr"]);
+        let err = check_request(&h, MetaValue::String("en")).unwrap_err();
+        assert_eq!(err.header_value(), "en, fr");
+        assert_eq!(err.line_count(), 2);
+        assert_eq!(err.offset(), Some(2));
+    }
+
+    #[test]
+    fn error_body_is_json_rpc() {
+        let err = check_request(&headers(&["en-us"]), MetaValue::String("en-US")).unwrap_err();
+        let body = err.to_json_rpc(&json!("req-1"));
+        assert_eq!(body["jsonrpc"], "2.0");
+        assert_eq!(body["id"], "req-1");
+        assert_eq!(body["error"]["code"], HEADER_MISMATCH);
+        assert_eq!(body["error"]["data"]["metaValue"], "en-US");
+        assert_eq!(body["error"]["data"]["headerValue"], "en-us");
+        assert_eq!(body["error"]["data"]["offset"], 3);
+        let message = body["error"]["message"].as_str().unwrap();
+        assert!(message.contains("\"en-US\"") && message.contains("\"en-us\""));
+    }
+}
