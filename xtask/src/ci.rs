@@ -1,0 +1,297 @@
+//! `cargo xtask ci`: every gate, in order, each timed; the first failure stops the run with
+//! a non-zero exit.
+//!
+//! The last line printed is the test tally in the plain form CI systems read
+//! (`tests: N passed, N failed, N skipped`), summed over every `test result:` line of
+//! `cargo test`, whose own lines stay visible in the output above it.
+//!
+//! A new gate is one more entry in [`STEPS`].
+
+use std::fmt;
+
+use crate::args::Args;
+use crate::fuzz::{self, Plan};
+use crate::process::{Cmd, Steps};
+use crate::workspace::Metadata;
+use crate::{Result, bail};
+
+pub(crate) const USAGE: &str =
+    "  ci [--skip STEP]… [--only STEP]… [--skip-fuzz] [--fuzz-time SECS] [--list]
+      Runs every gate in order, each timed, stopping at the first failure: fmt, clippy,
+      test, doc, bench (build only), package, fuzz (a smoke run of every target, default
+      20 s each). `.ci/run` calls this.";
+
+/// Seconds each fuzz target runs in the smoke run.
+const DEFAULT_FUZZ_SECONDS: u64 = 20;
+
+/// One gate.
+struct Step {
+    name: &'static str,
+    about: &'static str,
+    run: fn(&mut Ci) -> Result<()>,
+}
+
+/// Every gate, in the order they run: the cheap, most often failing ones first.
+const STEPS: &[Step] = &[
+    Step {
+        name: "fmt",
+        about: "cargo fmt --all -- --check",
+        run: fmt,
+    },
+    Step {
+        name: "clippy",
+        about: "cargo clippy --workspace --all-targets -- -D warnings",
+        run: clippy,
+    },
+    Step {
+        name: "test",
+        about: "cargo test --workspace (unit, integration and doc tests)",
+        run: test,
+    },
+    Step {
+        name: "doc",
+        about: "RUSTDOCFLAGS=\"-D warnings\" cargo doc --workspace --no-deps",
+        run: doc,
+    },
+    Step {
+        name: "bench",
+        about: "cargo bench --no-run for every [[bench]] target of the workspace",
+        run: bench_build,
+    },
+    Step {
+        name: "package",
+        about: "cargo package --workspace (publishable crates, verified together)",
+        run: package,
+    },
+    Step {
+        name: "fuzz",
+        about: "cargo fuzz: build every target, run each for a bounded time",
+        run: fuzz_smoke,
+    },
+];
+
+/// State shared by the steps.
+struct Ci {
+    fuzz_seconds: u64,
+    tally: Tally,
+}
+
+/// Tests counted from `cargo test`'s `test result:` lines.
+#[derive(Debug, Default, PartialEq)]
+struct Tally {
+    passed: u64,
+    failed: u64,
+    ignored: u64,
+    suites: u64,
+}
+
+impl Tally {
+    /// Adds a line like `test result: ok. 12 passed; 0 failed; 1 ignored; 0 measured; …`.
+    fn add_line(&mut self, line: &str) {
+        let Some(rest) = line.trim().strip_prefix("test result: ") else {
+            return;
+        };
+        self.suites += 1;
+        for part in rest.split(';') {
+            let mut words = part.split_whitespace().rev();
+            let (Some(what), Some(count)) = (words.next(), words.next()) else {
+                continue;
+            };
+            let Ok(count) = count.parse::<u64>() else {
+                continue;
+            };
+            match what {
+                "passed" => self.passed += count,
+                "failed" => self.failed += count,
+                "ignored" => self.ignored += count,
+                _ => {}
+            }
+        }
+    }
+}
+
+impl fmt::Display for Tally {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "tests: {} passed, {} failed, {} skipped",
+            self.passed, self.failed, self.ignored
+        )
+    }
+}
+
+pub(crate) fn run(mut args: Args) -> Result<()> {
+    if args.flag("--list") {
+        for step in STEPS {
+            println!("{:<8} {}", step.name, step.about);
+        }
+        return args.finish();
+    }
+    let mut skip = split_names(args.values("--skip")?);
+    let only = split_names(args.values("--only")?);
+    if args.flag("--skip-fuzz") {
+        skip.push("fuzz".to_owned());
+    }
+    let fuzz_seconds = args.number("--fuzz-time")?.unwrap_or(DEFAULT_FUZZ_SECONDS);
+    args.finish()?;
+    for name in skip.iter().chain(&only) {
+        if !STEPS.iter().any(|s| s.name == name) {
+            bail!("no step `{name}` (steps: {})", step_names());
+        }
+    }
+
+    let mut ci = Ci {
+        fuzz_seconds,
+        tally: Tally::default(),
+    };
+    let mut steps = Steps::new("ci", STEPS.len());
+    let mut outcome = Ok(());
+    for step in STEPS {
+        let skipped = skip.iter().any(|s| s == step.name)
+            || (!only.is_empty() && !only.iter().any(|s| s == step.name));
+        if skipped {
+            steps.skip(step.name, "on request");
+            continue;
+        }
+        outcome = steps.run(step.name, || (step.run)(&mut ci));
+        if outcome.is_err() {
+            break;
+        }
+    }
+    println!("\n==> ci summary\n{}", steps.summary());
+    if ci.tally.suites > 0 {
+        println!("{}", ci.tally);
+    }
+    outcome
+}
+
+fn split_names(values: Vec<String>) -> Vec<String> {
+    values
+        .iter()
+        .flat_map(|v| v.split(','))
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+fn step_names() -> String {
+    STEPS.iter().map(|s| s.name).collect::<Vec<_>>().join(", ")
+}
+
+fn fmt(_: &mut Ci) -> Result<()> {
+    Cmd::cargo().args(["fmt", "--all", "--", "--check"]).run()
+}
+
+fn clippy(_: &mut Ci) -> Result<()> {
+    Cmd::cargo()
+        .args([
+            "clippy",
+            "--workspace",
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ])
+        .run()
+}
+
+fn test(ci: &mut Ci) -> Result<()> {
+    let tally = &mut ci.tally;
+    let result = Cmd::cargo()
+        .args(["test", "--workspace"])
+        .run_tee(|line| tally.add_line(line));
+    println!("{tally}");
+    result?;
+    if tally.suites == 0 {
+        bail!("cargo test printed no `test result:` line: no test ran");
+    }
+    Ok(())
+}
+
+fn doc(_: &mut Ci) -> Result<()> {
+    Cmd::cargo()
+        .env("RUSTDOCFLAGS", "-D warnings")
+        .args(["doc", "--workspace", "--no-deps"])
+        .run()
+}
+
+/// Builds the `[[bench]]` targets only. `cargo bench --workspace --no-run` would also build
+/// every library and binary a second time as an optimized test harness (their `bench = true`
+/// default), which checks nothing the test step has not and costs a full release build.
+fn bench_build(_: &mut Ci) -> Result<()> {
+    let metadata = Metadata::load()?;
+    let mut cmd = Cmd::cargo().args(["bench", "--no-run"]);
+    let mut any = false;
+    for package in metadata.packages.iter().filter(|p| !p.benches.is_empty()) {
+        cmd = cmd.args(["-p", &package.name]);
+        for bench in &package.benches {
+            cmd = cmd.args(["--bench", bench]);
+        }
+        any = true;
+    }
+    if !any {
+        println!("no [[bench]] target in the workspace yet: nothing to build");
+        return Ok(());
+    }
+    cmd.run()
+}
+
+/// Packages every publishable crate together (cargo resolves our path dependencies between
+/// them through a local registry of the packages it just built) and verifies each archive by
+/// building it from the extracted sources, which catches a missing file, `readme` or
+/// `include`, and dependency versions that only resolve through a path.
+fn package(_: &mut Ci) -> Result<()> {
+    Cmd::cargo()
+        .args(["package", "--workspace", "--allow-dirty"])
+        .run()
+}
+
+fn fuzz_smoke(ci: &mut Ci) -> Result<()> {
+    let outcomes = fuzz::run_plan(&Plan::smoke(ci.fuzz_seconds))?;
+    println!("\n{}", fuzz::outcome_table(&outcomes));
+    let failed: Vec<&str> = outcomes
+        .iter()
+        .filter(|o| !o.ok())
+        .map(|o| o.target.as_str())
+        .collect();
+    if !failed.is_empty() {
+        bail!("fuzz smoke failed for {}", failed.join(", "));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tallies_cargo_test_result_lines() {
+        let mut t = Tally::default();
+        t.add_line("test result: ok. 12 passed; 0 failed; 1 ignored; 0 measured; 0 filtered out; finished in 0.01s");
+        t.add_line("running 3 tests");
+        t.add_line("test result: FAILED. 2 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s");
+        t.add_line("   Doc-tests mcp_lang_grammar");
+        t.add_line("test result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s");
+        assert_eq!(
+            t,
+            Tally {
+                passed: 14,
+                failed: 1,
+                ignored: 1,
+                suites: 3
+            }
+        );
+        assert_eq!(t.to_string(), "tests: 14 passed, 1 failed, 1 skipped");
+    }
+
+    #[test]
+    fn step_names_are_unique() {
+        for (i, a) in STEPS.iter().enumerate() {
+            assert!(
+                STEPS[i + 1..].iter().all(|b| b.name != a.name),
+                "{}",
+                a.name
+            );
+        }
+    }
+}

@@ -1,0 +1,140 @@
+//! The workspace's own build tasks, run as `cargo xtask <task>` (the alias lives in
+//! `.cargo/config.toml`).
+//!
+//! This is the [xtask pattern]: build automation written in Rust inside the workspace, so a
+//! fresh machine needs nothing but cargo to run the same gates as CI. Tasks:
+//!
+//! - `ci`: every gate in order (format, lints, tests, docs, benchmarks build, packaging, a
+//!   fuzz smoke run), each timed, stopping at the first failure. `.ci/run` calls it.
+//! - `fuzz`: long fuzz runs of every (or the named) fuzz target, reporting CPU time and
+//!   outcome per target.
+//! - `bench`: runs the criterion benchmarks once and prints one markdown table of ours
+//!   beside each peer.
+//! - `seed-corpus`: writes the fuzz seed corpora from the shared cases in `testdata/`.
+//!
+//! Nothing here is hard-coded to today's crates: packages, benchmark targets and fuzz
+//! targets are discovered (`cargo metadata`, `fuzz/Cargo.toml`), so a new crate, bench or
+//! fuzz target is picked up without touching this package. A new task is one module with a
+//! `run(Args)` function and one line in [`TASKS`].
+//!
+//! [xtask pattern]: https://github.com/matklad/cargo-xtask
+
+mod args;
+mod bench;
+mod ci;
+mod corpus;
+mod fuzz;
+mod process;
+mod workspace;
+
+use std::fmt;
+use std::process::ExitCode;
+
+use args::Args;
+
+/// A task's failure: a message for the person at the terminal.
+#[derive(Debug)]
+struct Error(String);
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl From<std::io::Error> for Error {
+    fn from(e: std::io::Error) -> Error {
+        Error(e.to_string())
+    }
+}
+
+impl From<String> for Error {
+    fn from(message: String) -> Error {
+        Error(message)
+    }
+}
+
+impl From<&str> for Error {
+    fn from(message: &str) -> Error {
+        Error(message.to_owned())
+    }
+}
+
+type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Returns early with an [`Error`] built from a format string.
+macro_rules! bail {
+    ($($arg:tt)*) => {
+        return Err($crate::Error(format!($($arg)*)))
+    };
+}
+pub(crate) use bail;
+
+/// One `cargo xtask` subcommand.
+struct Task {
+    name: &'static str,
+    usage: &'static str,
+    run: fn(Args) -> Result<()>,
+}
+
+/// Every task, in the order `cargo xtask help` lists them.
+const TASKS: &[Task] = &[
+    Task {
+        name: "ci",
+        usage: ci::USAGE,
+        run: ci::run,
+    },
+    Task {
+        name: "fuzz",
+        usage: fuzz::USAGE,
+        run: fuzz::run,
+    },
+    Task {
+        name: "bench",
+        usage: bench::USAGE,
+        run: bench::run,
+    },
+    Task {
+        name: "seed-corpus",
+        usage: corpus::USAGE,
+        run: corpus::run,
+    },
+    Task {
+        name: process::MEASURE_TASK,
+        usage: "",
+        run: process::measure_child,
+    },
+];
+
+fn help() -> String {
+    let mut out = String::from("usage: cargo xtask <task> [options]\n\ntasks:\n");
+    for task in TASKS.iter().filter(|t| !t.usage.is_empty()) {
+        out.push_str(task.usage);
+        out.push('\n');
+    }
+    out
+}
+
+fn main() -> ExitCode {
+    let mut args = Args::from_env();
+    let Some(name) = args.next_positional() else {
+        eprint!("{}", help());
+        return ExitCode::FAILURE;
+    };
+    if matches!(name.as_str(), "help" | "-h" | "--help") {
+        print!("{}", help());
+        return ExitCode::SUCCESS;
+    }
+    let Some(task) = TASKS.iter().find(|t| t.name == name) else {
+        eprintln!("xtask: unknown task `{name}`\n");
+        eprint!("{}", help());
+        return ExitCode::FAILURE;
+    };
+    match (task.run)(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask {}: error: {e}", task.name);
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,106 @@
+//! Where things are: the workspace root, cargo's target directory, and the packages and
+//! targets the workspace has today (asked of `cargo metadata`, never listed by hand).
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::Result;
+use crate::process::Cmd;
+
+/// The workspace root (the parent of this package).
+pub(crate) fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap_or_else(|| Path::new("."))
+}
+
+/// A workspace member, as far as the tasks care.
+#[derive(Debug)]
+pub(crate) struct Package {
+    /// The package name (`-p NAME`).
+    pub(crate) name: String,
+    /// Names of its `[[bench]]` targets.
+    pub(crate) benches: Vec<String>,
+}
+
+/// The workspace as `cargo metadata --no-deps` describes it.
+#[derive(Debug)]
+pub(crate) struct Metadata {
+    /// cargo's target directory (honours `CARGO_TARGET_DIR` and config).
+    pub(crate) target_dir: PathBuf,
+    /// The members, in cargo's order.
+    pub(crate) packages: Vec<Package>,
+}
+
+impl Metadata {
+    /// Asks cargo.
+    pub(crate) fn load() -> Result<Metadata> {
+        let json = Cmd::cargo()
+            .args(["metadata", "--format-version", "1", "--no-deps"])
+            .read_stdout()?;
+        Metadata::from_json(&json)
+    }
+
+    fn from_json(json: &str) -> Result<Metadata> {
+        let v: Value =
+            serde_json::from_str(json).map_err(|e| format!("cargo metadata: bad JSON: {e}"))?;
+        let target_dir = v["target_directory"]
+            .as_str()
+            .map(PathBuf::from)
+            .ok_or("cargo metadata: no target_directory")?;
+        let packages = v["packages"]
+            .as_array()
+            .ok_or("cargo metadata: no packages")?
+            .iter()
+            .map(|p| Package {
+                name: p["name"].as_str().unwrap_or_default().to_owned(),
+                benches: targets_of_kind(p, "bench"),
+            })
+            .collect();
+        Ok(Metadata {
+            target_dir,
+            packages,
+        })
+    }
+}
+
+fn targets_of_kind(package: &Value, kind: &str) -> Vec<String> {
+    let Some(targets) = package["targets"].as_array() else {
+        return Vec::new();
+    };
+    targets
+        .iter()
+        .filter(|t| {
+            t["kind"]
+                .as_array()
+                .is_some_and(|ks| ks.iter().any(|k| k == kind))
+        })
+        .filter_map(|t| t["name"].as_str().map(str::to_owned))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_target_dir_and_bench_targets() {
+        let json = r#"{
+            "target_directory": "/w/target",
+            "packages": [
+                {"name": "a", "targets": [{"kind": ["lib"], "name": "a"}]},
+                {"name": "b", "targets": [
+                    {"kind": ["lib"], "name": "b"},
+                    {"kind": ["bench"], "name": "parse"},
+                    {"kind": ["bench"], "name": "negotiate"}
+                ]}
+            ]
+        }"#;
+        let m = Metadata::from_json(json).unwrap();
+        assert_eq!(m.target_dir, PathBuf::from("/w/target"));
+        assert_eq!(m.packages.len(), 2);
+        assert!(m.packages[0].benches.is_empty());
+        assert_eq!(m.packages[1].benches, ["parse", "negotiate"]);
+    }
+}
