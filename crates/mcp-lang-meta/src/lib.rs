@@ -10,6 +10,7 @@
 //!
 //! | step | items |
 //! |------|-------|
+//! | send the preference (client) | [`PreferenceBuilder`], [`write_accept_language`] |
 //! | read the preference | [`extract_accept_language`], [`skim_request`] (raw bytes, no allocation), [`accept_language_from_value`] |
 //! | request scope and negotiation | [`RequestLanguage`] (raw value, well-formedness, selection; explicit language arguments via [`RequestLanguage::for_content`]) |
 //! | report the language | [`write_content_language`], [`write_result_content_language`], [`write_error_content_language`], [`write_notification_content_language`]; read it back with [`extract_content_language`], [`content_language_from_value`] |
@@ -65,9 +66,9 @@ mod boundary;
 mod cache;
 mod extract;
 mod preference;
-mod report;
 mod request;
 mod skim;
+mod write;
 
 pub use boundary::{
     Catalog, Difference, DifferenceKind, DisplayField, DisplayLocation, IdentifierGuard, Localizer,
@@ -79,12 +80,12 @@ pub use extract::{
     extract_accept_language, extract_content_language, skim_request,
 };
 pub use preference::PreferenceBuilder;
-pub use report::{
-    ReportError, write_content_language, write_error_content_language,
-    write_notification_content_language, write_result_content_language,
-};
 pub use request::RequestLanguage;
 pub use skim::{ExtractError, ExtractErrorKind, MAX_DEPTH};
+pub use write::{
+    WriteError, write_accept_language, write_content_language, write_error_content_language,
+    write_notification_content_language, write_result_content_language,
+};
 
 /// The request `_meta` key of the user's language preference (an `Accept-Language` value).
 ///
