@@ -1,1 +1,33 @@
-//! The SEP-2792 reference server (work in progress).
+//! The reference MCP server of SEP-2792 "Per-Request User Language
+//! Preference", on rmcp.
+//!
+//! It exists so that a reviewer, an SDK maintainer or a conformance suite can
+//! see every behaviour of the SEP on a real server: localized `tools/list`
+//! titles with stable names, a localized `serverInfo` title, an elicitation and
+//! progress messages in the request's language, an explicit `language`
+//! argument that wins for the content it controls, list results with `ttlMs` and
+//! `cacheScope`, and `io.modelcontextprotocol/contentLanguage` on every result,
+//! localized error and notification. Catalogs are Fluent files in
+//! `data/catalogs/` (English — the default —, French, Canadian French, German,
+//! Japanese, Irish).
+//!
+//! Use it to try the SEP, as the target of `mcp-lang conformance`, or as an
+//! example of `mcp-lang-rmcp`. It is not a framework: a real server keeps its
+//! own catalogs and handlers and uses `mcp-lang-rmcp` the way [`server`] does.
+//!
+//! ```
+//! use mcp_lang_reference::ReferenceServer;
+//!
+//! let server = ReferenceServer::new().unwrap();
+//! let language = server.languages().negotiate_raw(Some("fr-CA,fr;q=0.9,en;q=0.5"));
+//! let tools = server.tools(&language);
+//! let weather = tools.iter().find(|t| t.name == "weather_current").unwrap();
+//! assert_eq!(weather.title.as_deref(), Some("Météo actuelle"));
+//! ```
+//!
+//! Serve it with `mcp-lang serve --stdio` or `mcp-lang serve --http ADDR`.
+
+pub mod catalog;
+pub mod server;
+
+pub use server::ReferenceServer;

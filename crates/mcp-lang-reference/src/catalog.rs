@@ -1,0 +1,210 @@
+//! The translation catalogs: Fluent files from `data/catalogs/`, one folder per
+//! language, compiled into the binary.
+//!
+//! Each language has two resources: `server.ftl` (display text only: titles,
+//! elicitation text, progress and error messages) and `documents.ftl` (the
+//! official editions `get_official_document` returns). Formatting uses
+//! [`fluent_bundle`]'s thread-safe bundle with Unicode isolation marks turned
+//! off, so an interpolated identifier reaches the client byte for byte.
+//!
+//! ```
+//! use mcp_lang_reference::catalog::Catalog;
+//!
+//! let catalog = Catalog::load().unwrap();
+//! assert_eq!(catalog.text("de", "tool-weather-title"), "Aktuelles Wetter");
+//! assert_eq!(
+//!     catalog.format("fr", "error-unknown-tool", &[("name", "forecast")]),
+//!     "Outil inconnu : forecast"
+//! );
+//! ```
+
+use std::borrow::Cow;
+
+use fluent_bundle::{FluentArgs, FluentResource, concurrent::FluentBundle};
+use unic_langid::LanguageIdentifier;
+
+/// One language's Fluent sources, as compiled into the binary.
+struct Source {
+    tag: &'static str,
+    server: &'static str,
+    documents: &'static str,
+}
+
+macro_rules! source {
+    ($tag:literal) => {
+        Source {
+            tag: $tag,
+            server: include_str!(concat!("../../../data/catalogs/", $tag, "/server.ftl")),
+            documents: include_str!(concat!("../../../data/catalogs/", $tag, "/documents.ftl")),
+        }
+    };
+}
+
+/// The catalog languages, in the server's order of preference; the first is
+/// the default.
+const SOURCES: [Source; 6] = [
+    source!("en"),
+    source!("fr"),
+    source!("fr-CA"),
+    source!("de"),
+    source!("ja"),
+    source!("ga"),
+];
+
+/// Every message id of `server.ftl`: the test suite checks that each language
+/// defines each one, and the server only asks for these.
+pub const MESSAGE_IDS: &[&str] = &[
+    "server-title",
+    "tool-weather-title",
+    "tool-weather-annotation-title",
+    "tool-document-title",
+    "tool-document-annotation-title",
+    "tool-contact-title",
+    "tool-contact-annotation-title",
+    "tool-report-title",
+    "tool-report-annotation-title",
+    "prompt-trip-title",
+    "prompt-trip-city-title",
+    "prompt-trip-days-title",
+    "resource-languages-title",
+    "template-document-title",
+    "elicit-email-message",
+    "elicit-email-title",
+    "elicit-email-description",
+    "progress-collect",
+    "progress-analyse",
+    "progress-write",
+    "progress-done",
+    "error-unknown-tool",
+    "error-missing-argument",
+    "error-unknown-city",
+    "error-unknown-document",
+    "error-document-language",
+    "error-unknown-prompt",
+    "error-unknown-resource",
+    "error-email-declined",
+    "error-elicitation-unsupported",
+];
+
+/// The ids of the official documents in `documents.ftl`.
+pub const DOCUMENT_IDS: &[&str] = &["udhr-article-1"];
+
+/// A catalog failed to load: a Fluent syntax error or a bad folder name.
+#[derive(Debug)]
+pub struct CatalogError {
+    tag: &'static str,
+    detail: String,
+}
+
+impl std::fmt::Display for CatalogError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "catalog {}: {}", self.tag, self.detail)
+    }
+}
+
+impl std::error::Error for CatalogError {}
+
+/// The loaded catalogs of every language.
+pub struct Catalog {
+    bundles: Vec<(&'static str, FluentBundle<FluentResource>)>,
+}
+
+impl std::fmt::Debug for Catalog {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Catalog")
+            .field("languages", &self.languages().collect::<Vec<_>>())
+            .finish()
+    }
+}
+
+impl Catalog {
+    /// Parses every compiled-in catalog.
+    ///
+    /// # Errors
+    ///
+    /// A [`CatalogError`] naming the language when a file does not parse.
+    pub fn load() -> Result<Self, CatalogError> {
+        let mut bundles = Vec::with_capacity(SOURCES.len());
+        for source in &SOURCES {
+            let langid: LanguageIdentifier = source.tag.parse().map_err(|e| CatalogError {
+                tag: source.tag,
+                detail: format!("folder name is not a language identifier: {e}"),
+            })?;
+            let mut bundle = FluentBundle::new_concurrent(vec![langid]);
+            bundle.set_use_isolating(false);
+            for text in [source.server, source.documents] {
+                let resource =
+                    FluentResource::try_new(text.to_owned()).map_err(|(_, errors)| CatalogError {
+                        tag: source.tag,
+                        detail: format!("{errors:?}"),
+                    })?;
+                bundle.add_resource(resource).map_err(|errors| CatalogError {
+                    tag: source.tag,
+                    detail: format!("{errors:?}"),
+                })?;
+            }
+            bundles.push((source.tag, bundle));
+        }
+        Ok(Self { bundles })
+    }
+
+    /// The catalog languages, default first.
+    pub fn languages(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.bundles.iter().map(|(tag, _)| *tag)
+    }
+
+    /// The default language (English).
+    pub fn default_language(&self) -> &'static str {
+        self.bundles.first().map_or("en", |(tag, _)| tag)
+    }
+
+    fn bundle(&self, tag: &str) -> Option<&FluentBundle<FluentResource>> {
+        self.bundles
+            .iter()
+            .find(|(t, _)| *t == tag)
+            .map(|(_, bundle)| bundle)
+    }
+
+    /// Whether `tag` has a message `id` (used for document editions).
+    pub fn has(&self, tag: &str, id: &str) -> bool {
+        self.bundle(tag).is_some_and(|b| b.has_message(id))
+    }
+
+    fn format_in(&self, tag: &str, id: &str, args: Option<&FluentArgs<'_>>) -> Option<String> {
+        let bundle = self.bundle(tag)?;
+        let pattern = bundle.get_message(id)?.value()?;
+        let mut errors = Vec::new();
+        let text = bundle.format_pattern(pattern, args, &mut errors);
+        errors.is_empty().then(|| text.into_owned())
+    }
+
+    /// A message without variables, in `tag`, falling back to the default
+    /// language and then to the id itself (the tests make both fallbacks
+    /// unreachable for the shipped catalogs).
+    pub fn text(&self, tag: &str, id: &str) -> String {
+        self.format(tag, id, &[])
+    }
+
+    /// A message with string variables, in `tag`, with the same fallbacks as
+    /// [`Catalog::text`].
+    pub fn format(&self, tag: &str, id: &str, args: &[(&str, &str)]) -> String {
+        let mut fluent_args = FluentArgs::new();
+        for (name, value) in args {
+            fluent_args.set(Cow::Borrowed(*name), Cow::Borrowed(*value));
+        }
+        let fluent_args = (!args.is_empty()).then_some(&fluent_args);
+        self.format_in(tag, id, fluent_args)
+            .or_else(|| self.format_in(self.default_language(), id, fluent_args))
+            .unwrap_or_else(|| id.to_owned())
+    }
+
+    /// A message in `tag` only, or `None` when that language lacks it or a
+    /// variable is missing: what the completeness tests use.
+    pub fn exact(&self, tag: &str, id: &str, args: &[(&str, &str)]) -> Option<String> {
+        let mut fluent_args = FluentArgs::new();
+        for (name, value) in args {
+            fluent_args.set(Cow::Borrowed(*name), Cow::Borrowed(*value));
+        }
+        self.format_in(tag, id, (!args.is_empty()).then_some(&fluent_args))
+    }
+}

@@ -1,0 +1,664 @@
+//! The reference server: an rmcp `ServerHandler` that honours SEP-2792 in
+//! every method it implements.
+//!
+//! Each handler starts with `languages.for_request(&context)?`: the request's
+//! own preference, negotiated afresh (nothing is kept between requests), and
+//! checked against the HTTP mirror when rmcp passes the HTTP parts. Display
+//! fields come from the catalogs; identifiers are literals in this file and
+//! never go through a catalog.
+//!
+//! What the server localizes follows decision D9: the SEP's SHOULD list
+//! (titles, annotation titles, elicitation message and property
+//! `title`/`description`, progress messages) and, for errors meant for the
+//! user, `Error.message` (a SEP "MAY" the reference server takes, reported in
+//! `error.data._meta`). Descriptions, tool output and prompt text — model-facing
+//! content — stay in English, and the results carrying them say so with
+//! `contentLanguage: "en"`: `contentLanguage` always reports the language the
+//! message's text is actually in. `get_official_document` and the document
+//! template return the edition chosen by their explicit language (SEP-2792
+//! "Explicit language selection takes precedence") and report that edition's
+//! language.
+
+use std::sync::Arc;
+
+use mcp_lang_grammar::AcceptLanguage;
+use mcp_lang_match::lookup::lookup;
+use mcp_lang_rmcp::server::{
+    RequestLanguage, ServerLanguages, form_elicitation, input_required, localized_error,
+    notify_progress, stamp,
+};
+use rmcp::{
+    ErrorData, RoleServer, ServerHandler,
+    model::{
+        CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
+        DiscoverResult, ElicitResult, ElicitationAction, ErrorCode, GetPromptRequestParams,
+        GetPromptResponse, GetPromptResult, InitializeRequestParams, InitializeResult, JsonObject,
+        ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
+        PaginatedRequestParams, Prompt, PromptMessage, ProtocolVersion, ReadResourceRequestParams,
+        ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, ResourceTemplate,
+        Role, ServerCapabilities, ServerConfig, Tool,
+    },
+    service::RequestContext,
+};
+use serde_json::{Value, json};
+
+use crate::catalog::{Catalog, DOCUMENT_IDS};
+
+/// `ttlMs` of every list result: the SEP example's five minutes.
+pub const LIST_TTL_MS: u64 = 300_000;
+
+/// The server's implementation name (an identifier: never translated).
+pub const SERVER_NAME: &str = "mcp-lang-reference";
+
+/// URI of the supported-languages resource.
+pub const LANGUAGES_URI: &str = "mcp-lang://languages";
+
+/// URI template of the official document editions.
+pub const DOCUMENT_TEMPLATE: &str = "mcp-lang://documents/{document}/{language}";
+
+const DOCUMENT_PREFIX: &str = "mcp-lang://documents/";
+
+/// The key of the e-mail elicitation in an `input_required` result.
+pub const CONTACT_INPUT_KEY: &str = "contact";
+
+/// The elicitation's property key (stable, never translated).
+pub const EMAIL_PROPERTY: &str = "email";
+
+/// Cities `weather_current` knows, with fixed, deterministic readings
+/// (temperature in °C and a condition code): the demo and the tests must not
+/// depend on the outside world.
+const CITIES: &[(&str, i32, &str)] = &[
+    ("Paris", 18, "partly-cloudy"),
+    ("Montréal", 12, "rain"),
+    ("Berlin", 15, "overcast"),
+    ("Tokyo", 22, "clear"),
+    ("Dublin", 11, "showers"),
+];
+
+/// The reference server. Cheap to clone: the catalogs and the compiled
+/// language set are shared.
+#[derive(Clone, Debug)]
+pub struct ReferenceServer {
+    catalog: Arc<Catalog>,
+    languages: Arc<ServerLanguages>,
+}
+
+impl ReferenceServer {
+    /// Loads the catalogs and compiles the supported set (the catalog
+    /// languages, English the default).
+    ///
+    /// # Errors
+    ///
+    /// A catalog that does not parse, or a folder that is not a language tag.
+    pub fn new() -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
+        let catalog = Catalog::load()?;
+        let languages = ServerLanguages::new(catalog.languages(), catalog.default_language())?;
+        Ok(Self {
+            catalog: Arc::new(catalog),
+            languages: Arc::new(languages),
+        })
+    }
+
+    /// The catalogs.
+    pub fn catalog(&self) -> &Catalog {
+        &self.catalog
+    }
+
+    /// The compiled language set.
+    pub fn languages(&self) -> &ServerLanguages {
+        &self.languages
+    }
+
+    fn t(&self, language: &RequestLanguage, id: &str) -> String {
+        self.catalog.text(language.tag(), id)
+    }
+
+    fn error(
+        &self,
+        language: &RequestLanguage,
+        code: ErrorCode,
+        id: &str,
+        args: &[(&str, &str)],
+    ) -> ErrorData {
+        let message = self.catalog.format(language.tag(), id, args);
+        localized_error(code, message, language.tag(), None)
+    }
+
+    fn info(&self, language: &RequestLanguage) -> ServerConfig {
+        let capabilities: ServerCapabilities = serde_json::from_value(json!({
+            "tools": {}, "prompts": {}, "resources": {}
+        }))
+        .unwrap_or_default();
+        let mut info = InitializeResult::new(capabilities);
+        info.server_info.name = SERVER_NAME.to_owned();
+        info.server_info.version = env!("CARGO_PKG_VERSION").to_owned();
+        info.server_info.title = Some(self.t(language, "server-title"));
+        info.server_info.description =
+            Some("Reference server for MCP SEP-2792 per-request language preference.".to_owned());
+        stamp(&mut info.meta, language.tag());
+        info
+    }
+
+    /// The tool definitions in `language`: localized titles, stable names.
+    pub fn tools(&self, language: &RequestLanguage) -> Vec<Tool> {
+        let t = |id| self.t(language, id);
+        let defs = [
+            json!({
+                "name": "weather_current",
+                "title": t("tool-weather-title"),
+                "description": "Current weather for a city (fixed sample readings).",
+                "inputSchema": {
+                    "type": "object",
+                    "properties": { "city": { "type": "string", "description": "City name, e.g. Paris" } },
+                    "required": ["city"]
+                },
+                "annotations": { "title": t("tool-weather-annotation-title"), "readOnlyHint": true }
+            }),
+            json!({
+                "name": "get_official_document",
+                "title": t("tool-document-title"),
+                "description": "Returns an official document in the edition chosen by `language` (a BCP 47 tag); without it, in the negotiated language.",
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {
+                        "document": { "type": "string", "enum": DOCUMENT_IDS },
+                        "language": { "type": "string", "description": "Edition language, e.g. ga" }
+                    },
+                    "required": ["document"]
+                },
+                "annotations": { "title": t("tool-document-annotation-title"), "readOnlyHint": true }
+            }),
+            json!({
+                "name": "send_confirmation",
+                "title": t("tool-contact-title"),
+                "description": "Asks the user for an e-mail address (elicitation), then confirms it.",
+                "inputSchema": { "type": "object", "properties": {} },
+                "annotations": { "title": t("tool-contact-annotation-title"), "readOnlyHint": false }
+            }),
+            json!({
+                "name": "prepare_report",
+                "title": t("tool-report-title"),
+                "description": "Prepares a short report, reporting progress along the way.",
+                "inputSchema": {
+                    "type": "object",
+                    "properties": { "topic": { "type": "string" } }
+                },
+                "annotations": { "title": t("tool-report-annotation-title"), "readOnlyHint": true }
+            }),
+        ];
+        defs.into_iter()
+            .filter_map(|def| serde_json::from_value(def).ok())
+            .collect()
+    }
+
+    fn prompts(&self, language: &RequestLanguage) -> Vec<Prompt> {
+        let t = |id| self.t(language, id);
+        let def = json!({
+            "name": "plan_trip",
+            "title": t("prompt-trip-title"),
+            "description": "Plan a trip to a city.",
+            "arguments": [
+                { "name": "city", "title": t("prompt-trip-city-title"), "description": "Destination city", "required": true },
+                { "name": "days", "title": t("prompt-trip-days-title"), "description": "Length of the stay in days", "required": false }
+            ]
+        });
+        serde_json::from_value(def).into_iter().collect()
+    }
+
+    fn resources(&self, language: &RequestLanguage) -> Vec<Resource> {
+        let def = json!({
+            "uri": LANGUAGES_URI,
+            "name": "languages",
+            "title": self.t(language, "resource-languages-title"),
+            "description": "The languages this server supports, and its default.",
+            "mimeType": "application/json"
+        });
+        serde_json::from_value(def).into_iter().collect()
+    }
+
+    fn templates(&self, language: &RequestLanguage) -> Vec<ResourceTemplate> {
+        let def = json!({
+            "uriTemplate": DOCUMENT_TEMPLATE,
+            "name": "official_document",
+            "title": self.t(language, "template-document-title"),
+            "description": "An official document in the edition named by the URI's language.",
+            "mimeType": "text/plain"
+        });
+        serde_json::from_value(def).into_iter().collect()
+    }
+
+    /// The edition of `document` for an explicit language (an `Accept-Language`
+    /// value, usually one tag), by RFC 4647 lookup among the editions.
+    fn edition(&self, document: &str, requested: &str) -> Option<&'static str> {
+        let editions: Vec<&'static str> = self
+            .catalog
+            .languages()
+            .filter(|tag| self.catalog.has(tag, document))
+            .collect();
+        let header = AcceptLanguage::parse(requested).ok()?;
+        let chosen = lookup(&header, &editions, None)?;
+        self.catalog.languages().find(|tag| *tag == chosen)
+    }
+
+    fn string_argument<'a>(
+        &self,
+        language: &RequestLanguage,
+        arguments: Option<&'a JsonObject>,
+        name: &str,
+    ) -> Result<Option<&'a str>, ErrorData> {
+        match arguments.and_then(|a| a.get(name)) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s)),
+            Some(_) => Err(self.error(
+                language,
+                ErrorCode::INVALID_PARAMS,
+                "error-missing-argument",
+                &[("name", name)],
+            )),
+        }
+    }
+
+    fn required_argument<'a>(
+        &self,
+        language: &RequestLanguage,
+        arguments: Option<&'a JsonObject>,
+        name: &str,
+    ) -> Result<&'a str, ErrorData> {
+        self.string_argument(language, arguments, name)?
+            .ok_or_else(|| {
+                self.error(
+                    language,
+                    ErrorCode::INVALID_PARAMS,
+                    "error-missing-argument",
+                    &[("name", name)],
+                )
+            })
+    }
+
+    fn weather(
+        &self,
+        language: &RequestLanguage,
+        arguments: Option<&JsonObject>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let city = self.required_argument(language, arguments, "city")?;
+        let Some((name, celsius, condition)) = CITIES
+            .iter()
+            .find(|(name, _, _)| name.eq_ignore_ascii_case(city) || *name == city)
+        else {
+            let mut result = CallToolResult::error(vec![ContentBlock::text(self.catalog.format(
+                language.tag(),
+                "error-unknown-city",
+                &[("city", city)],
+            ))]);
+            stamp(&mut result.meta, language.tag());
+            return Ok(result.into());
+        };
+        // Tool output is model-facing content (SEP "MAY" list): English, and
+        // reported as such.
+        let mut result = CallToolResult::success(vec![ContentBlock::text(format!(
+            "{name}: {celsius} °C, {condition}"
+        ))]);
+        result.structured_content = Some(json!({
+            "city": name, "temperatureC": celsius, "condition": condition
+        }));
+        stamp(&mut result.meta, self.catalog.default_language());
+        Ok(result.into())
+    }
+
+    fn document(
+        &self,
+        language: &RequestLanguage,
+        arguments: Option<&JsonObject>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let document = self.required_argument(language, arguments, "document")?;
+        if !DOCUMENT_IDS.contains(&document) {
+            return Err(self.error(
+                language,
+                ErrorCode::INVALID_PARAMS,
+                "error-unknown-document",
+                &[("id", document)],
+            ));
+        }
+        // The explicit argument decides the edition; without it, the
+        // negotiated language does (the SEP's "MAY provide a fallback").
+        let requested = self
+            .string_argument(language, arguments, "language")?
+            .unwrap_or(language.tag());
+        let Some(edition) = self.edition(document, requested) else {
+            return Err(self.error(
+                language,
+                ErrorCode::INVALID_PARAMS,
+                "error-document-language",
+                &[("id", document), ("language", requested)],
+            ));
+        };
+        let text = self.catalog.text(edition, document);
+        let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
+        result.structured_content = Some(json!({ "document": document, "edition": edition }));
+        stamp(&mut result.meta, edition);
+        Ok(result.into())
+    }
+
+    fn email_elicitation(
+        &self,
+        language: &RequestLanguage,
+    ) -> Result<rmcp::model::ElicitRequestParams, ErrorData> {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                EMAIL_PROPERTY: {
+                    "type": "string",
+                    "format": "email",
+                    "title": self.t(language, "elicit-email-title"),
+                    "description": self.t(language, "elicit-email-description")
+                }
+            },
+            "required": [EMAIL_PROPERTY]
+        });
+        form_elicitation(self.t(language, "elicit-email-message"), schema, language.tag())
+            .map_err(|e| ErrorData::internal_error(e.to_string(), None))
+    }
+
+    fn confirmed(&self, language: &RequestLanguage, answer: &ElicitResult) -> CallToolResponse {
+        let email = answer
+            .content
+            .as_ref()
+            .and_then(|c| c.get(EMAIL_PROPERTY))
+            .and_then(Value::as_str);
+        match (&answer.action, email) {
+            (ElicitationAction::Accept, Some(email)) => {
+                let mut result = CallToolResult::success(vec![ContentBlock::text(format!(
+                    "Confirmation sent to {email}."
+                ))]);
+                result.structured_content = Some(json!({ EMAIL_PROPERTY: email }));
+                stamp(&mut result.meta, self.catalog.default_language());
+                result.into()
+            }
+            _ => {
+                let mut result = CallToolResult::error(vec![ContentBlock::text(
+                    self.t(language, "error-email-declined"),
+                )]);
+                stamp(&mut result.meta, language.tag());
+                result.into()
+            }
+        }
+    }
+
+    async fn send_confirmation(
+        &self,
+        language: &RequestLanguage,
+        request: &CallToolRequestParams,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let new_shape = context
+            .protocol_version()
+            .is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str());
+        if new_shape {
+            // Protocol 2026-07-28: the SEP's `input_required` result; the client
+            // retries with `inputResponses`, carrying its own (possibly new)
+            // preference.
+            if let Some(answer) = request
+                .input_responses
+                .as_ref()
+                .and_then(|r| r.get(CONTACT_INPUT_KEY))
+            {
+                let answer: ElicitResult = serde_json::from_value(answer.clone())
+                    .map_err(|e| ErrorData::invalid_params(e.to_string(), None))?;
+                return Ok(self.confirmed(language, &answer));
+            }
+            let params = self.email_elicitation(language)?;
+            return Ok(input_required(CONTACT_INPUT_KEY, params, None, language.tag()).into());
+        }
+        // Earlier protocols: an `elicitation/create` request to the client.
+        let can_elicit = context
+            .client_capabilities()
+            .is_some_and(|c| c.elicitation.is_some());
+        if !can_elicit {
+            let mut result = CallToolResult::error(vec![ContentBlock::text(
+                self.t(language, "error-elicitation-unsupported"),
+            )]);
+            stamp(&mut result.meta, language.tag());
+            return Ok(result.into());
+        }
+        let params = self.email_elicitation(language)?;
+        let answer = context
+            .peer
+            .create_elicitation(params)
+            .await
+            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+        Ok(self.confirmed(language, &answer))
+    }
+
+    async fn prepare_report(
+        &self,
+        language: &RequestLanguage,
+        arguments: Option<&JsonObject>,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let topic = self
+            .string_argument(language, arguments, "topic")?
+            .unwrap_or("language preference");
+        let steps = ["progress-collect", "progress-analyse", "progress-write"];
+        let total = steps.len() + 1;
+        let total_text = total.to_string();
+        for (index, id) in steps.iter().enumerate() {
+            let step = (index + 1).to_string();
+            let message = self.catalog.format(
+                language.tag(),
+                id,
+                &[("step", &step), ("total", &total_text)],
+            );
+            notify_progress(context, language, (index + 1) as f64, Some(total as f64), message)
+                .await
+                .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+        }
+        notify_progress(
+            context,
+            language,
+            total as f64,
+            Some(total as f64),
+            self.t(language, "progress-done"),
+        )
+        .await
+        .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+        let mut result = CallToolResult::success(vec![ContentBlock::text(format!(
+            "Report on {topic}: {total} steps completed."
+        ))]);
+        stamp(&mut result.meta, self.catalog.default_language());
+        Ok(result.into())
+    }
+
+    fn read_document(
+        &self,
+        language: &RequestLanguage,
+        uri: &str,
+    ) -> Result<ReadResourceResult, ErrorData> {
+        let not_found = || {
+            self.error(
+                language,
+                ErrorCode::RESOURCE_NOT_FOUND,
+                "error-unknown-resource",
+                &[("uri", uri)],
+            )
+        };
+        let rest = uri.strip_prefix(DOCUMENT_PREFIX).ok_or_else(not_found)?;
+        let (document, requested) = rest.split_once('/').ok_or_else(not_found)?;
+        if !DOCUMENT_IDS.contains(&document) {
+            return Err(not_found());
+        }
+        let edition = self.edition(document, requested).ok_or_else(not_found)?;
+        let contents = ResourceContents::text(self.catalog.text(edition, document), uri);
+        let mut result = ReadResourceResult::new(vec![contents]);
+        stamp(&mut result.meta, edition);
+        Ok(result)
+    }
+}
+
+fn list_meta<T>(items: Vec<T>) -> (Vec<T>, Option<u64>, Option<CacheScope>) {
+    (items, Some(LIST_TTL_MS), Some(CacheScope::Public))
+}
+
+impl ServerHandler for ReferenceServer {
+    fn get_info(&self) -> ServerConfig {
+        self.info(&self.languages.negotiate_raw(None))
+    }
+
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        let language = self.languages.for_request(&context)?;
+        context.peer.set_peer_info(request.clone());
+        let mut result = self.negotiate_initialize(&request)?;
+        let localized = self.info(&language);
+        result.server_info = localized.server_info;
+        result.meta = localized.meta;
+        Ok(result)
+    }
+
+    async fn discover(
+        &self,
+        context: RequestContext<RoleServer>,
+    ) -> Result<DiscoverResult, ErrorData> {
+        let language = self.languages.for_request(&context)?;
+        let mut result = DiscoverResult::from_server_info(
+            self.supported_protocol_versions().into_owned(),
+            self.info(&language),
+        );
+        stamp(&mut result.meta, language.tag());
+        Ok(result)
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let language = self.languages.for_request(&context)?;
+        let (tools, ttl, scope) = list_meta(self.tools(&language));
+        let mut result = ListToolsResult::with_all_items(tools);
+        result.ttl_ms = ttl;
+        result.cache_scope = scope;
+        stamp(&mut result.meta, language.tag());
+        Ok(result)
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let language = self.languages.for_request(&context)?;
+        tracing::debug!(
+            tool = %request.name,
+            preference = language.raw().unwrap_or("-"),
+            selected = language.tag(),
+            "tools/call"
+        );
+        let arguments = request.arguments.as_ref();
+        match request.name.as_ref() {
+            "weather_current" => self.weather(&language, arguments),
+            "get_official_document" => self.document(&language, arguments),
+            "send_confirmation" => self.send_confirmation(&language, &request, &context).await,
+            "prepare_report" => self.prepare_report(&language, arguments, &context).await,
+            other => Err(self.error(
+                &language,
+                ErrorCode::INVALID_PARAMS,
+                "error-unknown-tool",
+                &[("name", other)],
+            )),
+        }
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        let language = self.languages.for_request(&context)?;
+        let (prompts, ttl, scope) = list_meta(self.prompts(&language));
+        let mut result = ListPromptsResult::with_all_items(prompts);
+        result.ttl_ms = ttl;
+        result.cache_scope = scope;
+        stamp(&mut result.meta, language.tag());
+        Ok(result)
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        let language = self.languages.for_request(&context)?;
+        if request.name != "plan_trip" {
+            return Err(self.error(
+                &language,
+                ErrorCode::INVALID_PARAMS,
+                "error-unknown-prompt",
+                &[("name", &request.name)],
+            ));
+        }
+        let arguments = request.arguments.as_ref();
+        let city = self.required_argument(&language, arguments, "city")?;
+        let days = self
+            .string_argument(&language, arguments, "days")?
+            .unwrap_or("3");
+        // Prompt text is model-facing content: English, reported as such.
+        let mut result = GetPromptResult::new(vec![PromptMessage::new_text(
+            Role::User,
+            format!("Plan a {days}-day trip to {city}: where to stay, what to see, how to get around."),
+        )])
+        .with_description("Plan a trip to a city.");
+        stamp(&mut result.meta, self.catalog.default_language());
+        Ok(result.into())
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let language = self.languages.for_request(&context)?;
+        let (resources, ttl, scope) = list_meta(self.resources(&language));
+        let mut result = ListResourcesResult::with_all_items(resources);
+        result.ttl_ms = ttl;
+        result.cache_scope = scope;
+        stamp(&mut result.meta, language.tag());
+        Ok(result)
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        let language = self.languages.for_request(&context)?;
+        let (templates, ttl, scope) = list_meta(self.templates(&language));
+        let mut result = ListResourceTemplatesResult::with_all_items(templates);
+        result.ttl_ms = ttl;
+        result.cache_scope = scope;
+        stamp(&mut result.meta, language.tag());
+        Ok(result)
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let language = self.languages.for_request(&context)?;
+        if request.uri == LANGUAGES_URI {
+            let body = json!({
+                "supported": self.languages.supported().collect::<Vec<_>>(),
+                "default": self.languages.default_tag(),
+            });
+            let contents = ResourceContents::text(body.to_string(), LANGUAGES_URI)
+                .with_mime_type("application/json");
+            let mut result = ReadResourceResult::new(vec![contents]);
+            stamp(&mut result.meta, language.tag());
+            return Ok(result.into());
+        }
+        Ok(self.read_document(&language, &request.uri)?.into())
+    }
+}
