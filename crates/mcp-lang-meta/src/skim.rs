@@ -131,29 +131,27 @@ pub(crate) fn skim_message<'a>(input: &'a [u8], key: &str) -> Result<Captured<'a
     s.skip_ws();
     if s.peek() == Some(b'{') {
         s.object(0, |s, depth, member| {
-            match &*member {
-                "id" => {
-                    let start = s.pos;
+            if member.is("id") {
+                let start = s.pos;
+                s.value(depth)?;
+                out.id = Some(s.text(start)?);
+            } else if member.is("method") {
+                out.method = if s.peek() == Some(b'"') {
+                    Some(s.string()?)
+                } else {
                     s.value(depth)?;
-                    out.id = Some(s.text(start)?);
-                }
-                "method" => {
-                    out.method = if s.peek() == Some(b'"') {
-                        Some(s.string()?)
-                    } else {
-                        s.value(depth).map(|()| None)?
-                    };
-                }
-                "params" => out.params = s.find(depth, &["_meta", key])?,
-                "result" => {
-                    out.has_result = true;
-                    out.result = s.find(depth, &["_meta", key])?;
-                }
-                "error" => {
-                    out.has_error = true;
-                    out.error = s.find(depth, &["data", "_meta", key])?;
-                }
-                _ => s.value(depth)?,
+                    None
+                };
+            } else if member.is("params") {
+                out.params = s.find(depth, &["_meta", key])?;
+            } else if member.is("result") {
+                out.has_result = true;
+                out.result = s.find(depth, &["_meta", key])?;
+            } else if member.is("error") {
+                out.has_error = true;
+                out.error = s.find(depth, &["data", "_meta", key])?;
+            } else {
+                s.value(depth)?;
             }
             Ok(())
         })?;
@@ -217,7 +215,7 @@ impl<'a> Scanner<'a> {
     /// `depth` is the number of containers around this object.
     fn object<F>(&mut self, depth: usize, mut member: F) -> Result<()>
     where
-        F: FnMut(&mut Self, usize, Cow<'a, str>) -> Result<()>,
+        F: FnMut(&mut Self, usize, Key<'a>) -> Result<()>,
     {
         let depth = self.enter(depth)?;
         self.expect(b'{', "`{`")?;
@@ -233,7 +231,7 @@ impl<'a> Scanner<'a> {
                     self.error(ExtractErrorKind::UnexpectedByte, "a string (an object key)")
                 );
             }
-            let key = self.string()?;
+            let key = self.key()?;
             self.skip_ws();
             self.expect(b':', "`:`")?;
             self.skip_ws();
@@ -272,7 +270,7 @@ impl<'a> Scanner<'a> {
         }
         let mut found = RawPreference::Absent;
         self.object(depth, |s, depth, key| {
-            if key != *first {
+            if !key.is(first) {
                 return s.value(depth);
             }
             found = if !rest.is_empty() {
@@ -466,6 +464,15 @@ impl<'a> Scanner<'a> {
         Ok(unit)
     }
 
+    /// Consumes an object key (without decoding it).
+    fn key(&mut self) -> Result<Key<'a>> {
+        let (start, end, escaped) = self.skip_string()?;
+        let raw = self.input.get(start..end).unwrap_or_default();
+        let text = core::str::from_utf8(raw)
+            .map_err(|_| ExtractError::new(start, ExtractErrorKind::InvalidUtf8, ""))?;
+        Ok(Key { text, escaped })
+    }
+
     /// Consumes a string and returns its decoded value: borrowed when it has no escapes.
     fn string(&mut self) -> Result<Cow<'a, str>> {
         let (start, end, escaped) = self.skip_string()?;
@@ -480,19 +487,50 @@ impl<'a> Scanner<'a> {
     }
 }
 
-/// Decodes the escapes of a validated string body (`offset` is where it starts, for
-/// errors that validation already ruled out).
-fn decode(text: &str, offset: usize) -> Result<String> {
-    let invalid = || ExtractError::new(offset, ExtractErrorKind::InvalidEscape, "");
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(i) = rest.find('\\') {
-        out.push_str(rest.get(..i).ok_or_else(invalid)?);
-        let esc = rest.get(i + 1..).ok_or_else(invalid)?;
-        let mut chars = esc.chars();
-        let c = chars.next().ok_or_else(invalid)?;
-        rest = chars.as_str();
-        let decoded = match c {
+/// An object key as written: compared with a name by decoding its escapes on the fly, so
+/// that no key is ever allocated.
+pub(crate) struct Key<'a> {
+    text: &'a str,
+    escaped: bool,
+}
+
+impl Key<'_> {
+    /// Whether the decoded key equals `name`.
+    fn is(&self, name: &str) -> bool {
+        if !self.escaped {
+            return self.text == name;
+        }
+        let mut want = name.chars();
+        for c in Unescape::new(self.text) {
+            match c {
+                Some(c) if want.next() == Some(c) => {}
+                _ => return false,
+            }
+        }
+        want.next().is_none()
+    }
+}
+
+/// The characters of a validated JSON string body with escapes decoded; `Some(None)`
+/// (then the end) for an escape that validation would have rejected.
+struct Unescape<'a> {
+    rest: &'a str,
+    failed: bool,
+}
+
+impl<'a> Unescape<'a> {
+    fn new(text: &'a str) -> Self {
+        Unescape {
+            rest: text,
+            failed: false,
+        }
+    }
+
+    fn escape(&mut self) -> Option<char> {
+        let mut chars = self.rest.chars();
+        let c = chars.next()?;
+        self.rest = chars.as_str();
+        Some(match c {
             '"' => '"',
             '\\' => '\\',
             '/' => '/',
@@ -502,27 +540,56 @@ fn decode(text: &str, offset: usize) -> Result<String> {
             'r' => '\r',
             't' => '\t',
             'u' => {
-                let hi = hex_unit(rest).ok_or_else(invalid)?;
-                rest = rest.get(4..).ok_or_else(invalid)?;
+                let hi = hex_unit(self.rest)?;
+                self.rest = self.rest.get(4..)?;
                 let code = if (0xD800..0xDC00).contains(&hi) {
-                    let lo = rest
-                        .strip_prefix("\\u")
-                        .and_then(hex_unit)
-                        .ok_or_else(invalid)?;
-                    rest = rest.get(6..).ok_or_else(invalid)?;
-                    0x10000
-                        + ((u32::from(hi) - 0xD800) << 10)
-                        + (u32::from(lo).wrapping_sub(0xDC00) & 0x3FF)
+                    let lo = self.rest.strip_prefix("\\u").and_then(hex_unit)?;
+                    if !(0xDC00..0xE000).contains(&lo) {
+                        return None;
+                    }
+                    self.rest = self.rest.get(6..)?;
+                    0x10000 + ((u32::from(hi) - 0xD800) << 10) + (u32::from(lo) - 0xDC00)
                 } else {
                     u32::from(hi)
                 };
-                char::from_u32(code).ok_or_else(invalid)?
+                char::from_u32(code)?
             }
-            _ => return Err(invalid()),
-        };
-        out.push(decoded);
+            _ => return None,
+        })
     }
-    out.push_str(rest);
+}
+
+impl Iterator for Unescape<'_> {
+    type Item = Option<char>;
+
+    fn next(&mut self) -> Option<Option<char>> {
+        if self.failed {
+            return None;
+        }
+        let mut chars = self.rest.chars();
+        let c = chars.next()?;
+        self.rest = chars.as_str();
+        if c != '\\' {
+            return Some(Some(c));
+        }
+        let decoded = self.escape();
+        self.failed = decoded.is_none();
+        Some(decoded)
+    }
+}
+
+/// Decodes the escapes of a validated string body (`offset` is where it starts, for
+/// errors that validation already ruled out).
+fn decode(text: &str, offset: usize) -> Result<String> {
+    // Decoding never lengthens a string, so this is the only allocation.
+    let mut out = String::with_capacity(text.len());
+    for c in Unescape::new(text) {
+        out.push(c.ok_or(ExtractError::new(
+            offset,
+            ExtractErrorKind::InvalidEscape,
+            "",
+        ))?);
+    }
     Ok(out)
 }
 
