@@ -134,14 +134,18 @@ impl Catalog {
             bundle.set_use_isolating(false);
             for text in [source.server, source.documents] {
                 let resource =
-                    FluentResource::try_new(text.to_owned()).map_err(|(_, errors)| CatalogError {
+                    FluentResource::try_new(text.to_owned()).map_err(|(_, errors)| {
+                        CatalogError {
+                            tag: source.tag,
+                            detail: format!("{errors:?}"),
+                        }
+                    })?;
+                bundle
+                    .add_resource(resource)
+                    .map_err(|errors| CatalogError {
                         tag: source.tag,
                         detail: format!("{errors:?}"),
                     })?;
-                bundle.add_resource(resource).map_err(|errors| CatalogError {
-                    tag: source.tag,
-                    detail: format!("{errors:?}"),
-                })?;
             }
             bundles.push((source.tag, bundle));
         }
@@ -206,5 +210,112 @@ impl Catalog {
             fluent_args.set(Cow::Borrowed(*name), Cow::Borrowed(*value));
         }
         self.format_in(tag, id, (!args.is_empty()).then_some(&fluent_args))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_language_defines_every_message_and_document() {
+        let catalog = Catalog::load().unwrap();
+        let args = [
+            ("name", "x"),
+            ("city", "x"),
+            ("id", "x"),
+            ("language", "x"),
+            ("uri", "x"),
+            ("step", "1"),
+            ("total", "4"),
+        ];
+        for tag in catalog.languages() {
+            for id in MESSAGE_IDS.iter().chain(DOCUMENT_IDS) {
+                let text = catalog.exact(tag, id, &args);
+                assert!(
+                    text.is_some_and(|t| !t.trim().is_empty()),
+                    "{tag} lacks {id}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn every_display_string_is_translated() {
+        // A language may share a string with English only where the word is
+        // genuinely the same; there is none such in these catalogs, so every
+        // non-English display string must differ from English.
+        let catalog = Catalog::load().unwrap();
+        for tag in catalog.languages().filter(|t| *t != "en") {
+            for id in MESSAGE_IDS {
+                assert_ne!(
+                    catalog.exact(
+                        tag,
+                        id,
+                        &[
+                            ("name", "x"),
+                            ("city", "x"),
+                            ("id", "x"),
+                            ("language", "x"),
+                            ("uri", "x"),
+                            ("step", "1"),
+                            ("total", "4")
+                        ]
+                    ),
+                    catalog.exact(
+                        "en",
+                        id,
+                        &[
+                            ("name", "x"),
+                            ("city", "x"),
+                            ("id", "x"),
+                            ("language", "x"),
+                            ("uri", "x"),
+                            ("step", "1"),
+                            ("total", "4")
+                        ]
+                    ),
+                    "{tag} {id} is still English"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_seps_german_elicitation_strings_word_for_word() {
+        let catalog = Catalog::load().unwrap();
+        assert_eq!(
+            catalog.text("de", "elicit-email-message"),
+            "Bitte geben Sie Ihre E-Mail-Adresse ein."
+        );
+        assert_eq!(catalog.text("de", "elicit-email-title"), "E-Mail-Adresse");
+        assert_eq!(
+            catalog.text("de", "elicit-email-description"),
+            "Adresse für die Bestätigung"
+        );
+        assert_eq!(
+            catalog.text("fr-CA", "tool-weather-title"),
+            "Météo actuelle"
+        );
+    }
+
+    #[test]
+    fn identifiers_pass_through_variables_untouched() {
+        let catalog = Catalog::load().unwrap();
+        // No Unicode isolation marks around placeables: the identifier is byte-exact.
+        let text = catalog.format("ja", "error-unknown-tool", &[("name", "weather_current")]);
+        assert!(text.ends_with(": weather_current"), "{text:?}");
+        assert!(!text.contains('\u{2068}'));
+    }
+
+    #[test]
+    fn a_missing_message_falls_back_to_english_then_the_id() {
+        let catalog = Catalog::load().unwrap();
+        assert_eq!(
+            catalog.text("xx", "server-title"),
+            "Language Preference Reference Server"
+        );
+        assert_eq!(catalog.text("de", "no-such-message"), "no-such-message");
+        assert_eq!(catalog.exact("de", "no-such-message", &[]), None);
     }
 }

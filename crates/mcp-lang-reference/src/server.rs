@@ -355,8 +355,12 @@ impl ReferenceServer {
             },
             "required": [EMAIL_PROPERTY]
         });
-        form_elicitation(self.t(language, "elicit-email-message"), schema, language.tag())
-            .map_err(|e| ErrorData::internal_error(e.to_string(), None))
+        form_elicitation(
+            self.t(language, "elicit-email-message"),
+            schema,
+            language.tag(),
+        )
+        .map_err(|e| ErrorData::internal_error(e.to_string(), None))
     }
 
     fn confirmed(&self, language: &RequestLanguage, answer: &ElicitResult) -> CallToolResponse {
@@ -448,9 +452,15 @@ impl ReferenceServer {
                 id,
                 &[("step", &step), ("total", &total_text)],
             );
-            notify_progress(context, language, (index + 1) as f64, Some(total as f64), message)
-                .await
-                .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+            notify_progress(
+                context,
+                language,
+                (index + 1) as f64,
+                Some(total as f64),
+                message,
+            )
+            .await
+            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
         }
         notify_progress(
             context,
@@ -607,7 +617,9 @@ impl ServerHandler for ReferenceServer {
         // Prompt text is model-facing content: English, reported as such.
         let mut result = GetPromptResult::new(vec![PromptMessage::new_text(
             Role::User,
-            format!("Plan a {days}-day trip to {city}: where to stay, what to see, how to get around."),
+            format!(
+                "Plan a {days}-day trip to {city}: where to stay, what to see, how to get around."
+            ),
         )])
         .with_description("Plan a trip to a city.");
         stamp(&mut result.meta, self.catalog.default_language());

@@ -78,7 +78,8 @@ pub fn check_preference(preference: &str) -> Result<(), PreferenceError> {
     let bytes = preference.as_bytes();
     for (offset, &byte) in bytes.iter().enumerate() {
         let visible = (0x21..=0x7e).contains(&byte);
-        let inner_space = (byte == b' ' || byte == b'\t') && offset != 0 && offset + 1 != bytes.len();
+        let inner_space =
+            (byte == b' ' || byte == b'\t') && offset != 0 && offset + 1 != bytes.len();
         if !visible && !inner_space {
             return Err(PreferenceError::NotFieldValue { offset });
         }

@@ -71,6 +71,13 @@
 //!   token. On Streamable HTTP rmcp routes a progress notification to the SSE
 //!   stream of the request that owns its token, so the localized message reaches
 //!   the right response stream. [`notify_progress`](server::notify_progress).
+//!   **Receiving side (rmcp 3.11 bug):** when an rmcp *client* receives a
+//!   notification, the service loop moves the notification's extensions into
+//!   `NotificationContext::extensions` *before* taking `_meta` out of them, so
+//!   `NotificationContext::meta` is always empty and the received
+//!   `params._meta` (with `contentLanguage`) is found as a
+//!   `NotificationMetaObject` in `NotificationContext::extensions` instead.
+//!   Requests are not affected (`RequestContext::meta` is filled).
 //! - **Elicitation.** rmcp supports both shapes. For peers that negotiated
 //!   protocol `2026-07-28` (SEP-2322), a handler returns an
 //!   `InputRequiredResult` (`CallToolResponse::InputRequired`), whose

@@ -65,7 +65,10 @@ impl std::fmt::Display for LanguagesError {
             Self::Empty => f.write_str("a server must support at least one language"),
             Self::MalformedTag(tag) => write!(f, "{tag:?} is not a well-formed language tag"),
             Self::DefaultNotSupported(tag) => {
-                write!(f, "the default language {tag:?} is not among the supported tags")
+                write!(
+                    f,
+                    "the default language {tag:?} is not among the supported tags"
+                )
             }
         }
     }
@@ -440,7 +443,9 @@ pub async fn notify_progress(
     };
     let mut params = ProgressNotificationParam::new(token, progress).with_message(message);
     params.total = total;
-    params.meta = Some(NotificationMetaObject::from(language.content_language_meta()));
+    params.meta = Some(NotificationMetaObject::from(
+        language.content_language_meta(),
+    ));
     context.peer.notify_progress(params).await?;
     Ok(true)
 }
