@@ -77,7 +77,10 @@ pub struct Limits {
 
 impl Limits {
     /// No limits.
-    pub const UNLIMITED: Limits = Limits { max_bytes: usize::MAX, max_ranges: usize::MAX };
+    pub const UNLIMITED: Limits = Limits {
+        max_bytes: usize::MAX,
+        max_ranges: usize::MAX,
+    };
 
     /// No limits; narrow them with [`max_bytes`](Limits::max_bytes) and
     /// [`max_ranges`](Limits::max_ranges).
@@ -99,7 +102,10 @@ impl Limits {
     /// assert_eq!(err.offset(), 2);
     /// ```
     pub const fn max_bytes(self, n: usize) -> Limits {
-        Limits { max_bytes: n, ..self }
+        Limits {
+            max_bytes: n,
+            ..self
+        }
     }
 
     /// At most `n` ranges (empty list elements do not count): the first range
@@ -110,7 +116,10 @@ impl Limits {
     /// assert!(AcceptLanguage::parse_with("en,,,", Limits::new().max_ranges(1)).is_ok());
     /// ```
     pub const fn max_ranges(self, n: usize) -> Limits {
-        Limits { max_ranges: n, ..self }
+        Limits {
+            max_ranges: n,
+            ..self
+        }
     }
 
     /// The byte limit.
@@ -208,7 +217,10 @@ impl<'a> AcceptLanguage<'a> {
     /// ```
     pub fn parse_bytes_with(value: &'a [u8], limits: Limits) -> Result<Self, ParseError> {
         let len = validate(value, limits)?;
-        Ok(AcceptLanguage { value: ascii_str(value), len })
+        Ok(AcceptLanguage {
+            value: ascii_str(value),
+            len,
+        })
     }
 
     /// The value as given.
@@ -253,7 +265,10 @@ impl<'a> AcceptLanguage<'a> {
     /// assert_eq!(first.quality.get(), 500);
     /// ```
     pub fn iter(&self) -> Ranges<'a> {
-        Ranges { rest: self.value.as_bytes(), left: self.len }
+        Ranges {
+            rest: self.value.as_bytes(),
+            left: self.len,
+        }
     }
 }
 
@@ -307,7 +322,10 @@ impl<'a> Iterator for Ranges<'a> {
         // range up to its delimiter, then read an optional weight.
         let start = self.rest.iter().position(|&b| !(is_ows(b) || b == b','))?;
         let (_, from_range) = split(self.rest, start);
-        let end = from_range.iter().position(|&b| is_ows(b) || b == b';' || b == b',').unwrap_or(from_range.len());
+        let end = from_range
+            .iter()
+            .position(|&b| is_ows(b) || b == b';' || b == b',')
+            .unwrap_or(from_range.len());
         let (range, mut rest) = split(from_range, end);
         let mut quality = Quality::ONE;
         if let Some((b';', after_semicolon)) = skip_ows(rest).split_first() {
@@ -319,7 +337,10 @@ impl<'a> Iterator for Ranges<'a> {
         }
         self.rest = rest;
         self.left -= 1;
-        Some(WeightedRange { range: LanguageRange::from_validated(range), quality })
+        Some(WeightedRange {
+            range: LanguageRange::from_validated(range),
+            quality,
+        })
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -336,7 +357,11 @@ fn validate(value: &[u8], limits: Limits) -> Result<usize, ParseError> {
     if value.len() > limits.max_bytes {
         return Err(ParseError::new(limits.max_bytes, Expected::ByteLimit));
     }
-    let rule = ListRule { element: Expected::LanguageRange, max_elements: limits.max_ranges, limit: Expected::RangeLimit };
+    let rule = ListRule {
+        element: Expected::LanguageRange,
+        max_elements: limits.max_ranges,
+        limit: Expected::RangeLimit,
+    };
     rule.parse(value, element).map_err(|f| f.locate(value))
 }
 
@@ -385,12 +410,18 @@ mod tests {
 
     #[test]
     fn rfc9110_example() {
-        check("da, en-gb;q=0.8, en;q=0.7", &[("da", 1000), ("en-gb", 800), ("en", 700)]);
+        check(
+            "da, en-gb;q=0.8, en;q=0.7",
+            &[("da", 1000), ("en-gb", 800), ("en", 700)],
+        );
     }
 
     #[test]
     fn sep_example() {
-        check("fr-CA,fr;q=0.9,en;q=0.5", &[("fr-CA", 1000), ("fr", 900), ("en", 500)]);
+        check(
+            "fr-CA,fr;q=0.9,en;q=0.5",
+            &[("fr-CA", 1000), ("fr", 900), ("en", 500)],
+        );
     }
 
     #[test]
@@ -451,7 +482,15 @@ mod tests {
     fn limits() {
         let limits = Limits::new().max_bytes(5).max_ranges(1);
         assert!(AcceptLanguage::parse_with("en", limits).is_ok());
-        assert_eq!(AcceptLanguage::parse_with("en,fr", limits).unwrap_err().offset(), 3);
-        assert_eq!(AcceptLanguage::parse_with("en,frr", limits).unwrap_err(), ParseError::new(5, Expected::ByteLimit));
+        assert_eq!(
+            AcceptLanguage::parse_with("en,fr", limits)
+                .unwrap_err()
+                .offset(),
+            3
+        );
+        assert_eq!(
+            AcceptLanguage::parse_with("en,frr", limits).unwrap_err(),
+            ParseError::new(5, Expected::ByteLimit)
+        );
     }
 }

@@ -33,7 +33,9 @@ pub(crate) fn split(input: &[u8], n: usize) -> (&[u8], &[u8]) {
 
 /// The bytes of `whole` that precede `rest`, where `rest` is a suffix of `whole`.
 pub(crate) fn consumed<'a>(whole: &'a [u8], rest: &[u8]) -> &'a [u8] {
-    whole.get(..whole.len().saturating_sub(rest.len())).unwrap_or(&[])
+    whole
+        .get(..whole.len().saturating_sub(rest.len()))
+        .unwrap_or(&[])
 }
 
 /// ASCII bytes as `&str`. Every value this crate accepts is ASCII, so this

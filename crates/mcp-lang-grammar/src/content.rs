@@ -63,7 +63,10 @@ impl<'a> ContentLanguage<'a> {
     /// ```
     pub fn parse_bytes(value: &'a [u8]) -> Result<Self, ParseError> {
         let len = validate(value)?;
-        Ok(ContentLanguage { value: ascii_str(value), len })
+        Ok(ContentLanguage {
+            value: ascii_str(value),
+            len,
+        })
     }
 
     /// The value as given.
@@ -95,7 +98,10 @@ impl<'a> ContentLanguage<'a> {
     /// assert_eq!(value.iter().nth(1).unwrap().as_str(), "i-klingon");
     /// ```
     pub fn iter(&self) -> Tags<'a> {
-        Tags { rest: self.value.as_bytes(), left: self.len }
+        Tags {
+            rest: self.value.as_bytes(),
+            left: self.len,
+        }
     }
 }
 
@@ -145,7 +151,10 @@ impl<'a> Iterator for Tags<'a> {
         }
         let start = self.rest.iter().position(|&b| !(is_ows(b) || b == b','))?;
         let (_, from_tag) = split(self.rest, start);
-        let end = from_tag.iter().position(|&b| is_ows(b) || b == b',').unwrap_or(from_tag.len());
+        let end = from_tag
+            .iter()
+            .position(|&b| is_ows(b) || b == b',')
+            .unwrap_or(from_tag.len());
         let (tag, rest) = split(from_tag, end);
         self.rest = rest;
         self.left -= 1;
@@ -162,12 +171,19 @@ impl ExactSizeIterator for Tags<'_> {}
 impl core::iter::FusedIterator for Tags<'_> {}
 
 fn validate(value: &[u8]) -> Result<usize, ParseError> {
-    let rule = ListRule { element: Expected::LanguageTag, max_elements: usize::MAX, limit: Expected::End };
+    let rule = ListRule {
+        element: Expected::LanguageTag,
+        max_elements: usize::MAX,
+        limit: Expected::End,
+    };
     let count = rule
         .parse(value, |input| {
             // A tag is a run of letters, digits and hyphens, delimited by OWS,
             // "," or the end; the tag checker sees exactly that run.
-            let len = input.iter().take_while(|&&b| is_alphanum(b) || b == b'-').count();
+            let len = input
+                .iter()
+                .take_while(|&&b| is_alphanum(b) || b == b'-')
+                .count();
             if len == 0 {
                 return Ok((input, None));
             }
@@ -176,7 +192,10 @@ fn validate(value: &[u8]) -> Result<usize, ParseError> {
                 Ok(()) => Ok((rest, Some(Expected::Comma))),
                 Err(e) => {
                     let (_, at) = split(input, e.offset());
-                    Err(nom::Err::Error(Fail { rest: at, expected: e.expected() }))
+                    Err(nom::Err::Error(Fail {
+                        rest: at,
+                        expected: e.expected(),
+                    }))
                 }
             }
         })
@@ -198,7 +217,13 @@ mod tests {
 
     #[test]
     fn rfc9110_examples() {
-        for (s, n) in [("da", 1), ("mi, en", 2), ("en-US, es-419", 2), (" ,en ,", 1), ("i-klingon,x-foo", 2)] {
+        for (s, n) in [
+            ("da", 1),
+            ("mi, en", 2),
+            ("en-US, es-419", 2),
+            (" ,en ,", 1),
+            ("i-klingon,x-foo", 2),
+        ] {
             let v = ContentLanguage::parse(s).unwrap();
             assert_eq!((v.len(), v.iter().count()), (n, n), "{s}");
         }

@@ -74,7 +74,12 @@ impl ParseError {
 
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "at byte {}: expected {}", self.offset, self.expected.as_str())
+        write!(
+            f,
+            "at byte {}: expected {}",
+            self.offset,
+            self.expected.as_str()
+        )
     }
 }
 
@@ -181,7 +186,10 @@ impl<'a> Fail<'a> {
 
 impl<'a> nom::error::ParseError<&'a [u8]> for Fail<'a> {
     fn from_error_kind(input: &'a [u8], _kind: nom::error::ErrorKind) -> Self {
-        Fail { rest: input, expected: Expected::End }
+        Fail {
+            rest: input,
+            expected: Expected::End,
+        }
     }
 
     fn append(_input: &'a [u8], _kind: nom::error::ErrorKind, other: Self) -> Self {
@@ -190,7 +198,11 @@ impl<'a> nom::error::ParseError<&'a [u8]> for Fail<'a> {
 
     /// Of two alternatives, keep the one that got further.
     fn or(self, other: Self) -> Self {
-        if other.rest.len() < self.rest.len() { other } else { self }
+        if other.rest.len() < self.rest.len() {
+            other
+        } else {
+            self
+        }
     }
 }
 
@@ -207,6 +219,9 @@ pub(crate) fn fail<'a, O>(rest: &'a [u8], expected: Expected) -> PResult<'a, O> 
 pub(crate) fn into_fail<'a>(err: nom::Err<Fail<'a>>, whole: &'a [u8]) -> Fail<'a> {
     match err {
         nom::Err::Error(f) | nom::Err::Failure(f) => f,
-        nom::Err::Incomplete(_) => Fail { rest: whole.get(whole.len()..).unwrap_or(&[]), expected: Expected::End },
+        nom::Err::Incomplete(_) => Fail {
+            rest: whole.get(whole.len()..).unwrap_or(&[]),
+            expected: Expected::End,
+        },
     }
 }

@@ -106,7 +106,9 @@ fn subtag(input: &[u8], class: fn(u8) -> bool, expected: Expected) -> PResult<'_
     let rest = if input.first() == Some(&b'*') {
         split(input, 1).1
     } else {
-        take_while_m_n::<_, _, Fail<'_>>(1, 8, class)(input).or_else(|_| fail(input, expected))?.0
+        take_while_m_n::<_, _, Fail<'_>>(1, 8, class)(input)
+            .or_else(|_| fail(input, expected))?
+            .0
     };
     match rest.first() {
         Some(&b) if is_alphanum(b) || b == b'*' => fail(rest, Expected::SubtagEnd),
@@ -134,7 +136,17 @@ mod tests {
 
     #[test]
     fn rfc4647_examples() {
-        for s in ["*", "de-*-DE", "de-DE", "*-DE", "de-*", "de-*-*", "en-Latn-*", "*-CH-1996", "abcdefgh-12345678"] {
+        for s in [
+            "*",
+            "de-*-DE",
+            "de-DE",
+            "*-DE",
+            "de-*",
+            "de-*-*",
+            "en-Latn-*",
+            "*-CH-1996",
+            "abcdefgh-12345678",
+        ] {
             assert!(ExtendedRange::parse(s).is_ok(), "{s}");
         }
     }

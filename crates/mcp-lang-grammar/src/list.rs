@@ -42,7 +42,10 @@ impl ListRule {
                 Some(next) => {
                     count += 1;
                     if count > self.max_elements {
-                        return Err(Fail { rest: start, expected: self.limit });
+                        return Err(Fail {
+                            rest: start,
+                            expected: self.limit,
+                        });
                     }
                     next
                 }
@@ -53,9 +56,17 @@ impl ListRule {
                 None if after_ows.len() == after.len() => return Ok(count),
                 Some((b',', next)) => rest = skip_ows(next),
                 _ if parsed.is_none() && after_ows.len() == start.len() => {
-                    return Err(Fail { rest: after_ows, expected: self.element });
+                    return Err(Fail {
+                        rest: after_ows,
+                        expected: self.element,
+                    });
                 }
-                _ => return Err(Fail { rest: after_ows, expected: expected_next }),
+                _ => {
+                    return Err(Fail {
+                        rest: after_ows,
+                        expected: expected_next,
+                    });
+                }
             }
         }
     }

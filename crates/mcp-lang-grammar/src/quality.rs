@@ -48,7 +48,11 @@ impl Quality {
     /// assert_eq!(Quality::new(1001), None);
     /// ```
     pub const fn new(thousandths: u16) -> Option<Quality> {
-        if thousandths <= 1000 { Some(Quality(thousandths)) } else { None }
+        if thousandths <= 1000 {
+            Some(Quality(thousandths))
+        } else {
+            None
+        }
     }
 
     /// The quality in thousandths.
@@ -105,7 +109,11 @@ impl fmt::Display for Quality {
             1000 => f.write_str("1"),
             0 => f.write_str("0"),
             n => {
-                let digits = [b'0' + (n / 100) as u8, b'0' + (n / 10 % 10) as u8, b'0' + (n % 10) as u8];
+                let digits = [
+                    b'0' + (n / 100) as u8,
+                    b'0' + (n / 10 % 10) as u8,
+                    b'0' + (n % 10) as u8,
+                ];
                 let keep = if n % 10 != 0 {
                     3
                 } else if n % 100 != 0 {
@@ -134,7 +142,9 @@ pub(crate) fn qvalue(input: &[u8]) -> PResult<'_, Quality> {
             let (rest, decimals) = decimals(after_int, is_digit)?;
             let mut value: u16 = 0;
             for i in 0..3 {
-                let digit = decimals.get(i).map_or(0, |d| u16::from(d.wrapping_sub(b'0')));
+                let digit = decimals
+                    .get(i)
+                    .map_or(0, |d| u16::from(d.wrapping_sub(b'0')));
                 value = value * 10 + digit;
             }
             (rest, value)
@@ -164,7 +174,9 @@ mod tests {
     use super::*;
 
     fn q(s: &str) -> Result<u16, (usize, Expected)> {
-        Quality::parse(s).map(Quality::get).map_err(|e| (e.offset(), e.expected()))
+        Quality::parse(s)
+            .map(Quality::get)
+            .map_err(|e| (e.offset(), e.expected()))
     }
 
     #[test]
@@ -215,7 +227,15 @@ mod tests {
 
     #[test]
     fn display_is_shortest() {
-        for (v, s) in [(1000, "1"), (0, "0"), (900, "0.9"), (50, "0.05"), (5, "0.005"), (120, "0.12"), (123, "0.123")] {
+        for (v, s) in [
+            (1000, "1"),
+            (0, "0"),
+            (900, "0.9"),
+            (50, "0.05"),
+            (5, "0.005"),
+            (120, "0.12"),
+            (123, "0.123"),
+        ] {
             let quality = Quality::new(v).unwrap();
             let mut buf = [0u8; 8];
             let mut w = crate::serialize::tests::SliceWriter::new(&mut buf);

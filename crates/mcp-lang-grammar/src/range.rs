@@ -140,7 +140,10 @@ pub struct Subtags<'a> {
 impl<'a> Subtags<'a> {
     pub(crate) fn new(s: &'a str) -> Subtags<'a> {
         let left = s.bytes().filter(|&b| b == b'-').count() + 1;
-        Subtags { rest: Some(s), left }
+        Subtags {
+            rest: Some(s),
+            left,
+        }
     }
 }
 
@@ -210,7 +213,18 @@ mod tests {
 
     #[test]
     fn rfc4647_basic_ranges() {
-        for s in ["*", "en", "de-CH", "zh-Hant-TW", "de-CH-1996", "abcdefgh", "a-12345678", "x-a-b-c", "EN-us", "i-klingon"] {
+        for s in [
+            "*",
+            "en",
+            "de-CH",
+            "zh-Hant-TW",
+            "de-CH-1996",
+            "abcdefgh",
+            "a-12345678",
+            "x-a-b-c",
+            "EN-us",
+            "i-klingon",
+        ] {
             assert_eq!(LanguageRange::parse(s).map(|r| r.as_str()), Ok(s));
         }
     }

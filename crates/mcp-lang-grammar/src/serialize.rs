@@ -122,7 +122,10 @@ pub(crate) mod tests {
     impl fmt::Write for SliceWriter<'_> {
         fn write_str(&mut self, s: &str) -> fmt::Result {
             let end = self.len + s.len();
-            self.buf.get_mut(self.len..end).ok_or(fmt::Error)?.copy_from_slice(s.as_bytes());
+            self.buf
+                .get_mut(self.len..end)
+                .ok_or(fmt::Error)?
+                .copy_from_slice(s.as_bytes());
             self.len = end;
             Ok(())
         }
@@ -160,6 +163,11 @@ pub(crate) mod tests {
         let w = reserialize(value.as_str(), &mut buf);
         let again = AcceptLanguage::parse(w.as_str()).unwrap();
         assert!(again.iter().eq(value.iter()));
-        assert!(again.iter().zip(value.iter()).all(|(a, b)| a.range.as_str() == b.range.as_str()));
+        assert!(
+            again
+                .iter()
+                .zip(value.iter())
+                .all(|(a, b)| a.range.as_str() == b.range.as_str())
+        );
     }
 }

@@ -77,8 +77,17 @@ const IRREGULAR: [&str; 17] = [
 ];
 
 /// The regular grandfathered tags of RFC 5646 §2.1 (they match `langtag`).
-const REGULAR: [&str; 9] =
-    ["art-lojban", "cel-gaulish", "no-bok", "no-nyn", "zh-guoyu", "zh-hakka", "zh-min", "zh-min-nan", "zh-xiang"];
+const REGULAR: [&str; 9] = [
+    "art-lojban",
+    "cel-gaulish",
+    "no-bok",
+    "no-nyn",
+    "zh-guoyu",
+    "zh-hakka",
+    "zh-min",
+    "zh-min-nan",
+    "zh-xiang",
+];
 
 /// Which production of `Language-Tag` a tag matched.
 ///
@@ -309,11 +318,17 @@ impl fmt::Display for LanguageTag<'_> {
 /// relative to `input` and follows the crate's longest-viable-prefix rule.
 pub(crate) fn check(input: &[u8]) -> Result<(), ParseError> {
     let langtag = scan(input, |_, _, _| {});
-    let Err(langtag_err) = langtag else { return Ok(()) };
+    let Err(langtag_err) = langtag else {
+        return Ok(());
+    };
     // `irregular` is a finite set: how far does the input follow one of them?
     let (mut irregular, mut complete) = (0, false);
     for tag in IRREGULAR {
-        let common = tag.bytes().zip(input).take_while(|(a, b)| a.eq_ignore_ascii_case(b)).count();
+        let common = tag
+            .bytes()
+            .zip(input)
+            .take_while(|(a, b)| a.eq_ignore_ascii_case(b))
+            .count();
         if common == tag.len() && common == input.len() {
             return Ok(());
         }
@@ -322,7 +337,11 @@ pub(crate) fn check(input: &[u8]) -> Result<(), ParseError> {
         }
     }
     if irregular > langtag_err.offset() {
-        let expected = if complete { Expected::TagEnd } else { Expected::Grandfathered };
+        let expected = if complete {
+            Expected::TagEnd
+        } else {
+            Expected::Grandfathered
+        };
         return Err(ParseError::new(irregular, expected));
     }
     Err(langtag_err)
@@ -347,7 +366,9 @@ enum Part {
 enum State {
     Start,
     /// After a 2–3 letter language and `extlangs` extlangs.
-    ShortLanguage { extlangs: u8 },
+    ShortLanguage {
+        extlangs: u8,
+    },
     /// After a 4–8 letter language.
     LongLanguage,
     Script,
@@ -380,8 +401,12 @@ impl State {
         use Slot::*;
         match self {
             State::Start => &[Language, X],
-            State::ShortLanguage { extlangs } if extlangs < 3 => &[Extlang, Script, Region, Variant, Singleton, X],
-            State::ShortLanguage { .. } | State::LongLanguage => &[Script, Region, Variant, Singleton, X],
+            State::ShortLanguage { extlangs } if extlangs < 3 => {
+                &[Extlang, Script, Region, Variant, Singleton, X]
+            }
+            State::ShortLanguage { .. } | State::LongLanguage => {
+                &[Script, Region, Variant, Singleton, X]
+            }
             State::Script => &[Region, Variant, Singleton, X],
             State::RegionOrVariant => &[Variant, Singleton, X],
             State::Singleton => &[ExtensionSubtag],
@@ -440,7 +465,12 @@ struct Shape {
 
 impl Shape {
     const fn new(min: usize, max: usize, first: Class, rest: Class) -> Shape {
-        Shape { min, max, first, rest }
+        Shape {
+            min,
+            max,
+            first,
+            rest,
+        }
     }
 
     /// How many leading bytes of `subtag` fit this shape (at most `max`).
@@ -449,7 +479,13 @@ impl Shape {
             .iter()
             .enumerate()
             .take(self.max)
-            .take_while(|&(i, &b)| if i == 0 { self.first.accepts(b) } else { self.rest.accepts(b) })
+            .take_while(|&(i, &b)| {
+                if i == 0 {
+                    self.first.accepts(b)
+                } else {
+                    self.rest.accepts(b)
+                }
+            })
             .count()
     }
 
@@ -464,8 +500,14 @@ impl Slot {
         const LANGUAGE: [Shape; 1] = [Shape::new(2, 8, Alpha, Alpha)];
         const EXTLANG: [Shape; 1] = [Shape::new(3, 3, Alpha, Alpha)];
         const SCRIPT: [Shape; 1] = [Shape::new(4, 4, Alpha, Alpha)];
-        const REGION: [Shape; 2] = [Shape::new(2, 2, Alpha, Alpha), Shape::new(3, 3, Digit, Digit)];
-        const VARIANT: [Shape; 2] = [Shape::new(5, 8, Alphanum, Alphanum), Shape::new(4, 4, Digit, Alphanum)];
+        const REGION: [Shape; 2] = [
+            Shape::new(2, 2, Alpha, Alpha),
+            Shape::new(3, 3, Digit, Digit),
+        ];
+        const VARIANT: [Shape; 2] = [
+            Shape::new(5, 8, Alphanum, Alphanum),
+            Shape::new(4, 4, Digit, Alphanum),
+        ];
         const SINGLETON: [Shape; 1] = [Shape::new(1, 1, NotX, NotX)];
         const EXTENSION_SUBTAG: [Shape; 1] = [Shape::new(2, 8, Alphanum, Alphanum)];
         const X_: [Shape; 1] = [Shape::new(1, 1, X, X)];
@@ -559,13 +601,43 @@ mod tests {
     #[test]
     fn rfc5646_appendix_a_well_formed() {
         for s in [
-            "de", "fr", "ja", "i-enochian", "zh-Hant", "zh-Hans", "sr-Cyrl", "sr-Latn", "zh-cmn-Hans-CN", "cmn-Hans-CN",
-            "zh-yue-HK", "yue-HK", "zh-Hans-CN", "sr-Latn-RS", "sl-rozaj", "sl-rozaj-biske", "sl-nedis", "de-CH-1901",
-            "sl-IT-nedis", "hy-Latn-IT-arevela", "de-DE", "en-US", "es-419", "de-CH-x-phonebk", "az-Arab-x-AZE-derbend",
-            "x-whatever", "qaa-Qaaa-QM-x-southern", "de-Qaaa", "sr-Latn-QM", "sr-Qaaa-RS", "en-US-u-islamcal",
-            "zh-CN-a-myext-x-private", "en-a-myext-b-another",
+            "de",
+            "fr",
+            "ja",
+            "i-enochian",
+            "zh-Hant",
+            "zh-Hans",
+            "sr-Cyrl",
+            "sr-Latn",
+            "zh-cmn-Hans-CN",
+            "cmn-Hans-CN",
+            "zh-yue-HK",
+            "yue-HK",
+            "zh-Hans-CN",
+            "sr-Latn-RS",
+            "sl-rozaj",
+            "sl-rozaj-biske",
+            "sl-nedis",
+            "de-CH-1901",
+            "sl-IT-nedis",
+            "hy-Latn-IT-arevela",
+            "de-DE",
+            "en-US",
+            "es-419",
+            "de-CH-x-phonebk",
+            "az-Arab-x-AZE-derbend",
+            "x-whatever",
+            "qaa-Qaaa-QM-x-southern",
+            "de-Qaaa",
+            "sr-Latn-QM",
+            "sr-Qaaa-RS",
+            "en-US-u-islamcal",
+            "zh-CN-a-myext-x-private",
+            "en-a-myext-b-another",
             // Well-formed though not valid (Appendix A lists them as invalid, by registry or duplicates):
-            "de-1901-1901", "en-a-bbb-a-ccc", "ar-a-aaa-b-bbb-a-ccc",
+            "de-1901-1901",
+            "en-a-bbb-a-ccc",
+            "ar-a-aaa-b-bbb-a-ccc",
         ] {
             assert!(ok(s), "{s}");
         }
@@ -589,7 +661,10 @@ mod tests {
         assert_eq!(err("en-GB-oex"), (9, Expected::Subtag));
         assert_eq!(err("sgn-BE-FR-x"), (9, Expected::Subtag));
         assert!(ok("zh-min-nan-Hant-CN"));
-        assert_eq!(LanguageTag::parse("zh-min-nan-Hant").unwrap().kind(), TagKind::LangTag);
+        assert_eq!(
+            LanguageTag::parse("zh-min-nan-Hant").unwrap().kind(),
+            TagKind::LangTag
+        );
     }
 
     #[test]
@@ -613,7 +688,12 @@ mod tests {
         assert_eq!(err("en-a-b"), (6, Expected::ExtensionSubtag));
         assert_eq!(err("en-a-x-foo"), (6, Expected::ExtensionSubtag));
         assert!(ok("en-a-bbb-x-a-ccc"));
-        assert_eq!(LanguageTag::parse("en-a-bbb-x-a-ccc").unwrap().private_use(), Some("x-a-ccc"));
+        assert_eq!(
+            LanguageTag::parse("en-a-bbb-x-a-ccc")
+                .unwrap()
+                .private_use(),
+            Some("x-a-ccc")
+        );
         assert_eq!(err("en-x"), (4, Expected::PrivateUseSubtag));
         assert_eq!(err("x"), (1, Expected::PrivateUseSubtag));
         assert_eq!(err("x-123456789"), (10, Expected::PrivateUseSubtag));
@@ -635,8 +715,24 @@ mod tests {
     fn components() {
         let t = LanguageTag::parse("hy-Latn-IT-arevela").unwrap();
         assert_eq!(
-            (t.language(), t.extlangs(), t.script(), t.region(), t.variants(), t.extensions(), t.private_use()),
-            (Some("hy"), None, Some("Latn"), Some("IT"), Some("arevela"), None, None)
+            (
+                t.language(),
+                t.extlangs(),
+                t.script(),
+                t.region(),
+                t.variants(),
+                t.extensions(),
+                t.private_use()
+            ),
+            (
+                Some("hy"),
+                None,
+                Some("Latn"),
+                Some("IT"),
+                Some("arevela"),
+                None,
+                None
+            )
         );
         let t = LanguageTag::parse("zh-min-nan-Hant").unwrap();
         assert_eq!(t.extlangs(), Some("min-nan"));

@@ -1,0 +1,65 @@
+//! The `mcp-lang` command-line tool, as a library.
+//!
+//! The binary `mcp-lang` is a thin `main` over [`main`]: it parses the command
+//! line with clap and runs one subcommand. The library exists so that the
+//! pieces (the human and JSON renderings of a parse, the JSONL oracle) can be
+//! tested and reused without spawning a process. Use the binary; depend on
+//! this crate only to embed the oracle in another tool.
+//!
+//! | subcommand | what it does |
+//! |------------|--------------|
+//! | `parse [--content-language\|--tag\|--extended] [--json] VALUE` | checks a value against its grammar (default `Accept-Language`) |
+//! | `match --jsonl` | the test oracle: JSON requests on stdin, one JSON answer per line on stdout |
+//!
+//! ```
+//! use mcp_lang_cli::jsonl;
+//!
+//! let answer = jsonl::answer_line(br#"{"op":"parse","header":"fr-CA,fr;q=0.9"}"#);
+//! assert_eq!(answer.to_string(), r#"{"ranges":[["fr-CA",1000],["fr",900]],"valid":true}"#);
+//! ```
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+pub mod jsonl;
+pub mod parse;
+
+/// `mcp-lang`: language preferences for MCP (SEP-2792), from the command line.
+#[derive(Debug, Parser)]
+#[command(name = "mcp-lang", version, about, propagate_version = true)]
+pub struct Cli {
+    /// The subcommand to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands. To add one: a variant here, its module, and an arm in [`run`].
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Parse a value and print it, or the error with a caret under the offset.
+    Parse(parse::ParseArgs),
+    /// Batch mode for comparing implementations (see testdata/README.md).
+    Match(jsonl::MatchArgs),
+}
+
+/// Runs one parsed command line.
+///
+/// ```
+/// use clap::Parser;
+/// use mcp_lang_cli::{Cli, run};
+///
+/// let cli = Cli::try_parse_from(["mcp-lang", "parse", "--tag", "en-US"]).unwrap();
+/// assert_eq!(run(cli), std::process::ExitCode::SUCCESS);
+/// ```
+pub fn run(cli: Cli) -> ExitCode {
+    match cli.command {
+        Command::Parse(args) => parse::run(&args),
+        Command::Match(args) => jsonl::run(&args),
+    }
+}
+
+/// Parses `std::env::args` and runs the command: the binary's `main`.
+pub fn main() -> ExitCode {
+    run(Cli::parse())
+}
