@@ -32,7 +32,7 @@ use http::HeaderMap;
 use http::header::{ACCEPT_LANGUAGE, CONTENT_LANGUAGE, HeaderValue};
 use mcp_lang_agree::{Agreement, JoinedLines, MetaValue, agree};
 
-use crate::json::{FoundMeta, message_content_language};
+use mcp_lang_meta::{RawPreference, extract_content_language};
 
 /// Why a string cannot be sent as an HTTP field value that a receiver reads back
 /// unchanged (decision D8).
@@ -263,26 +263,27 @@ pub fn verify_content_language(
 }
 
 /// Finds the `contentLanguage` of a JSON-RPC response body (`result._meta`, else
-/// `error.data._meta`) and checks the response's `Content-Language` against it. Returns
+/// `error.data._meta`; a body that is not JSON reports nothing) and checks the response's `Content-Language` against it. Returns
 /// what the body reports.
 ///
 /// ```
 /// use http::{HeaderMap, HeaderValue, header::CONTENT_LANGUAGE};
-/// use mcp_lang_http::{check_json_response, FoundMeta};
+/// use mcp_lang_http::check_json_response;
+/// use mcp_lang_meta::RawPreference;
 ///
 /// let mut headers = HeaderMap::new();
 /// headers.insert(CONTENT_LANGUAGE, HeaderValue::from_static("ja"));
 /// let body = r#"{"jsonrpc":"2.0","id":5,"error":{"code":-32602,"message":"無効な引数",
 ///     "data":{"_meta":{"io.modelcontextprotocol/contentLanguage":"ja"}}}}"#;
 /// let found = check_json_response(&headers, body.as_bytes()).unwrap();
-/// assert_eq!(found, FoundMeta::String("ja".into()));
+/// assert_eq!(found, RawPreference::String("ja".into()));
 /// ```
 pub fn check_json_response<'b>(
     headers: &HeaderMap,
     body: &'b [u8],
-) -> Result<FoundMeta<'b>, MalformedResponse> {
-    let found = message_content_language(body);
-    verify_content_language(headers, found.as_meta())?;
+) -> Result<RawPreference<'b>, MalformedResponse> {
+    let found = extract_content_language(body).unwrap_or_default();
+    verify_content_language(headers, found.as_meta_value())?;
     Ok(found)
 }
 
@@ -336,9 +337,9 @@ impl EventStreamLanguage {
 
     /// Checks one message (the JSON of an SSE `data` field): its `contentLanguage` in
     /// `result._meta`, `error.data._meta` or `params._meta` must agree with the header.
-    pub fn check_message<'b>(&self, message: &'b [u8]) -> Result<FoundMeta<'b>, MalformedResponse> {
-        let found = message_content_language(message);
-        self.check(found.as_meta())?;
+    pub fn check_message<'b>(&self, message: &'b [u8]) -> Result<RawPreference<'b>, MalformedResponse> {
+        let found = extract_content_language(message).unwrap_or_default();
+        self.check(found.as_meta_value())?;
         Ok(found)
     }
 }

@@ -25,11 +25,13 @@ use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use bytes::Bytes;
+use std::pin::pin;
+
+use bytes::{Buf, Bytes, BytesMut};
 use http::header::{CONTENT_LANGUAGE, CONTENT_LENGTH};
 use http::{Method, Request, Response, StatusCode};
 use http_body::Body;
-use http_body_util::{BodyExt, Either, Full, LengthLimitError, Limited};
+use http_body_util::{BodyExt, Either, Full};
 use serde_json::{Value, json};
 use tower_layer::Layer;
 use tower_service::Service;
@@ -37,7 +39,10 @@ use tower_service::Service;
 use crate::response::{
     add_vary_accept_language, is_event_stream, is_json, make_private, mirror_json_response,
 };
-use crate::server::{LanguagePreference, check_request, json_response, json_rpc_error};
+use crate::server::{LanguagePreference, check_request, echo_id, json_response, json_rpc_error};
+use mcp_lang_match::Negotiator;
+use mcp_lang_meta::{RawPreference, RequestLanguage, skim_request};
+use std::sync::Arc;
 
 /// The body of a response that went through [`LanguageService`]: either bytes the layer
 /// holds (a JSON body it read to mirror `contentLanguage`, or its own error response) or
@@ -54,16 +59,17 @@ pub type LanguageBody<B> = Either<Full<Bytes>, B>;
 ///     .response_limit(8 << 20);
 /// assert_eq!(layer.get_body_limit(), 1 << 20);
 /// ```
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct LanguageLayer {
     config: Config,
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 struct Config {
     body_limit: usize,
     response_limit: usize,
     keep_event_stream_content_language: bool,
+    negotiator: Option<Arc<Negotiator>>,
 }
 
 impl Default for LanguageLayer {
@@ -86,6 +92,7 @@ impl LanguageLayer {
                 body_limit: Self::DEFAULT_BODY_LIMIT,
                 response_limit: Self::DEFAULT_RESPONSE_LIMIT,
                 keep_event_stream_content_language: false,
+                negotiator: None,
             },
         }
     }
@@ -93,13 +100,13 @@ impl LanguageLayer {
     /// The largest request body, in bytes, the layer reads. A `POST` with a larger body
     /// (by `Content-Length` or by what arrives) is answered `413 Payload Too Large`: the
     /// agreement check needs the whole message, and the layer never skips it.
-    pub const fn body_limit(mut self, bytes: usize) -> Self {
+    pub fn body_limit(mut self, bytes: usize) -> Self {
         self.config.body_limit = bytes;
         self
     }
 
     /// The current request body limit.
-    pub const fn get_body_limit(&self) -> usize {
+    pub fn get_body_limit(&self) -> usize {
         self.config.body_limit
     }
 
@@ -107,13 +114,13 @@ impl LanguageLayer {
     /// `contentLanguage`. A larger one is replaced by a `500 Internal Server Error` with a
     /// JSON-RPC error (-32603) saying so, because it cannot be mirrored as the SEP
     /// requires.
-    pub const fn response_limit(mut self, bytes: usize) -> Self {
+    pub fn response_limit(mut self, bytes: usize) -> Self {
         self.config.response_limit = bytes;
         self
     }
 
     /// The current response body limit.
-    pub const fn get_response_limit(&self) -> usize {
+    pub fn get_response_limit(&self) -> usize {
         self.config.response_limit
     }
 
@@ -121,8 +128,27 @@ impl LanguageLayer {
     /// response. Set it only when the handler knows one value holds for every message on
     /// the stream; by default the layer removes it, since omission is always conforming
     /// and the layer cannot check messages that do not exist yet.
-    pub const fn keep_event_stream_content_language(mut self, keep: bool) -> Self {
+    pub fn keep_event_stream_content_language(mut self, keep: bool) -> Self {
         self.config.keep_event_stream_content_language = keep;
+        self
+    }
+
+    /// Negotiates every request's preference against `negotiator` and puts the
+    /// resulting `mcp_lang_meta::RequestLanguage` (raw value, well-formed or not, selected
+    /// tag) in the request extensions, beside the [`LanguagePreference`]. A malformed or
+    /// absent preference selects the negotiator's default, never an error.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use mcp_lang_http::LanguageLayer;
+    /// use mcp_lang_match::Negotiator;
+    ///
+    /// let negotiator = Negotiator::new(["en", "fr", "de"], "en").unwrap();
+    /// let layer = LanguageLayer::new().negotiator(Arc::new(negotiator));
+    /// # let _ = layer;
+    /// ```
+    pub fn negotiator(mut self, negotiator: Arc<Negotiator>) -> Self {
+        self.config.negotiator = Some(negotiator);
         self
     }
 }
@@ -133,7 +159,7 @@ impl<S> Layer<S> for LanguageLayer {
     fn layer(&self, inner: S) -> Self::Service {
         LanguageService {
             inner,
-            config: self.config,
+            config: self.config.clone(),
         }
     }
 }
@@ -185,7 +211,7 @@ where
         // The clone takes the place of the service that was driven to readiness.
         let clone = self.inner.clone();
         let inner = std::mem::replace(&mut self.inner, clone);
-        Box::pin(handle(inner, self.config, request))
+        Box::pin(handle(inner, self.config.clone(), request))
     }
 }
 
@@ -218,12 +244,10 @@ where
     if declared_too_long {
         return Ok(too_large(config.body_limit));
     }
-    let bytes = match Limited::new(body, config.body_limit).collect().await {
-        Ok(collected) => collected.to_bytes(),
-        Err(e) if e.downcast_ref::<LengthLimitError>().is_some() => {
-            return Ok(too_large(config.body_limit));
-        }
-        Err(e) => {
+    let bytes = match read_bounded(body, config.body_limit).await {
+        Ok(bytes) => bytes,
+        Err(ReadError::TooLarge) => return Ok(too_large(config.body_limit)),
+        Err(ReadError::Body(e)) => {
             let body = json_rpc_error(
                 &Value::Null,
                 -32600,
@@ -234,18 +258,25 @@ where
         }
     };
 
-    let found = crate::json::request_preference(&bytes);
-    let agreement = match check_request(&parts.headers, found.preference.as_meta()) {
-        Ok(agreement) => agreement,
-        Err(mismatch) => return Ok(own(mismatch.to_response(&found.id))),
+    let (preference, raw_id) = match skim_request(&bytes) {
+        Ok(skim) => (skim.accept_language().clone(), skim.id()),
+        // Not one JSON object: no `_meta` to read; the inner server answers the body.
+        Err(_) => (RawPreference::Absent, None),
     };
-    let preference =
-        LanguagePreference::new(found.preference.as_str().map(str::to_owned), agreement);
-    let id = found.id;
+    let agreement = match check_request(&parts.headers, preference.as_meta_value()) {
+        Ok(agreement) => agreement,
+        Err(mismatch) => return Ok(own(mismatch.to_response(&echo_id(raw_id)))),
+    };
+    let preference = LanguagePreference::new(preference.as_str().map(str::to_owned), agreement);
+    if let Some(negotiator) = &config.negotiator {
+        parts
+            .extensions
+            .insert(RequestLanguage::negotiate(preference.raw(), negotiator));
+    }
     parts.extensions.insert(preference);
 
     let response = inner
-        .call(Request::from_parts(parts, B::from(bytes)))
+        .call(Request::from_parts(parts, B::from(bytes.clone())))
         .await?;
     let (mut parts, body) = response.into_parts();
     add_vary_accept_language(&mut parts.headers);
@@ -261,25 +292,73 @@ where
     if !is_json(&parts.headers) {
         return Ok(Response::from_parts(parts, Either::Right(body)));
     }
-    match Limited::new(body, config.response_limit).collect().await {
-        Ok(collected) => {
-            let bytes = collected.to_bytes();
-            mirror_json_response(&mut parts.headers, &bytes);
-            Ok(Response::from_parts(parts, Either::Left(Full::new(bytes))))
+    match read_bounded(body, config.response_limit).await {
+        Ok(body) => {
+            mirror_json_response(&mut parts.headers, &body);
+            Ok(Response::from_parts(parts, Either::Left(Full::new(body))))
         }
         Err(e) => {
-            let message = if e.downcast_ref::<LengthLimitError>().is_some() {
-                format!(
+            let message = match e {
+                ReadError::TooLarge => format!(
                     "the response exceeds the {}-byte limit of the language layer, which must read it to mirror its contentLanguage",
                     config.response_limit
-                )
-            } else {
-                format!("could not read the response body: {e}")
+                ),
+                ReadError::Body(e) => format!("could not read the response body: {e}"),
             };
+            let id = echo_id(skim_request(&bytes).ok().and_then(|skim| skim.id()));
             let body = json_rpc_error(&id, -32603, &message, Value::Null);
             Ok(own(json_response(StatusCode::INTERNAL_SERVER_ERROR, body)))
         }
     }
+}
+
+/// Why [`read_bounded`] stopped.
+enum ReadError {
+    TooLarge,
+    Body(BoxError),
+}
+
+/// Reads a whole body, refusing more than `limit` bytes. A body that arrives as one
+/// chunk (the usual case) is returned without copying.
+async fn read_bounded<B>(body: B, limit: usize) -> Result<Bytes, ReadError>
+where
+    B: Body,
+    B::Error: Into<BoxError>,
+{
+    if body.size_hint().lower() > limit as u64 {
+        return Err(ReadError::TooLarge);
+    }
+    let mut body = pin!(body);
+    let mut first: Option<Bytes> = None;
+    let mut more: Option<BytesMut> = None;
+    let mut len = 0usize;
+    while let Some(frame) = body.as_mut().frame().await {
+        let frame = frame.map_err(|e| ReadError::Body(e.into()))?;
+        // Trailers carry no part of the message.
+        let Ok(mut data) = frame.into_data() else {
+            continue;
+        };
+        len = len.saturating_add(data.remaining());
+        if len > limit {
+            return Err(ReadError::TooLarge);
+        }
+        let chunk = data.copy_to_bytes(data.remaining());
+        if let Some(buffer) = more.as_mut() {
+            buffer.extend_from_slice(&chunk);
+        } else if let Some(previous) = first.take() {
+            let mut buffer = BytesMut::with_capacity(previous.len() + chunk.len());
+            buffer.extend_from_slice(&previous);
+            buffer.extend_from_slice(&chunk);
+            more = Some(buffer);
+        } else {
+            first = Some(chunk);
+        }
+    }
+    Ok(match (first, more) {
+        (_, Some(buffer)) => buffer.freeze(),
+        (Some(chunk), None) => chunk,
+        (None, None) => Bytes::new(),
+    })
 }
 
 /// A response the layer made itself.

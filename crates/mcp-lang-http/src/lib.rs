@@ -1,7 +1,6 @@
 //! The Streamable HTTP binding of MCP SEP-2792 ("Per-Request User Language Preference").
 
 mod client;
-mod json;
 #[cfg(feature = "tower")]
 mod layer;
 mod response;
@@ -11,10 +10,7 @@ pub use client::{
     EventStreamLanguage, FieldValueError, FieldValueErrorKind, MalformedResponse,
     check_json_response, set_accept_language, verify_content_language,
 };
-pub use json::{
-    ACCEPT_LANGUAGE_KEY, CONTENT_LANGUAGE_KEY, FoundMeta, RequestMeta, message_content_language,
-    request_preference,
-};
+pub use mcp_lang_meta::{ACCEPT_LANGUAGE_KEY, CONTENT_LANGUAGE_KEY, RawPreference};
 #[cfg(feature = "tower")]
 pub use layer::{LanguageBody, LanguageLayer, LanguageService};
 pub use response::{

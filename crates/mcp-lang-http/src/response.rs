@@ -29,7 +29,7 @@ use http::HeaderMap;
 use http::header::{CACHE_CONTROL, CONTENT_LANGUAGE, CONTENT_TYPE, HeaderValue, VARY};
 
 use crate::client::{FieldValueError, field_value};
-use crate::json::{FoundMeta, message_content_language};
+use mcp_lang_meta::{RawPreference, extract_content_language};
 
 /// Sets `Content-Language` to exactly one field line equal to `content_language`,
 /// replacing any line already there.
@@ -66,7 +66,8 @@ pub fn set_content_language(
 pub enum Mirrored {
     /// The body reports `contentLanguage`; it is now the one `Content-Language` line.
     Set,
-    /// The body reports no `contentLanguage` string; the headers were left alone.
+    /// The body reports no `contentLanguage` string (or is not JSON); the headers were
+    /// left alone.
     NotReported,
     /// The body's `contentLanguage` cannot be sent as a field value (it is not
     /// `Content-Language` syntax either); any `Content-Language` line was removed, so
@@ -87,15 +88,15 @@ pub enum Mirrored {
 /// assert_eq!(headers[CONTENT_LANGUAGE], "de");
 /// ```
 pub fn mirror_json_response(headers: &mut HeaderMap, body: &[u8]) -> Mirrored {
-    match message_content_language(body) {
-        FoundMeta::String(value) => match set_content_language(headers, &value) {
+    match extract_content_language(body).unwrap_or_default() {
+        RawPreference::String(value) => match set_content_language(headers, &value) {
             Ok(()) => Mirrored::Set,
             Err(e) => {
                 headers.remove(CONTENT_LANGUAGE);
                 Mirrored::Unsendable(e)
             }
         },
-        FoundMeta::Absent | FoundMeta::NotString => Mirrored::NotReported,
+        RawPreference::Absent | RawPreference::NotString => Mirrored::NotReported,
     }
 }
 

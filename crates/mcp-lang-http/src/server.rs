@@ -38,7 +38,7 @@ use http::{HeaderMap, Response, StatusCode};
 use mcp_lang_agree::{Agreement, JoinedLines, MetaValue, agree};
 use serde_json::json;
 
-use crate::json::ACCEPT_LANGUAGE_KEY;
+use mcp_lang_meta::{ACCEPT_LANGUAGE_KEY, RawPreference, skim_request};
 
 /// The JSON-RPC error code of HeaderMismatch (decision D6; the SEP-2243 seed text's
 /// -32001 was renumbered to -32020 by the specification).
@@ -204,7 +204,7 @@ impl LanguagePreference {
 }
 
 /// Validates a whole request at once: reads the preference and id from the JSON body
-/// ([`request_preference`](crate::request_preference)) and checks the `Accept-Language`
+/// (`mcp_lang_meta::skim_request`) and checks the `Accept-Language`
 /// lines against it ([`check_request`]). For frameworks without tower; the tower layer
 /// does the same.
 ///
@@ -226,16 +226,29 @@ pub fn validate_request(
     headers: &HeaderMap,
     body: &[u8],
 ) -> Result<LanguagePreference, RejectedRequest> {
-    let found = crate::json::request_preference(body);
-    match check_request(headers, found.preference.as_meta()) {
+    let (preference, raw_id) = match skim_request(body) {
+        Ok(skim) => (skim.accept_language().clone(), skim.id()),
+        // Not one JSON object: no `_meta` to read. The MCP server answers the body itself.
+        Err(_) => (RawPreference::Absent, None),
+    };
+    match check_request(headers, preference.as_meta_value()) {
         Ok(agreement) => Ok(LanguagePreference::new(
-            found.preference.as_str().map(str::to_owned),
+            preference.as_str().map(str::to_owned),
             agreement,
         )),
         Err(mismatch) => Err(RejectedRequest {
             mismatch,
-            id: found.id,
+            id: echo_id(raw_id),
         }),
+    }
+}
+
+/// The id to echo in an error response, from the id's raw JSON text: a string or a
+/// number; anything else (or no id) is `null`.
+pub(crate) fn echo_id(raw: Option<&str>) -> serde_json::Value {
+    match raw.and_then(|r| serde_json::from_str::<serde_json::Value>(r).ok()) {
+        Some(id @ (serde_json::Value::String(_) | serde_json::Value::Number(_))) => id,
+        _ => serde_json::Value::Null,
     }
 }
 
