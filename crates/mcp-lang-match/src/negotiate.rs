@@ -224,6 +224,8 @@ struct Supported {
     lower: Box<[u8]>,
     /// `singleton[k - 1]`: whether subtag `k` is a singleton.
     singleton: Box<[bool]>,
+    /// The first byte of `lower`, kept inline for the quick reject.
+    first: u8,
 }
 
 impl Supported {
@@ -233,10 +235,12 @@ impl Supported {
             .split(|&b| b == b'-')
             .map(subtags::is_singleton)
             .collect();
+        let first = lower.first().copied().unwrap_or(0);
         Supported {
             tag: tag.into(),
             lower,
             singleton,
+            first,
         }
     }
 
@@ -266,6 +270,29 @@ const EMPTY: Range<'static> = Range {
     quality: 0,
     position: 0,
 };
+
+/// A set of byte values (the first letters seen among a request's ranges).
+#[derive(Default)]
+struct FirstBytes([u64; 4]);
+
+impl FirstBytes {
+    /// Adds `b`; whether it was new.
+    fn insert(&mut self, b: u8) -> bool {
+        let (word, bit) = (usize::from(b / 64), 1u64 << (b % 64));
+        match self.0.get_mut(word) {
+            Some(w) if *w & bit == 0 => {
+                *w |= bit;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn contains(&self, b: u8) -> bool {
+        let (word, bit) = (usize::from(b / 64), 1u64 << (b % 64));
+        self.0.get(word).is_some_and(|w| w & bit != 0)
+    }
+}
 
 /// How close a match is, higher is closer (D4's second tie-break).
 const EXACT: usize = usize::MAX;
@@ -332,6 +359,10 @@ pub struct Negotiator {
     default: Box<str>,
     default_index: Option<usize>,
     max_ranges: usize,
+    /// Indices of `supported`, grouped by first byte (stable).
+    by_first: Box<[u32]>,
+    /// For each byte value, its group's range in `by_first`.
+    buckets: Box<[(u32, u32)]>,
 }
 
 impl Negotiator {
@@ -389,7 +420,25 @@ impl Negotiator {
             Some(s) => s.tag.clone(),
             None => default.into(),
         };
+        let mut by_first: Vec<u32> = (0..compiled.len())
+            .filter_map(|i| u32::try_from(i).ok())
+            .collect();
+        by_first.sort_by_key(|&i| compiled.get(i as usize).map_or(0, |t| t.first));
+        let mut buckets = alloc::vec![(0u32, 0u32); 256];
+        for (at, &i) in by_first.iter().enumerate() {
+            let first = compiled.get(i as usize).map_or(0, |t| t.first);
+            let at = u32::try_from(at).unwrap_or(u32::MAX);
+            if let Some(b) = buckets.get_mut(usize::from(first)) {
+                if b.1 == 0 {
+                    *b = (at, at + 1);
+                } else {
+                    b.1 = at + 1;
+                }
+            }
+        }
         Ok(Negotiator {
+            by_first: by_first.into_boxed_slice(),
+            buckets: buckets.into_boxed_slice(),
             supported: compiled.into_boxed_slice(),
             default,
             default_index,
@@ -503,7 +552,21 @@ impl Negotiator {
         if header.is_empty() {
             return self.fallback(Reason::Absent);
         }
-        let mut buffer = [EMPTY; Self::RANGE_CAPACITY];
+        // The ranges are buffered on the stack; a small buffer for the usual
+        // short header keeps the per-request cost down.
+        let considered = header.len().min(self.max_ranges);
+        if considered <= 8 {
+            self.choose(&mut [EMPTY; 8], header)
+        } else if considered <= 32 {
+            self.choose(&mut [EMPTY; 32], header)
+        } else {
+            self.choose(&mut [EMPTY; Self::RANGE_CAPACITY], header)
+        }
+    }
+
+    /// Buffers the first `max_ranges` ranges (as many as `buffer` holds) and
+    /// picks the best supported tag.
+    fn choose<'h>(&self, buffer: &mut [Range<'h>], header: &AcceptLanguage<'h>) -> Negotiation<'_> {
         let mut len = 0;
         let mut wildcard: Option<Decider> = None;
         for (position, wr) in header.iter().take(self.max_ranges).enumerate() {
@@ -531,20 +594,51 @@ impl Negotiator {
         }
         let ranges = buffer.get(..len).unwrap_or(&[]);
 
+        // Only tags that share their first letter with a range can match it
+        // (explicitly or by truncation): visit those buckets, once each.
+        let mut seen = FirstBytes::default();
         let mut best: Option<(Score, usize)> = None;
-        for (index, tag) in self.supported.iter().enumerate() {
-            let Some(score) = score(tag, ranges, wildcard) else {
-                continue;
-            };
-            if score.quality == 0 {
-                continue;
-            }
+        let mut consider = |score: Score, index: usize| {
             let better = match &best {
                 None => true,
                 Some((b, bi)) => self.beats(&score, index, b, *bi),
             };
-            if better {
+            if score.quality > 0 && better {
                 best = Some((score, index));
+            }
+        };
+        for r in ranges {
+            if !seen.insert(r.lower_first) {
+                continue;
+            }
+            for &index in self.bucket(r.lower_first) {
+                let index = index as usize;
+                if let Some(tag) = self.supported.get(index) {
+                    if let Some(score) = score(tag, ranges, wildcard) {
+                        consider(score, index);
+                    }
+                }
+            }
+        }
+        // Every other tag can only be rated by `*`; they all tie, so the
+        // default (if among them) or the first of them is the one to consider.
+        if let Some(w) = wildcard.filter(|w| w.quality > 0) {
+            let unseen = |i: usize| {
+                self.supported
+                    .get(i)
+                    .is_some_and(|t| !seen.contains(t.first))
+            };
+            let pick = match self.default_index {
+                Some(d) if unseen(d) => Some(d),
+                _ => (0..self.supported.len()).find(|&i| unseen(i)),
+            };
+            if let Some(index) = pick {
+                let score = Score {
+                    quality: w.quality,
+                    position: w.position,
+                    closeness: WILDCARD,
+                };
+                consider(score, index);
             }
         }
         match best.and_then(|(s, i)| Some((s, i, self.supported.get(i)?))) {
@@ -563,8 +657,21 @@ impl Negotiator {
         }
     }
 
-    /// Whether candidate `a` (at supported index `ai`) beats `b` (at `bi`),
-    /// `ai > bi` (candidates come in supported order).
+    /// The indices of the supported tags whose first byte is `first`, in
+    /// supported order.
+    fn bucket(&self, first: u8) -> &[u32] {
+        let (start, end) = self
+            .buckets
+            .get(usize::from(first))
+            .copied()
+            .unwrap_or((0, 0));
+        self.by_first
+            .get(start as usize..end as usize)
+            .unwrap_or(&[])
+    }
+
+    /// Whether candidate `a` (at supported index `ai`) beats `b` (at `bi`):
+    /// decision D4's score and tie-breaks.
     fn beats(&self, a: &Score, ai: usize, b: &Score, bi: usize) -> bool {
         if a.quality != b.quality {
             return a.quality > b.quality;
@@ -575,9 +682,14 @@ impl Negotiator {
         if a.closeness != b.closeness {
             return a.closeness > b.closeness;
         }
-        // The default wins the remaining ties; otherwise the earlier tag,
-        // which is `b`.
-        self.default_index == Some(ai) && self.default_index != Some(bi)
+        let (a_default, b_default) = (
+            self.default_index == Some(ai),
+            self.default_index == Some(bi),
+        );
+        if a_default != b_default {
+            return a_default;
+        }
+        ai < bi
     }
 
     fn fallback(&self, reason: Reason) -> Negotiation<'_> {
@@ -595,9 +707,8 @@ fn score(tag: &Supported, ranges: &[Range<'_>], wildcard: Option<Decider>) -> Op
     let mut explicit: Option<Decider> = None;
     // Truncation: (quality, position, reach); higher q, then earlier.
     let mut truncated: Option<(u16, usize, usize)> = None;
-    let first = tag.lower.first().copied().unwrap_or(0);
     for r in ranges {
-        if r.lower_first != first {
+        if r.lower_first != tag.first {
             continue;
         }
         let a = subtags::align(r.bytes, &tag.lower, true);
