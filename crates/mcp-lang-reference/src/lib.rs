@@ -28,6 +28,8 @@
 //! Serve it with `mcp-lang serve --stdio` or `mcp-lang serve --http ADDR`.
 
 pub mod catalog;
+#[cfg(any(feature = "stdio", feature = "http"))]
+pub mod serve;
 pub mod server;
 
 pub use server::ReferenceServer;
