@@ -54,7 +54,11 @@ fn body_1k() -> Bytes {
     );
     let tail = r#""}}}"#;
     let pad = 1024 - head.len() - tail.len();
-    let body = format!("{head}{}{tail}", "Montréal ".repeat(pad / 10) + &"x".repeat(pad % 10));
+    // A city name with one non-ASCII letter, then ordinary ASCII text, as tool
+    // arguments usually are.
+    let city = "Montréal, ";
+    let filler = "the quick brown fox jumps over the lazy dog ".repeat(pad / 44 + 1);
+    let body = format!("{head}{city}{}{tail}", &filler[..pad - city.len()]);
     assert_eq!(body.len(), 1024, "the request body is 1 KiB");
     Bytes::from(body)
 }

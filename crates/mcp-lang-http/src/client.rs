@@ -66,6 +66,15 @@ pub enum FieldValueErrorKind {
 }
 
 impl FieldValueError {
+    /// The error for a value `HeaderValue` refuses although it passed the checks (not
+    /// expected: the checks are stricter).
+    pub(crate) fn control() -> Self {
+        FieldValueError {
+            offset: 0,
+            kind: FieldValueErrorKind::Control,
+        }
+    }
+
     /// The byte offset of the first offending character.
     pub fn offset(&self) -> usize {
         self.offset
@@ -97,6 +106,13 @@ impl std::error::Error for FieldValueError {}
 /// Checks that `value` is a field value a receiver reads back byte for byte, and makes
 /// the [`HeaderValue`].
 pub(crate) fn field_value(value: &str) -> Result<HeaderValue, FieldValueError> {
+    check_field_value(value)?;
+    // Visible ASCII, SP and HTAB only: always a valid `HeaderValue`.
+    HeaderValue::from_str(value).map_err(|_| FieldValueError::control())
+}
+
+/// Checks that `value` is a field value a receiver reads back byte for byte.
+pub(crate) fn check_field_value(value: &str) -> Result<(), FieldValueError> {
     let bytes = value.as_bytes();
     if let Some(offset) = bytes.iter().position(|&b| b >= 0x80) {
         return Err(FieldValueError {
@@ -126,11 +142,7 @@ pub(crate) fn field_value(value: &str) -> Result<HeaderValue, FieldValueError> {
             kind: FieldValueErrorKind::SurroundingWhitespace,
         });
     }
-    // Visible ASCII, SP and HTAB only: always a valid `HeaderValue`.
-    HeaderValue::from_str(value).map_err(|_| FieldValueError {
-        offset: 0,
-        kind: FieldValueErrorKind::Control,
-    })
+    Ok(())
 }
 
 /// Sets `Accept-Language` to exactly one field line equal to `preference`, the

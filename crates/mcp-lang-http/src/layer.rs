@@ -37,7 +37,7 @@ use tower_layer::Layer;
 use tower_service::Service;
 
 use crate::response::{
-    add_vary_accept_language, is_event_stream, is_json, make_private, mirror_json_response,
+    add_vary_accept_language, is_event_stream, is_json, make_private, mirror_json_bytes,
 };
 use crate::server::{LanguagePreference, check_request, echo_id, json_response, json_rpc_error};
 use mcp_lang_match::Negotiator;
@@ -294,7 +294,7 @@ where
     }
     match read_bounded(body, config.response_limit).await {
         Ok(body) => {
-            mirror_json_response(&mut parts.headers, &body);
+            mirror_json_bytes(&mut parts.headers, &body);
             Ok(Response::from_parts(parts, Either::Left(Full::new(body))))
         }
         Err(e) => {

@@ -28,7 +28,7 @@
 use http::HeaderMap;
 use http::header::{CACHE_CONTROL, CONTENT_LANGUAGE, CONTENT_TYPE, HeaderValue, VARY};
 
-use crate::client::{FieldValueError, field_value};
+use crate::client::{FieldValueError, check_field_value, field_value};
 use mcp_lang_meta::{RawPreference, extract_content_language};
 
 /// Sets `Content-Language` to exactly one field line equal to `content_language`,
@@ -97,6 +97,34 @@ pub fn mirror_json_response(headers: &mut HeaderMap, body: &[u8]) -> Mirrored {
             }
         },
         RawPreference::Absent | RawPreference::NotString => Mirrored::NotReported,
+    }
+}
+
+/// [`mirror_json_response`] for a body held as [`Bytes`]: the header value shares the
+/// body's buffer when the `contentLanguage` string has no escapes (no copy).
+#[cfg(feature = "tower")]
+pub(crate) fn mirror_json_bytes(headers: &mut HeaderMap, body: &bytes::Bytes) -> Mirrored {
+    use std::borrow::Cow;
+    let value = match extract_content_language(body).unwrap_or_default() {
+        RawPreference::String(value) => value,
+        RawPreference::Absent | RawPreference::NotString => return Mirrored::NotReported,
+    };
+    let header = check_field_value(&value).and_then(|()| {
+        let shared = match &value {
+            Cow::Borrowed(s) => body.slice_ref(s.as_bytes()),
+            Cow::Owned(s) => bytes::Bytes::copy_from_slice(s.as_bytes()),
+        };
+        HeaderValue::from_maybe_shared(shared).map_err(|_| FieldValueError::control())
+    });
+    match header {
+        Ok(header) => {
+            headers.insert(CONTENT_LANGUAGE, header);
+            Mirrored::Set
+        }
+        Err(e) => {
+            headers.remove(CONTENT_LANGUAGE);
+            Mirrored::Unsendable(e)
+        }
     }
 }
 
