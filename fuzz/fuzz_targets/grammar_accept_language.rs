@@ -1,0 +1,27 @@
+//! Arbitrary bytes as an `Accept-Language` value: no panic, and the parse is
+//! self-consistent (iteration yields `len()` valid ranges; bytes and str agree).
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use mcp_lang_grammar::{AcceptLanguage, LanguageRange};
+
+fuzz_target!(|data: &[u8]| {
+    let from_bytes = AcceptLanguage::parse_bytes(data);
+    match from_bytes {
+        Ok(value) => {
+            assert_eq!(value.as_str().as_bytes(), data);
+            let mut n = 0;
+            for w in value.iter() {
+                assert!(LanguageRange::parse(w.range.as_str()).is_ok());
+                assert!(w.quality.get() <= 1000);
+                n += 1;
+            }
+            assert_eq!(n, value.len());
+        }
+        Err(e) => assert!(e.offset() <= data.len()),
+    }
+    if let Ok(s) = std::str::from_utf8(data) {
+        let from_str = AcceptLanguage::parse(s);
+        assert_eq!(from_str.map(|v| v.len()), from_bytes.map(|v| v.len()));
+    }
+});
