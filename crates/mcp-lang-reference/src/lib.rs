@@ -28,8 +28,12 @@
 //! Serve it with `mcp-lang serve --stdio` or `mcp-lang serve --http ADDR`.
 
 pub mod catalog;
+#[cfg(feature = "demo")]
+pub mod demo;
 #[cfg(any(feature = "stdio", feature = "http"))]
 pub mod serve;
 pub mod server;
+#[cfg(feature = "demo")]
+pub mod wire;
 
 pub use server::ReferenceServer;
