@@ -109,6 +109,27 @@ impl ReferenceServer {
         &self.languages
     }
 
+    /// The request's language, logged with the method it serves.
+    fn language(
+        &self,
+        context: &RequestContext<RoleServer>,
+        method: &str,
+    ) -> Result<RequestLanguage, ErrorData> {
+        let language = self.languages.for_request(context);
+        match &language {
+            Ok(language) => tracing::info!(
+                method,
+                preference = language.raw().unwrap_or("-"),
+                kind = ?language.preference(),
+                selected = language.tag(),
+                reason = %language.reason(),
+                "negotiated"
+            ),
+            Err(error) => tracing::warn!(method, %error.message, "HTTP mirror disagrees with _meta"),
+        }
+        language
+    }
+
     fn t(&self, language: &RequestLanguage, id: &str) -> String {
         self.catalog.text(language.tag(), id)
     }
@@ -518,7 +539,7 @@ impl ServerHandler for ReferenceServer {
         request: InitializeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<InitializeResult, ErrorData> {
-        let language = self.languages.for_request(&context)?;
+        let language = self.language(&context, "initialize")?;
         context.peer.set_peer_info(request.clone());
         let mut result = self.negotiate_initialize(&request)?;
         let localized = self.info(&language);
@@ -531,7 +552,7 @@ impl ServerHandler for ReferenceServer {
         &self,
         context: RequestContext<RoleServer>,
     ) -> Result<DiscoverResult, ErrorData> {
-        let language = self.languages.for_request(&context)?;
+        let language = self.language(&context, "server/discover")?;
         let mut result = DiscoverResult::from_server_info(
             self.supported_protocol_versions().into_owned(),
             self.info(&language),
@@ -545,7 +566,7 @@ impl ServerHandler for ReferenceServer {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let language = self.languages.for_request(&context)?;
+        let language = self.language(&context, "tools/list")?;
         let (tools, ttl, scope) = list_meta(self.tools(&language));
         let mut result = ListToolsResult::with_all_items(tools);
         result.ttl_ms = ttl;
@@ -559,13 +580,8 @@ impl ServerHandler for ReferenceServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let language = self.languages.for_request(&context)?;
-        tracing::debug!(
-            tool = %request.name,
-            preference = language.raw().unwrap_or("-"),
-            selected = language.tag(),
-            "tools/call"
-        );
+        let language = self.language(&context, "tools/call")?;
+        tracing::debug!(tool = %request.name, "tools/call");
         let arguments = request.arguments.as_ref();
         match request.name.as_ref() {
             "weather_current" => self.weather(&language, arguments),
@@ -586,7 +602,7 @@ impl ServerHandler for ReferenceServer {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
-        let language = self.languages.for_request(&context)?;
+        let language = self.language(&context, "prompts/list")?;
         let (prompts, ttl, scope) = list_meta(self.prompts(&language));
         let mut result = ListPromptsResult::with_all_items(prompts);
         result.ttl_ms = ttl;
@@ -600,7 +616,7 @@ impl ServerHandler for ReferenceServer {
         request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
-        let language = self.languages.for_request(&context)?;
+        let language = self.language(&context, "prompts/get")?;
         if request.name != "plan_trip" {
             return Err(self.error(
                 &language,
@@ -631,7 +647,7 @@ impl ServerHandler for ReferenceServer {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        let language = self.languages.for_request(&context)?;
+        let language = self.language(&context, "resources/list")?;
         let (resources, ttl, scope) = list_meta(self.resources(&language));
         let mut result = ListResourcesResult::with_all_items(resources);
         result.ttl_ms = ttl;
@@ -645,7 +661,7 @@ impl ServerHandler for ReferenceServer {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
-        let language = self.languages.for_request(&context)?;
+        let language = self.language(&context, "resources/templates/list")?;
         let (templates, ttl, scope) = list_meta(self.templates(&language));
         let mut result = ListResourceTemplatesResult::with_all_items(templates);
         result.ttl_ms = ttl;
@@ -659,7 +675,7 @@ impl ServerHandler for ReferenceServer {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        let language = self.languages.for_request(&context)?;
+        let language = self.language(&context, "resources/read")?;
         if request.uri == LANGUAGES_URI {
             let body = json!({
                 "supported": self.languages.supported().collect::<Vec<_>>(),
