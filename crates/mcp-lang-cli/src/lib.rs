@@ -9,6 +9,7 @@
 //! | subcommand | what it does |
 //! |------------|--------------|
 //! | `parse [--content-language\|--tag\|--extended] [--json] VALUE` | checks a value against its grammar (default `Accept-Language`) |
+//! | `negotiate --supported TAGS --default TAG [--json] [VALUE]` | the supported language a server picks, and why |
 //! | `match --jsonl` | the test oracle: JSON requests on stdin, one JSON answer per line on stdout |
 //!
 //! ```
@@ -23,6 +24,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 pub mod jsonl;
+pub mod negotiate;
 pub mod parse;
 
 /// `mcp-lang`: language preferences for MCP (SEP-2792), from the command line.
@@ -41,6 +43,8 @@ pub enum Command {
     Parse(parse::ParseArgs),
     /// Batch mode for comparing implementations (see testdata/README.md).
     Match(jsonl::MatchArgs),
+    /// Pick the supported language for a preference, and say why (RFC 4647, D4).
+    Negotiate(negotiate::NegotiateArgs),
 }
 
 /// Runs one parsed command line.
@@ -56,6 +60,7 @@ pub fn run(cli: Cli) -> ExitCode {
     match cli.command {
         Command::Parse(args) => parse::run(&args),
         Command::Match(args) => jsonl::run(&args),
+        Command::Negotiate(args) => negotiate::run(&args),
     }
 }
 

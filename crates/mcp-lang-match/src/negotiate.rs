@@ -613,10 +613,12 @@ impl Negotiator {
             }
             for &index in self.bucket(r.lower_first) {
                 let index = index as usize;
-                if let Some(tag) = self.supported.get(index) {
-                    if let Some(score) = score(tag, ranges, wildcard) {
-                        consider(score, index);
-                    }
+                if let Some(score) = self
+                    .supported
+                    .get(index)
+                    .and_then(|t| score(t, ranges, wildcard))
+                {
+                    consider(score, index);
                 }
             }
         }

@@ -30,6 +30,7 @@ use clap::Args;
 use serde_json::{Value, json};
 
 pub mod grammar;
+pub mod matching;
 
 /// An op: the request object in, the response object out.
 pub type Op = fn(&Value) -> Value;
@@ -37,6 +38,7 @@ pub type Op = fn(&Value) -> Value;
 /// Every registered op table, searched in order. Register new modules here.
 pub const OP_TABLES: &[&[(&str, Op)]] = &[
     grammar::OPS,
+    matching::OPS,
     // matching::OPS, agree::OPS: added by their modules.
 ];
 
