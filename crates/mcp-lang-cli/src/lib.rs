@@ -23,6 +23,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+pub mod agree;
 pub mod jsonl;
 pub mod negotiate;
 pub mod parse;
@@ -45,6 +46,8 @@ pub enum Command {
     Match(jsonl::MatchArgs),
     /// Pick the supported language for a preference, and say why (RFC 4647, D4).
     Negotiate(negotiate::NegotiateArgs),
+    /// Check that a `_meta` value and HTTP field lines agree exactly (SEP-2792, D5).
+    Agree(agree::AgreeArgs),
 }
 
 /// Runs one parsed command line.
@@ -61,6 +64,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Parse(args) => parse::run(&args),
         Command::Match(args) => jsonl::run(&args),
         Command::Negotiate(args) => negotiate::run(&args),
+        Command::Agree(args) => agree::run(&args),
     }
 }
 

@@ -29,6 +29,7 @@ use std::process::ExitCode;
 use clap::Args;
 use serde_json::{Value, json};
 
+pub mod agree;
 pub mod grammar;
 pub mod matching;
 
@@ -39,7 +40,7 @@ pub type Op = fn(&Value) -> Value;
 pub const OP_TABLES: &[&[(&str, Op)]] = &[
     grammar::OPS,
     matching::OPS,
-    // matching::OPS, agree::OPS: added by their modules.
+    agree::OPS,
 ];
 
 /// Arguments of `mcp-lang match`.
