@@ -69,6 +69,10 @@
 //! * A value with no ranges (`""`, `" , "`) is no preference:
 //!   [`Reason::Absent`], like a missing value. The quality reported for an
 //!   absent or malformed preference is 1, for an unmatched one 0.
+//! * Among tags reached by truncation from the same prefix length, the tag
+//!   equal to the prefix comes before tags that extend it (`fr-BE` picks
+//!   `fr` over `fr-CA`, whatever the server's order): D4's "`fr-CA` reaches
+//!   `fr`, then `fr-FR`".
 //! * The free functions compare tags as strings and do not validate them.
 
 #![no_std]

@@ -25,10 +25,12 @@
 //!
 //! Highest score first; then, in order: the earlier deciding range in the
 //! header; the closer match (exact, more specific, truncated to a longer
-//! prefix, truncated to a shorter one, wildcard); the server default; the
-//! server's own order of supported tags. So `en` with `[en-US, en]` picks
-//! `en`, `sr-Latn` with `[sr, sr-Latn-RS]` picks `sr-Latn-RS`, and `*` picks
-//! the default when the default is supported.
+//! prefix, truncated to a shorter one, wildcard; at equal prefix length the
+//! tag *equal* to the prefix before tags extending it, so `fr-BE` with
+//! `[fr-CA, fr]` picks `fr`); the server default; the server's own order of
+//! supported tags. So `en` with `[en-US, en]` picks `en`, `sr-Latn` with
+//! `[sr, sr-Latn-RS]` picks `sr-Latn-RS`, and `*` picks the default when the
+//! default is supported.
 //!
 //! # When nothing is acceptable
 //!
@@ -244,14 +246,18 @@ impl Supported {
         }
     }
 
-    /// The longest truncation prefix (in subtags, ≤ `common`) that lookup
-    /// visits: the primary subtag, or a prefix not ending in a singleton.
-    fn reach(&self, common: usize) -> usize {
-        let mut k = common;
+    /// How close a truncation match is, for a range sharing `common`
+    /// leading subtags with this tag (and having more): `2k + 1` when the
+    /// longest prefix lookup visits (`k` subtags, the primary subtag or a
+    /// prefix not ending in a singleton) equals the tag, `2k` when it only
+    /// basic-filters it. So a longer prefix is closer, and at equal length
+    /// `fr-BE` reaches `fr` before `fr-CA`. Always ≥ 2.
+    fn truncation_closeness(&self, common: usize) -> usize {
+        let mut k = common.max(1);
         while k > 1 && self.singleton.get(k - 1).copied().unwrap_or(false) {
             k -= 1;
         }
-        k
+        2 * k + usize::from(self.singleton.len() == k)
     }
 }
 
@@ -304,7 +310,8 @@ const WILDCARD: usize = 0;
 struct Score {
     quality: u16,
     position: usize,
-    /// `EXACT`, `MORE_SPECIFIC`, a truncation prefix length in subtags, or
+    /// `EXACT`, `MORE_SPECIFIC`, a truncation closeness (see
+    /// [`Supported::truncation_closeness`]), or
     /// `WILDCARD`.
     closeness: usize,
 }
@@ -727,7 +734,7 @@ fn score(tag: &Supported, ranges: &[Range<'_>], wildcard: Option<Decider>) -> Op
                 Some((q, _, _)) => r.quality > q,
             };
             if better {
-                truncated = Some((r.quality, r.position, tag.reach(a.common)));
+                truncated = Some((r.quality, r.position, tag.truncation_closeness(a.common)));
             }
         }
     }
@@ -743,11 +750,11 @@ fn score(tag: &Supported, ranges: &[Range<'_>], wildcard: Option<Decider>) -> Op
             closeness,
         });
     }
-    if let Some((quality, position, reach)) = truncated {
+    if let Some((quality, position, closeness)) = truncated {
         return Some(Score {
             quality,
             position,
-            closeness: reach,
+            closeness,
         });
     }
     wildcard.map(|d| Score {

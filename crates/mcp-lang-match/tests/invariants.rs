@@ -133,7 +133,9 @@ fn model(
             .filter(|(_, r, q)| r != "*" && *q > 0)
             .filter_map(|(p, r, q)| {
                 let prefix = truncations(r).into_iter().find(|pre| filters(pre, &t))?;
-                Some((*q, *p, prefix.split('-').count()))
+                let k = prefix.split('-').count();
+                // Longer prefix first; at equal length, the tag equal to it.
+                Some((*q, *p, 2 * k + usize::from(prefix == t)))
             })
             .max_by_key(|(q, p, _)| (*q, std::cmp::Reverse(*p)))
         {
