@@ -13,8 +13,8 @@ use mcp_lang_meta::{accept_language_from_value, extract_accept_language};
 /// A realistic `tools/call` body of about `size` bytes: a document-summary tool with a
 /// text argument, some structured arguments, and the preference at the end of `params`.
 fn tools_call(size: usize) -> Vec<u8> {
-    let sentence =
-        "Le comit\\u00e9 a adopt\\u00e9 le rapport annuel; the \\\"summary\\\" follows. ";
+    // As JSON.stringify and serde_json write it: raw UTF-8, escapes only where needed.
+    let sentence = "Le comité a adopté le rapport « Perspectives 2025 » à l'unanimité.\\n";
     let mut text = String::new();
     while text.len() + 420 < size {
         text.push_str(sentence);

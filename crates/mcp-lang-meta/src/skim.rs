@@ -375,13 +375,15 @@ impl<'a> Scanner<'a> {
         Ok(())
     }
 
-    /// Consumes and validates a string (the current byte must be `"`); returns the span
-    /// of its contents (between the quotes) and whether it has escapes.
-    fn skip_string(&mut self) -> Result<(usize, usize, bool)> {
+    /// Consumes and validates a string (the current byte must be `"`); returns where its
+    /// contents start, the contents (between the quotes, escapes not decoded) and whether
+    /// it has escapes.
+    fn skip_string(&mut self) -> Result<(usize, &'a str, bool)> {
         self.expect(b'"', "`\"`")?;
         let start = self.pos;
         let mut escaped = false;
         loop {
+            self.pos += plain_run(self.input.get(self.pos..).unwrap_or_default());
             let Some(b) = self.peek() else {
                 return Err(self.error(ExtractErrorKind::UnexpectedEnd, "`\"`"));
             };
@@ -398,14 +400,14 @@ impl<'a> Scanner<'a> {
         let end = self.pos;
         self.pos += 1;
         let contents = self.input.get(start..end).unwrap_or_default();
-        if let Err(e) = core::str::from_utf8(contents) {
-            return Err(ExtractError::new(
+        match core::str::from_utf8(contents) {
+            Ok(text) => Ok((start, text, escaped)),
+            Err(e) => Err(ExtractError::new(
                 start + e.valid_up_to(),
                 ExtractErrorKind::InvalidUtf8,
                 "",
-            ));
+            )),
         }
-        Ok((start, end, escaped))
     }
 
     /// Validates one escape (the current byte is the backslash) and moves past it.
@@ -466,25 +468,51 @@ impl<'a> Scanner<'a> {
 
     /// Consumes an object key (without decoding it).
     fn key(&mut self) -> Result<Key<'a>> {
-        let (start, end, escaped) = self.skip_string()?;
-        let raw = self.input.get(start..end).unwrap_or_default();
-        let text = core::str::from_utf8(raw)
-            .map_err(|_| ExtractError::new(start, ExtractErrorKind::InvalidUtf8, ""))?;
+        let (_, text, escaped) = self.skip_string()?;
         Ok(Key { text, escaped })
     }
 
     /// Consumes a string and returns its decoded value: borrowed when it has no escapes.
     fn string(&mut self) -> Result<Cow<'a, str>> {
-        let (start, end, escaped) = self.skip_string()?;
-        let raw = self.input.get(start..end).unwrap_or_default();
-        let text = core::str::from_utf8(raw)
-            .map_err(|_| ExtractError::new(start, ExtractErrorKind::InvalidUtf8, ""))?;
+        let (start, text, escaped) = self.skip_string()?;
         if escaped {
             decode(text, start).map(Cow::Owned)
         } else {
             Ok(Cow::Borrowed(text))
         }
     }
+}
+
+/// The length of the leading run of bytes that need no attention inside a JSON string:
+/// anything but `"`, `\\` and control characters (U+0000 to U+001F).
+///
+/// Eight bytes at a time (SWAR): for a word `x`, `(x - 0x01…01 * n) & !x & 0x80…80` is
+/// non-zero exactly when some byte of `x` is below `n` (for `n <= 0x80`); a byte equal to
+/// `c` is a zero byte of `x ^ (0x01…01 * c)`. Then byte by byte within the word that hit.
+fn plain_run(bytes: &[u8]) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let below = |x: u64, n: u8| x.wrapping_sub(ONES * u64::from(n)) & !x & HIGH;
+    let mut skipped = 0;
+    for chunk in bytes.chunks_exact(8) {
+        let Ok(word) = <[u8; 8]>::try_from(chunk) else {
+            break;
+        };
+        let x = u64::from_le_bytes(word);
+        let special = below(x ^ (ONES * u64::from(b'"')), 1)
+            | below(x ^ (ONES * u64::from(b'\\')), 1)
+            | below(x, 0x20);
+        if special != 0 {
+            break;
+        }
+        skipped += 8;
+    }
+    let rest = bytes.get(skipped..).unwrap_or_default();
+    skipped
+        + rest
+            .iter()
+            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+            .unwrap_or(rest.len())
 }
 
 /// An object key as written: compared with a name by decoding its escapes on the fly, so
