@@ -6,10 +6,12 @@
 //! language-range  = <basic range, RFC 4647 §2.1>
 //! ```
 //!
-//! with the list rule of RFC 9110 §5.6.1 (see [`list`](crate) in the crate
-//! docs): empty elements and OWS around commas are fine, and the empty value
-//! is well-formed and means "no preference". The only parameter is the weight,
-//! spelled `q=` or `Q=`; qvalues follow [`quality`](crate::Quality) exactly.
+//! with the list rule of RFC 9110 §5.6.1 (`#element => [ element ] *( OWS ","
+//! OWS [ element ] )`): empty elements and OWS around commas are fine, and the
+//! empty value is well-formed and means "no preference". Whitespace that is
+//! not next to a comma is not (`" en"`, `"en "`): a field value never has it
+//! (RFC 9110 §5.5). The only parameter is the weight, spelled `q=` or `Q=`;
+//! qvalues follow [`quality`](crate::quality) exactly.
 //!
 //! [`AcceptLanguage::parse`] validates the whole value in one pass without
 //! allocating, and remembers nothing but the value and the number of ranges;

@@ -1,38 +1,35 @@
 //! Parse errors: where a value stops being well-formed, and what was expected.
 //!
 //! Every parser in this crate reports the same kind of error: a byte
-//! [`offset`](ParseError::offset) and an [`Expected`] describing what could
-//! have continued the value there.
-//!
-//! # What the offset means
-//!
-//! The offset is the length of the longest prefix of the input that is still
-//! the beginning of *some* well-formed value. Equivalently: it is the first
-//! byte at which no well-formed value could continue, or the length of the
-//! input when the value is a well-formed beginning that stops too early
-//! (`en;q=` fails at offset 5, the end). This definition depends only on the
-//! grammar, not on how a parser is written, so another implementation can
-//! compute exactly the same offset; the `testdata/` cases treat it as
-//! normative. The [`Expected`] text is this implementation's wording.
-//!
-//! ```
-//! use mcp_lang_grammar::{AcceptLanguage, Expected};
-//!
-//! let err = AcceptLanguage::parse("fr;q=0.1234").unwrap_err();
-//! assert_eq!(err.offset(), 10); // "0.123" is a qvalue, "0.1234" is not
-//! assert_eq!(err.expected(), Expected::QValue);
-//! assert_eq!(err.to_string(), "at byte 10: expected qvalue");
-//! ```
-//!
-//! Bytes outside printable ASCII (control characters, DEL, any byte of a
-//! multi-byte UTF-8 sequence) never appear in any of these grammars, so they
-//! are reported like any other unexpected byte, at their own offset.
+//! offset and an [`Expected`]; [`ParseError`] says exactly what the offset means.
 
 use core::fmt;
 
 /// Where a parse failed and what was expected there.
 ///
-/// See the [module documentation](self) for the exact meaning of the offset.
+/// # What the offset means
+///
+/// The offset is the length of the longest prefix of the input that is still
+/// the beginning of *some* well-formed value. Equivalently: it is the first
+/// byte at which no well-formed value could continue, or the length of the
+/// input when the value is a well-formed beginning that stops too early
+/// (`en;q=` fails at offset 5, the end). This definition depends only on the
+/// grammar, not on how a parser is written, so another implementation can
+/// compute exactly the same offset; the `testdata/` cases treat it as
+/// normative. The [`Expected`] text is this implementation's wording.
+///
+/// ```
+/// use mcp_lang_grammar::{AcceptLanguage, Expected};
+///
+/// let err = AcceptLanguage::parse("fr;q=0.1234").unwrap_err();
+/// assert_eq!(err.offset(), 10); // "0.123" is a qvalue, "0.1234" is not
+/// assert_eq!(err.expected(), Expected::QValue);
+/// assert_eq!(err.to_string(), "at byte 10: expected qvalue");
+/// ```
+///
+/// Bytes outside printable ASCII (control characters, DEL, any byte of a
+/// multi-byte UTF-8 sequence) never appear in any of these grammars, so they
+/// are reported like any other unexpected byte, at their own offset.
 ///
 /// ```
 /// use mcp_lang_grammar::{Expected, LanguageTag};
@@ -51,7 +48,7 @@ impl ParseError {
         ParseError { offset, expected }
     }
 
-    /// Byte offset of the first error (see the [module docs](self)).
+    /// Byte offset of the first error (see [`ParseError`] for the exact rule).
     ///
     /// ```
     /// use mcp_lang_grammar::AcceptLanguage;

@@ -69,23 +69,25 @@
 //! # Modules
 //!
 //! Each grammar has its own module, whose documentation gives its ABNF and
-//! how its corner cases are decided.
+//! how its corner cases are decided: [`accept`], [`quality`], [`range`],
+//! [`content`], [`tag`], [`extended`], [`serialize`], [`error`]. Their types
+//! are re-exported at the crate root.
 #![no_std]
 #![forbid(unsafe_code)]
 
 #[cfg(test)]
 extern crate std;
 
-mod accept;
+pub mod accept;
 mod chars;
-mod content;
-mod error;
-mod extended;
+pub mod content;
+pub mod error;
+pub mod extended;
 mod list;
-mod quality;
-mod range;
+pub mod quality;
+pub mod range;
 pub mod serialize;
-mod tag;
+pub mod tag;
 
 pub use accept::{AcceptLanguage, Limits, Ranges, WeightedRange};
 pub use content::{ContentLanguage, Tags};
