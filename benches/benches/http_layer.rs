@@ -77,7 +77,10 @@ fn request(body: &Bytes) -> Request<Full<Bytes>> {
 /// Polls a future that is ready at once.
 fn now<F: Future>(future: F) -> F::Output {
     let mut future = pin!(future);
-    match future.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
+    match future
+        .as_mut()
+        .poll(&mut Context::from_waker(Waker::noop()))
+    {
         Poll::Ready(output) => output,
         Poll::Pending => unreachable!("every future here is ready at once"),
     }

@@ -42,7 +42,11 @@ impl Service<Request<Full<Bytes>>> for Inner {
     fn call(&mut self, request: Request<Full<Bytes>>) -> Self::Future {
         assert!(request.extensions().get::<LanguagePreference>().is_some());
         let body = now(request.into_body().collect()).map(|c| c.to_bytes());
-        assert_eq!(body.ok().as_ref(), Some(&self.expected_body), "body forwarded unchanged");
+        assert_eq!(
+            body.ok().as_ref(),
+            Some(&self.expected_body),
+            "body forwarded unchanged"
+        );
         let mut response = Response::new(Full::new(Bytes::from_static(
             br#"{"jsonrpc":"2.0","id":1,"result":{"_meta":{"io.modelcontextprotocol/contentLanguage":"fr"}}}"#,
         )));
@@ -55,7 +59,10 @@ impl Service<Request<Full<Bytes>>> for Inner {
 
 fn now<F: Future>(future: F) -> F::Output {
     let mut future = pin!(future);
-    match future.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
+    match future
+        .as_mut()
+        .poll(&mut Context::from_waker(Waker::noop()))
+    {
         Poll::Ready(output) => output,
         Poll::Pending => panic!("the layer waited on a body and service that are ready"),
     }
@@ -64,7 +71,10 @@ fn now<F: Future>(future: F) -> F::Output {
 fn trim(line: &[u8]) -> &[u8] {
     let is_ows = |b: &u8| *b == b' ' || *b == b'\t';
     let start = line.iter().position(|b| !is_ows(b)).unwrap_or(line.len());
-    let end = line.iter().rposition(|b| !is_ows(b)).map_or(start, |i| i + 1);
+    let end = line
+        .iter()
+        .rposition(|b| !is_ows(b))
+        .map_or(start, |i| i + 1);
     &line[start..end]
 }
 
@@ -93,7 +103,11 @@ fuzz_target!(|data: &[u8]| {
     } else {
         remainder.join(&b'\n').into()
     };
-    let limit = if flags & 16 != 0 { data.len() / 2 } else { 1 << 20 };
+    let limit = if flags & 16 != 0 {
+        data.len() / 2
+    } else {
+        1 << 20
+    };
 
     let mut request = Request::post("/mcp")
         .header(CONTENT_TYPE, "application/json")

@@ -349,7 +349,10 @@ impl EventStreamLanguage {
 
     /// Checks one message (the JSON of an SSE `data` field): its `contentLanguage` in
     /// `result._meta`, `error.data._meta` or `params._meta` must agree with the header.
-    pub fn check_message<'b>(&self, message: &'b [u8]) -> Result<RawPreference<'b>, MalformedResponse> {
+    pub fn check_message<'b>(
+        &self,
+        message: &'b [u8],
+    ) -> Result<RawPreference<'b>, MalformedResponse> {
         let found = extract_content_language(message).unwrap_or_default();
         self.check(found.as_meta_value())?;
         Ok(found)

@@ -371,11 +371,6 @@ fn too_large<B>(limit: usize) -> Response<LanguageBody<B>> {
     let message = format!(
         "request body exceeds the {limit}-byte limit of the language layer; the Accept-Language agreement check (SEP-2792) needs the whole message"
     );
-    let body = json_rpc_error(
-        &Value::Null,
-        -32600,
-        &message,
-        json!({ "limit": limit }),
-    );
+    let body = json_rpc_error(&Value::Null, -32600, &message, json!({ "limit": limit }));
     own(json_response(StatusCode::PAYLOAD_TOO_LARGE, body))
 }

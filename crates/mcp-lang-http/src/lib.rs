@@ -1,7 +1,125 @@
-//! The Streamable HTTP binding of MCP SEP-2792 ("Per-Request User Language Preference").
+//! The Streamable HTTP binding of MCP SEP-2792 ("Per-Request User Language
+//! Preference"), on the [`http`] crate's types, with a tower layer behind the `tower`
+//! feature.
+//!
+//! An MCP request carries the user's language preference canonically in
+//! `params._meta["io.modelcontextprotocol/acceptLanguage"]`. Over Streamable HTTP the
+//! value is mirrored into `Accept-Language`, and a response's `contentLanguage` into
+//! `Content-Language`. Proxies, CDNs and caches see only the HTTP side, so the two must
+//! say exactly the same thing. This crate holds both ends to that:
+//!
+//! | side | rule (SEP-2792) | here |
+//! |------|-----------------|------|
+//! | server | a present `Accept-Language` that does not agree exactly with `_meta` is rejected: `400 Bad Request`, JSON-RPC error HeaderMismatch (-32020) | [`check_request`], [`validate_request`], [`HeaderMismatch`] |
+//! | server | a missing (stripped) header is tolerated; a bare header without `_meta` creates no preference | [`RequestAgreement`] |
+//! | server | a JSON response's `contentLanguage` is mirrored into exactly one `Content-Language` line | [`mirror_json_response`], [`set_content_language`] |
+//! | server | `Vary: Accept-Language`, merged with any `Vary` | [`add_vary_accept_language`] |
+//! | server | `Cache-Control: private` when the preference is only in `_meta` | [`make_private`] |
+//! | client | exactly one `Accept-Language` line equal to `_meta`; an unsendable value is refused (D8) | [`set_accept_language`], [`FieldValueError`] |
+//! | client | a `Content-Language` that disagrees with `contentLanguage` is a malformed response | [`check_json_response`], [`EventStreamLanguage`], [`MalformedResponse`] |
+//! | both | everything above around any tower service | `LanguageLayer` (feature `tower`) |
+//!
+//! # Agreement is exact, and comes first
+//!
+//! "Agree" means the SEP's exact field-value agreement (decision D5, implemented by
+//! [`mcp_lang_agree`]): each field line trimmed of SP/HTAB, lines joined with `", "`,
+//! compared byte for byte with the `_meta` string. `en-US` and `en-us` do not agree, nor
+//! `en-US,en` and `en-US, en`. Every field line is read (`HeaderMap::get_all`), so a
+//! conflicting second line cannot hide. The check runs *before* any grammar validation:
+//! a malformed value that agrees is accepted here (and later ignored as an absent
+//! preference); a well-formed value that disagrees is rejected.
+//!
+//! # Server-Sent Events
+//!
+//! The header of an event stream is sent before its messages exist. The server side of
+//! this crate never sets `Content-Language` on `text/event-stream`, and the layer removes
+//! one a handler set unless told to keep it; each message carries its own
+//! `contentLanguage` in `_meta`. A client checks every message of a stream that does
+//! declare one with [`EventStreamLanguage`]. See the `response` functions' docs.
+//!
+//! # Example: the layer in an axum server
+//!
+//! With the `tower` feature, `LanguageLayer` does the whole server side in front of any
+//! MCP service: it reads the body (bounded), checks agreement, hands the handler a
+//! [`LanguagePreference`] in the request extensions, and fixes up the response headers.
+//!
+//! ```
+//! # #[cfg(feature = "tower")]
+//! # {
+//! use axum::{Router, extract::Request, routing::post};
+//! use mcp_lang_http::{LanguageLayer, LanguagePreference};
+//!
+//! async fn mcp(request: Request) -> String {
+//!     let preference = request.extensions().get::<LanguagePreference>();
+//!     // The raw _meta value (for cache keys), after the agreement check.
+//!     format!("{:?}", preference.and_then(|p| p.raw()))
+//! }
+//!
+//! let app: Router = Router::new()
+//!     .route("/mcp", post(mcp))
+//!     .layer(LanguageLayer::new().body_limit(1 << 20));
+//! # let _ = app;
+//! # }
+//! ```
+//!
+//! A complete server is in `examples/axum_server.rs`
+//! (`cargo run -p mcp-lang-http --features tower --example axum_server`).
+//!
+//! # Example: without tower
+//!
+//! The same checks as plain functions, for any HTTP stack that exposes an
+//! [`http::HeaderMap`] and the body bytes:
+//!
+//! ```
+//! use http::{HeaderMap, HeaderValue, StatusCode, header::{ACCEPT_LANGUAGE, CONTENT_LANGUAGE, VARY}};
+//! use mcp_lang_http::{add_vary_accept_language, mirror_json_response, validate_request};
+//!
+//! let mut request_headers = HeaderMap::new();
+//! request_headers.append(ACCEPT_LANGUAGE, HeaderValue::from_static("fr-CA"));
+//! request_headers.append(ACCEPT_LANGUAGE, HeaderValue::from_static("fr;q=0.9"));
+//! let body = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list",
+//!   "params":{"_meta":{"io.modelcontextprotocol/acceptLanguage":"fr-CA, fr;q=0.9"}}}"#;
+//!
+//! let preference = match validate_request(&request_headers, body) {
+//!     Ok(preference) => preference,
+//!     Err(rejected) => {
+//!         let response = rejected.to_response(); // 400, -32020, the id echoed
+//!         assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+//!         return;
+//!     }
+//! };
+//! assert_eq!(preference.raw(), Some("fr-CA, fr;q=0.9"));
+//!
+//! // ... the MCP server answers in fr-CA ...
+//! let answer = br#"{"jsonrpc":"2.0","id":1,"result":{"tools":[],
+//!   "_meta":{"io.modelcontextprotocol/contentLanguage":"fr-CA"}}}"#;
+//! let mut response_headers = HeaderMap::new();
+//! mirror_json_response(&mut response_headers, answer);
+//! add_vary_accept_language(&mut response_headers);
+//! assert_eq!(response_headers[CONTENT_LANGUAGE], "fr-CA");
+//! assert_eq!(response_headers[VARY], "Accept-Language");
+//! ```
+//!
+//! # When not to use it
+//!
+//! Over stdio there are no headers: `mcp-lang-meta` is all a stdio server needs. To pick
+//! the language to answer in, use `mcp-lang-match` (or give the layer a `Negotiator`);
+//! this crate only decides whether the two carriers of the preference agree and keeps
+//! the HTTP side honest.
+//!
+//! # Limits
+//!
+//! The layer reads at most `LanguageLayer::body_limit` bytes of a request (default
+//! 4 MiB; more is `413 Payload Too Large`, never a skipped check) and
+//! `LanguageLayer::response_limit` bytes of a JSON response (default 16 MiB; more is a
+//! `500` saying so, since it cannot be mirrored). Agreement is linear in the header and
+//! `_meta` sizes and allocates nothing.
+
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod client;
 #[cfg(feature = "tower")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tower")))]
 mod layer;
 mod response;
 mod server;
@@ -10,9 +128,9 @@ pub use client::{
     EventStreamLanguage, FieldValueError, FieldValueErrorKind, MalformedResponse,
     check_json_response, set_accept_language, verify_content_language,
 };
-pub use mcp_lang_meta::{ACCEPT_LANGUAGE_KEY, CONTENT_LANGUAGE_KEY, RawPreference};
 #[cfg(feature = "tower")]
 pub use layer::{LanguageBody, LanguageLayer, LanguageService};
+pub use mcp_lang_meta::{ACCEPT_LANGUAGE_KEY, CONTENT_LANGUAGE_KEY, RawPreference};
 pub use response::{
     Mirrored, add_vary_accept_language, is_event_stream, is_json, make_private,
     mirror_json_response, set_content_language,

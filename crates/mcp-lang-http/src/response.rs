@@ -149,25 +149,21 @@ pub(crate) fn mirror_json_bytes(headers: &mut HeaderMap, body: &bytes::Bytes) ->
 /// ```
 pub fn add_vary_accept_language(headers: &mut HeaderMap) {
     const ACCEPT_LANGUAGE: &str = "Accept-Language";
-    let mut lines = headers.get_all(VARY).iter().peekable();
-    if lines.peek().is_none() {
-        headers.insert(VARY, HeaderValue::from_static(ACCEPT_LANGUAGE));
-        return;
-    }
     let mut merged: Vec<u8> = Vec::new();
-    for line in lines {
-        for member in list_members(line.as_bytes()) {
-            if member == b"*" || member.eq_ignore_ascii_case(ACCEPT_LANGUAGE.as_bytes()) {
-                return;
-            }
-            if !merged.is_empty() {
-                merged.extend_from_slice(b", ");
-            }
+    {
+        let lines = headers.get_all(VARY);
+        let mut members = lines.iter().flat_map(|line| list_members(line.as_bytes()));
+        if members.any(|m| m == b"*" || m.eq_ignore_ascii_case(ACCEPT_LANGUAGE.as_bytes())) {
+            return;
+        }
+        for member in lines.iter().flat_map(|line| list_members(line.as_bytes())) {
             merged.extend_from_slice(member);
+            merged.extend_from_slice(b", ");
         }
     }
-    if !merged.is_empty() {
-        merged.extend_from_slice(b", ");
+    if merged.is_empty() {
+        headers.insert(VARY, HeaderValue::from_static(ACCEPT_LANGUAGE));
+        return;
     }
     merged.extend_from_slice(ACCEPT_LANGUAGE.as_bytes());
     // Every byte comes from an existing header value (trimmed) or the constant.
@@ -198,24 +194,30 @@ pub fn add_vary_accept_language(headers: &mut HeaderMap) {
 /// assert_eq!(none[CACHE_CONTROL], "private");
 /// ```
 pub fn make_private(headers: &mut HeaderMap) {
-    let mut lines = headers.get_all(CACHE_CONTROL).iter().peekable();
-    if lines.peek().is_none() {
-        headers.insert(CACHE_CONTROL, HeaderValue::from_static("private"));
-        return;
+    /// A directive's name (before any `=`), and whether it has an argument.
+    fn name(directive: &[u8]) -> (&[u8], bool) {
+        let name = directive
+            .split(|&b| b == b'=')
+            .next()
+            .unwrap_or_default()
+            .trim_ascii();
+        (name, name.len() != directive.len())
     }
-    let mut merged: Vec<u8> = b"private".to_vec();
-    for line in lines {
-        for directive in list_members(line.as_bytes()) {
-            let name = directive
-                .split(|&b| b == b'=')
-                .next()
-                .unwrap_or_default()
-                .trim_ascii();
-            let qualified = name.len() != directive.len();
+    let mut merged: Vec<u8> = Vec::new();
+    {
+        let lines = headers.get_all(CACHE_CONTROL);
+        let mut directives = lines.iter().flat_map(|line| list_members(line.as_bytes()));
+        let already = directives.any(|d| {
+            let (name, qualified) = name(d);
+            (name.eq_ignore_ascii_case(b"private") && !qualified)
+                || name.eq_ignore_ascii_case(b"no-store")
+        });
+        if already {
+            return;
+        }
+        for directive in lines.iter().flat_map(|line| list_members(line.as_bytes())) {
+            let (name, _) = name(directive);
             let is = |n: &str| name.eq_ignore_ascii_case(n.as_bytes());
-            if (is("private") && !qualified) || is("no-store") {
-                return;
-            }
             if is("public") || is("s-maxage") || is("private") {
                 continue;
             }
@@ -223,7 +225,13 @@ pub fn make_private(headers: &mut HeaderMap) {
             merged.extend_from_slice(directive);
         }
     }
-    if let Ok(value) = HeaderValue::from_bytes(&merged) {
+    if merged.is_empty() {
+        headers.insert(CACHE_CONTROL, HeaderValue::from_static("private"));
+        return;
+    }
+    let mut value = b"private".to_vec();
+    value.extend_from_slice(&merged);
+    if let Ok(value) = HeaderValue::from_bytes(&value) {
         headers.insert(CACHE_CONTROL, value);
     }
 }
@@ -264,7 +272,11 @@ pub fn is_json(headers: &HeaderMap) -> bool {
 
 fn media_type_is(headers: &HeaderMap, test: impl Fn(&[u8]) -> bool) -> bool {
     headers.get(CONTENT_TYPE).is_some_and(|v| {
-        let essence = v.as_bytes().split(|&b| b == b';').next().unwrap_or_default();
+        let essence = v
+            .as_bytes()
+            .split(|&b| b == b';')
+            .next()
+            .unwrap_or_default();
         test(essence.trim_ascii())
     })
 }

@@ -129,12 +129,12 @@ pub fn check_request(
         Agreement::Mismatch(m) => {
             let all: Vec<&[u8]> = lines.iter().map(HeaderValue::as_bytes).collect();
             Err(HeaderMismatch {
-            meta_value: meta.as_str().map(str::to_owned),
-            header_value: JoinedLines::new(all.iter().copied()).to_string(),
-            line_count: all.len(),
-            offset: m.offset(),
-            detail: m.to_string(),
-        })
+                meta_value: meta.as_str().map(str::to_owned),
+                header_value: JoinedLines::new(all.iter().copied()).to_string(),
+                line_count: all.len(),
+                offset: m.offset(),
+                detail: m.to_string(),
+            })
         }
     }
 }

@@ -131,12 +131,8 @@ struct Answer {
 
 impl Answer {
     fn json(&self) -> Value {
-        serde_json::from_slice(&self.body).unwrap_or_else(|e| {
-            panic!(
-                "not JSON ({e}): {}",
-                String::from_utf8_lossy(&self.body)
-            )
-        })
+        serde_json::from_slice(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&self.body)))
     }
 
     fn lines(&self, name: http::header::HeaderName) -> Vec<String> {
@@ -230,8 +226,8 @@ fn parse_response(bytes: &[u8]) -> Answer {
         let mut body = Vec::new();
         loop {
             let end = rest.windows(2).position(|w| w == b"\r\n").unwrap();
-            let size = usize::from_str_radix(std::str::from_utf8(&rest[..end]).unwrap(), 16)
-                .unwrap();
+            let size =
+                usize::from_str_radix(std::str::from_utf8(&rest[..end]).unwrap(), 16).unwrap();
             rest = &rest[end + 2..];
             if size == 0 {
                 break;
@@ -275,7 +271,11 @@ async fn agreeing_header_is_accepted_and_mirrored() {
     let a = post_json(
         addr,
         &["fr-CA,fr;q=0.9,en;q=0.5"],
-        message(json!(1), "tools/list", Some(json!("fr-CA,fr;q=0.9,en;q=0.5"))),
+        message(
+            json!(1),
+            "tools/list",
+            Some(json!("fr-CA,fr;q=0.9,en;q=0.5")),
+        ),
     )
     .await;
     assert_eq!(a.status, StatusCode::OK);
@@ -285,13 +285,21 @@ async fn agreeing_header_is_accepted_and_mirrored() {
     assert_eq!(a.lines(CONTENT_LANGUAGE), ["fr"]);
     assert_eq!(a.lines(VARY), ["Accept-Language"]);
     assert!(a.headers.get(CACHE_CONTROL).is_none());
-    assert_eq!(check_json_response(&a.headers, &a.body).unwrap().as_str(), Some("fr"));
+    assert_eq!(
+        check_json_response(&a.headers, &a.body).unwrap().as_str(),
+        Some("fr")
+    );
 }
 
 #[tokio::test]
 async fn missing_header_is_tolerated_and_made_private() {
     let addr = server().await;
-    let a = post_json(addr, &[], message(json!(2), "tools/list", Some(json!("de")))).await;
+    let a = post_json(
+        addr,
+        &[],
+        message(json!(2), "tools/list", Some(json!("de"))),
+    )
+    .await;
     assert_eq!(a.status, StatusCode::OK);
     assert_eq!(a.json()["result"]["raw"], "de");
     assert_eq!(a.json()["result"]["agreement"], "header-missing");
@@ -303,7 +311,12 @@ async fn missing_header_is_tolerated_and_made_private() {
 #[tokio::test]
 async fn mismatch_is_400_with_json_rpc_error_echoing_the_id() {
     let addr = server().await;
-    let a = post_json(addr, &["en-us"], message(json!(7), "tools/list", Some(json!("en-US")))).await;
+    let a = post_json(
+        addr,
+        &["en-us"],
+        message(json!(7), "tools/list", Some(json!("en-US"))),
+    )
+    .await;
     assert_mismatch(&a, json!(7));
     let data = &a.json()["error"]["data"];
     assert_eq!(data["metaValue"], "en-US");
@@ -312,7 +325,12 @@ async fn mismatch_is_400_with_json_rpc_error_echoing_the_id() {
     let message_text = a.json()["error"]["message"].as_str().unwrap().to_owned();
     assert!(message_text.contains("en-US") && message_text.contains("en-us"));
 
-    let a = post_json(addr, &["fr"], message(json!("req-α"), "tools/list", Some(json!("de")))).await;
+    let a = post_json(
+        addr,
+        &["fr"],
+        message(json!("req-α"), "tools/list", Some(json!("de"))),
+    )
+    .await;
     assert_mismatch(&a, json!("req-α"));
 }
 
@@ -360,13 +378,28 @@ async fn two_field_lines_on_the_wire_combine_with_comma_space() {
     let lines = "Accept-Language: en-US\r\nAccept-Language: en;q=0.9\r\n";
 
     let body = message(json!(5), "tools/list", Some(json!("en-US, en;q=0.9")));
-    let a = raw(addr, &raw_head(addr, lines, body.as_bytes()), body.as_bytes()).await;
-    assert_eq!(a.status, StatusCode::OK, "{}", String::from_utf8_lossy(&a.body));
+    let a = raw(
+        addr,
+        &raw_head(addr, lines, body.as_bytes()),
+        body.as_bytes(),
+    )
+    .await;
+    assert_eq!(
+        a.status,
+        StatusCode::OK,
+        "{}",
+        String::from_utf8_lossy(&a.body)
+    );
     assert_eq!(a.json()["result"]["raw"], "en-US, en;q=0.9");
 
     for other in ["en-US,en;q=0.9", "en-US", "en;q=0.9", "en-US, en;q=0.9, "] {
         let body = message(json!(6), "tools/list", Some(json!(other)));
-        let a = raw(addr, &raw_head(addr, lines, body.as_bytes()), body.as_bytes()).await;
+        let a = raw(
+            addr,
+            &raw_head(addr, lines, body.as_bytes()),
+            body.as_bytes(),
+        )
+        .await;
         assert_mismatch(&a, json!(6));
         assert_eq!(a.json()["error"]["data"]["headerValue"], "en-US, en;q=0.9");
         assert_eq!(a.json()["error"]["data"]["fieldLines"], 2);
@@ -378,7 +411,12 @@ async fn a_conflicting_second_line_cannot_hide() {
     let addr = server().await;
     let body = message(json!(8), "tools/list", Some(json!("fr")));
     let lines = "Accept-Language: fr\r\nAccept-Language: de\r\n";
-    let a = raw(addr, &raw_head(addr, lines, body.as_bytes()), body.as_bytes()).await;
+    let a = raw(
+        addr,
+        &raw_head(addr, lines, body.as_bytes()),
+        body.as_bytes(),
+    )
+    .await;
     assert_mismatch(&a, json!(8));
 }
 
@@ -432,7 +470,12 @@ async fn non_string_meta_beside_a_header_disagrees() {
 #[tokio::test]
 async fn error_responses_are_mirrored_from_error_data_meta() {
     let addr = server().await;
-    let a = post_json(addr, &["de"], message(json!(13), "test/error", Some(json!("de")))).await;
+    let a = post_json(
+        addr,
+        &["de"],
+        message(json!(13), "test/error", Some(json!("de"))),
+    )
+    .await;
     assert_eq!(a.status, StatusCode::OK);
     assert_eq!(a.json()["error"]["code"], -32602);
     assert_eq!(a.lines(CONTENT_LANGUAGE), ["de"]);
@@ -442,7 +485,12 @@ async fn error_responses_are_mirrored_from_error_data_meta() {
 #[tokio::test]
 async fn content_language_is_exactly_one_line_replacing_handler_lines() {
     let addr = server().await;
-    let a = post_json(addr, &["fr"], message(json!(14), "test/stale-header", Some(json!("fr")))).await;
+    let a = post_json(
+        addr,
+        &["fr"],
+        message(json!(14), "test/stale-header", Some(json!("fr"))),
+    )
+    .await;
     assert_eq!(a.lines(CONTENT_LANGUAGE), ["fr"]);
 }
 
@@ -459,19 +507,39 @@ async fn the_body_reaches_the_handler_unchanged() {
 #[tokio::test]
 async fn vary_merges_with_an_existing_vary() {
     let addr = server().await;
-    let a = post_json(addr, &["en"], message(json!(20), "test/vary-origin", Some(json!("en")))).await;
+    let a = post_json(
+        addr,
+        &["en"],
+        message(json!(20), "test/vary-origin", Some(json!("en"))),
+    )
+    .await;
     assert_eq!(a.lines(VARY), ["Origin, Accept-Language"]);
-    let a = post_json(addr, &["en"], message(json!(21), "test/vary-star", Some(json!("en")))).await;
+    let a = post_json(
+        addr,
+        &["en"],
+        message(json!(21), "test/vary-star", Some(json!("en"))),
+    )
+    .await;
     assert_eq!(a.lines(VARY), ["*"]);
 }
 
 #[tokio::test]
 async fn stripped_header_turns_public_into_private() {
     let addr = server().await;
-    let a = post_json(addr, &[], message(json!(22), "test/public", Some(json!("fr")))).await;
+    let a = post_json(
+        addr,
+        &[],
+        message(json!(22), "test/public", Some(json!("fr"))),
+    )
+    .await;
     assert_eq!(a.lines(CACHE_CONTROL), ["private, max-age=300"]);
     // With the header present, a shared cache can see the language: left public.
-    let a = post_json(addr, &["fr"], message(json!(23), "test/public", Some(json!("fr")))).await;
+    let a = post_json(
+        addr,
+        &["fr"],
+        message(json!(23), "test/public", Some(json!("fr"))),
+    )
+    .await;
     assert_eq!(a.lines(CACHE_CONTROL), ["public, max-age=300"]);
     assert_eq!(a.lines(VARY), ["Accept-Language"]);
 }
@@ -483,7 +551,13 @@ async fn different_preferences_give_different_variants_each_with_vary() {
     for pref in ["fr", "de", "en"] {
         let mut h = HeaderMap::new();
         set_accept_language(&mut h, pref).unwrap();
-        let a = send(addr, Method::POST, h, message(json!(24), "tools/list", Some(json!(pref)))).await;
+        let a = send(
+            addr,
+            Method::POST,
+            h,
+            message(json!(24), "tools/list", Some(json!(pref))),
+        )
+        .await;
         assert_eq!(a.lines(VARY), ["Accept-Language"]);
         seen.push(a.lines(CONTENT_LANGUAGE));
     }
@@ -513,7 +587,12 @@ fn sse_messages(body: &[u8]) -> Vec<String> {
 #[tokio::test]
 async fn event_stream_content_language_is_dropped_by_default() {
     let addr = server().await;
-    let a = post_json(addr, &["de"], message(json!(30), "test/sse", Some(json!("de")))).await;
+    let a = post_json(
+        addr,
+        &["de"],
+        message(json!(30), "test/sse", Some(json!("de"))),
+    )
+    .await;
     assert_eq!(a.status, StatusCode::OK);
     assert!(a.headers.get(CONTENT_LANGUAGE).is_none());
     assert_eq!(a.lines(VARY), ["Accept-Language"]);
@@ -522,14 +601,22 @@ async fn event_stream_content_language_is_dropped_by_default() {
     let messages = sse_messages(&a.body);
     assert_eq!(messages.len(), 2);
     for m in &messages {
-        assert_eq!(stream.check_message(m.as_bytes()).unwrap().as_str(), Some("de"));
+        assert_eq!(
+            stream.check_message(m.as_bytes()).unwrap().as_str(),
+            Some("de")
+        );
     }
 }
 
 #[tokio::test]
 async fn a_kept_event_stream_header_is_checked_against_every_message() {
     let addr = serve(LanguageLayer::new().keep_event_stream_content_language(true)).await;
-    let a = post_json(addr, &["fr"], message(json!(31), "test/sse", Some(json!("fr")))).await;
+    let a = post_json(
+        addr,
+        &["fr"],
+        message(json!(31), "test/sse", Some(json!("fr"))),
+    )
+    .await;
     assert_eq!(a.lines(CONTENT_LANGUAGE), ["fr"]);
     let stream = EventStreamLanguage::from_headers(&a.headers);
     assert!(stream.is_declared());
@@ -538,7 +625,12 @@ async fn a_kept_event_stream_header_is_checked_against_every_message() {
     }
 
     // A handler that promised one language and broke the promise: the client sees it.
-    let a = post_json(addr, &["fr"], message(json!(32), "test/sse-mixed", Some(json!("fr")))).await;
+    let a = post_json(
+        addr,
+        &["fr"],
+        message(json!(32), "test/sse-mixed", Some(json!("fr"))),
+    )
+    .await;
     let stream = EventStreamLanguage::from_headers(&a.headers);
     let results: Vec<_> = sse_messages(&a.body)
         .iter()
@@ -585,7 +677,11 @@ async fn a_body_at_the_limit_is_checked_and_forwarded() {
     let addr = server().await;
     let skeleton = message(json!(41), "tools/list", Some(json!("en")));
     let pad = BODY_LIMIT - skeleton.len() - r#","pad":"""#.len();
-    let body = skeleton.replacen("\"params\":{", &format!("\"params\":{{\"pad\":\"{}\",", "y".repeat(pad)), 1);
+    let body = skeleton.replacen(
+        "\"params\":{",
+        &format!("\"params\":{{\"pad\":\"{}\",", "y".repeat(pad)),
+        1,
+    );
     assert_eq!(body.len(), BODY_LIMIT);
     let a = post_json(addr, &["en"], body).await;
     assert_eq!(a.status, StatusCode::OK);
