@@ -360,7 +360,7 @@ impl Score {
 /// let n = server.negotiate_header(Some("ja"));
 /// assert_eq!((n.tag(), n.reason()), ("en", Reason::Default));
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Negotiator {
     supported: Box<[Supported]>,
     default: Box<str>,
@@ -370,6 +370,16 @@ pub struct Negotiator {
     by_first: Box<[u32]>,
     /// For each byte value, its group's range in `by_first`.
     buckets: Box<[(u32, u32)]>,
+}
+
+impl fmt::Debug for Negotiator {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Negotiator")
+            .field("supported", &self.supported().collect::<Vec<_>>())
+            .field("default", &self.default)
+            .field("max_ranges", &self.max_ranges)
+            .finish()
+    }
 }
 
 impl Negotiator {
