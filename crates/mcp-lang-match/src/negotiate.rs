@@ -416,15 +416,39 @@ impl Negotiator {
                 tag: tag.into(),
                 error,
             })?;
-            let entry = Supported::new(tag);
-            if let Some(first) = compiled.iter().position(|s| s.lower == entry.lower) {
-                return Err(BuildError::DuplicateTag {
-                    first,
-                    second: index,
-                    tag: tag.into(),
-                });
-            }
-            compiled.push(entry);
+            compiled.push(Supported::new(tag));
+        }
+        // Case-duplicates, found by sorting (O(n log n) for long lists); the
+        // reported pair is the earliest repeat in supported order.
+        let mut order: Vec<usize> = (0..compiled.len()).collect();
+        order.sort_by(|&a, &b| {
+            let key = |i: usize| compiled.get(i).map(|s| &s.lower);
+            key(a).cmp(&key(b)).then(a.cmp(&b))
+        });
+        let repeat = order
+            .windows(2)
+            .filter_map(|w| match w {
+                [a, b]
+                    if compiled.get(*a).map(|s| &s.lower) == compiled.get(*b).map(|s| &s.lower) =>
+                {
+                    Some((*a, *b))
+                }
+                _ => None,
+            })
+            .min_by_key(|&(_, second)| second);
+        if let Some((first, second)) = repeat {
+            // `first` may itself repeat an earlier tag: report the earliest.
+            let earliest = compiled
+                .iter()
+                .position(|s| compiled.get(first).is_some_and(|f| f.lower == s.lower))
+                .unwrap_or(first);
+            return Err(BuildError::DuplicateTag {
+                first: earliest,
+                second,
+                tag: compiled
+                    .get(second)
+                    .map_or_else(String::new, |s| s.tag.as_ref().into()),
+            });
         }
         LanguageTag::parse(default).map_err(|error| BuildError::InvalidDefault {
             tag: default.into(),
