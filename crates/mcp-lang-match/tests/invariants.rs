@@ -166,6 +166,57 @@ fn model(
     }
 }
 
+/// Decision D3 written plainly: a tag's quality, or `None` when unmatched.
+fn model_quality(ranges: &[(String, u16)], tag: &str) -> Option<u16> {
+    let t = tag.to_ascii_lowercase();
+    let pick = |it: Vec<(usize, usize, u16)>| {
+        it.into_iter()
+            .max_by_key(|&(p, len, q)| (len, q == 0, q, std::cmp::Reverse(p)))
+            .map(|(_, _, q)| q)
+    };
+    let explicit: Vec<(usize, usize, u16)> = ranges
+        .iter()
+        .enumerate()
+        .filter(|(_, (r, _))| r != "*" && filters(&r.to_ascii_lowercase(), &t))
+        .map(|(p, (r, q))| (p, r.len(), *q))
+        .collect();
+    let wildcard: Vec<(usize, usize, u16)> = ranges
+        .iter()
+        .enumerate()
+        .filter(|(_, (r, _))| r == "*")
+        .map(|(p, (_, q))| (p, 0, *q))
+        .collect();
+    pick(explicit).or_else(|| pick(wildcard))
+}
+
+/// RFC 4647 §3.4 lookup written plainly, with this crate's q=0 rules.
+fn model_lookup<'a>(
+    ranges: &[(String, u16)],
+    tags: &'a [String],
+    default: Option<&'a str>,
+) -> Option<&'a str> {
+    let mut priority: Vec<(usize, &String, u16)> = ranges
+        .iter()
+        .enumerate()
+        .filter(|(_, (r, q))| r != "*" && *q > 0)
+        .map(|(p, (r, q))| (p, r, *q))
+        .collect();
+    priority.sort_by_key(|&(p, _, q)| (std::cmp::Reverse(q), p));
+    let explicit_only: Vec<(String, u16)> =
+        ranges.iter().filter(|(r, _)| r != "*").cloned().collect();
+    for (_, range, _) in priority {
+        let range = range.to_ascii_lowercase();
+        for candidate in std::iter::once(range.clone()).chain(truncations(&range)) {
+            if let Some(tag) = tags.iter().find(|t| {
+                t.to_ascii_lowercase() == candidate && model_quality(&explicit_only, t) != Some(0)
+            }) {
+                return Some(tag);
+            }
+        }
+    }
+    default
+}
+
 fn outcome(n: &Negotiator, header: &str) -> (String, u16, Reason) {
     let c = n.negotiate_header(Some(header));
     (c.tag().to_string(), c.quality().get(), c.reason())
@@ -237,6 +288,42 @@ proptest! {
         prop_assert!(out.windows(2).all(|w| w[0].quality() >= w[1].quality()));
         let accepted = tags.iter().filter(|t| basic::quality(&header, t).is_some_and(|q| !q.is_zero())).count();
         prop_assert_eq!(out.len(), accepted);
+    }
+
+    #[test]
+    fn filtering_and_lookup_agree_with_models(ranges in header(), tags in supported(), default in prop::option::of(tag())) {
+        let value = render(&ranges);
+        let header = AcceptLanguage::parse(&value).unwrap();
+        for t in &tags {
+            prop_assert_eq!(basic::quality(&header, t).map(|q| q.get()), model_quality(&ranges, t), "{} / {}", value, t);
+        }
+        let mut expected: Vec<(u16, usize, usize)> = Vec::new();
+        for (i, t) in tags.iter().enumerate() {
+            if let Some(q) = model_quality(&ranges, t).filter(|&q| q > 0) {
+                // Position of the deciding range: recompute it plainly.
+                let t = t.to_ascii_lowercase();
+                let deciding = ranges
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, (r, _))| r != "*" && filters(&r.to_ascii_lowercase(), &t))
+                    .max_by_key(|(p, (r, q))| (r.len(), *q == 0, *q, std::cmp::Reverse(*p)))
+                    .or_else(|| {
+                        ranges
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, (r, _))| r == "*")
+                            .max_by_key(|(p, (_, q))| (*q == 0, *q, std::cmp::Reverse(*p)))
+                    })
+                    .map(|(p, _)| p)
+                    .unwrap();
+                expected.push((q, deciding, i));
+            }
+        }
+        expected.sort_by_key(|&(q, p, i)| (std::cmp::Reverse(q), p, i));
+        let got: Vec<usize> = basic::filter(&header, &tags).iter().map(|f| f.index()).collect();
+        prop_assert_eq!(got, expected.iter().map(|e| e.2).collect::<Vec<_>>(), "{}", value);
+        let default = default.as_deref();
+        prop_assert_eq!(mcp_lang_match::lookup::lookup(&header, &tags, default), model_lookup(&ranges, &tags, default), "{}", value);
     }
 
     #[test]
