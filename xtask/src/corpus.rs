@@ -7,7 +7,7 @@
 //! | target prefix | seed bytes |
 //! |---------------|------------|
 //! | `grammar_`    | each `header` and each `value` string, as is |
-//! | `match_`      | each `header` string, as is |
+//! | `match_`      | lines: the `header` (empty when null), the `default` (`en` when absent or null), then each tag of `supported` or `tags` |
 //! | `agree_`      | one byte for the kind of `meta` (0 absent, 1 string, 2 any other JSON value), the `meta` string (empty otherwise), then each field line of `lines`, each preceded by a `0x00` byte (a field value cannot hold NUL) |
 //!
 //! Targets with another prefix get no seeds from here (their inputs are not header
@@ -85,10 +85,10 @@ pub(crate) fn seeds_for(target: &str, cases: &[Value]) -> BTreeSet<Vec<u8>> {
                     seeds.insert(s.as_bytes().to_vec());
                 }
             }
-        } else if target.starts_with("match_") {
-            if let Some(s) = request["header"].as_str() {
-                seeds.insert(s.as_bytes().to_vec());
-            }
+        } else if target.starts_with("match_")
+            && let Some(seed) = match_seed(request)
+        {
+            seeds.insert(seed);
         } else if target.starts_with("agree_")
             && let Some(seed) = agree_seed(request)
         {
@@ -97,6 +97,26 @@ pub(crate) fn seeds_for(target: &str, cases: &[Value]) -> BTreeSet<Vec<u8>> {
     }
     seeds.retain(|s| s.len() <= MAX_SEED_LEN);
     seeds
+}
+
+/// A matching request (one with a `header`, even null) in the layout of the `match_*`
+/// targets: `header \n default \n tag \n tag …`.
+fn match_seed(request: &Value) -> Option<Vec<u8>> {
+    let header = match request.get("header")? {
+        Value::String(s) => s.as_str(),
+        Value::Null => "",
+        _ => return None,
+    };
+    let default = request["default"].as_str().unwrap_or("en");
+    let mut seed = format!("{header}\n{default}");
+    let tags = request["supported"]
+        .as_array()
+        .or(request["tags"].as_array());
+    for tag in tags.into_iter().flatten().filter_map(Value::as_str) {
+        seed.push('\n');
+        seed.push_str(tag);
+    }
+    Some(seed.into_bytes())
 }
 
 /// An `agree` request in the layout of the `agree_*` targets:
@@ -261,7 +281,7 @@ mod tests {
         );
         assert_eq!(
             strings(seeds_for("match_negotiate", &cases)),
-            ["de, *;q=0.5", "fr-CA,fr;q=0.9"]
+            ["\nen\nen", "de, *;q=0.5\nen\nde", "fr-CA,fr;q=0.9\nen"]
         );
         assert_eq!(
             strings(seeds_for("agree_lines", &cases)),

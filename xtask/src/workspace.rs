@@ -22,6 +22,8 @@ pub(crate) struct Package {
     pub(crate) name: String,
     /// Names of its `[[bench]]` targets.
     pub(crate) benches: Vec<String>,
+    /// False for `publish = false` (cargo metadata's `"publish": []`).
+    pub(crate) publishable: bool,
 }
 
 /// The workspace as `cargo metadata --no-deps` describes it.
@@ -56,6 +58,9 @@ impl Metadata {
             .map(|p| Package {
                 name: p["name"].as_str().unwrap_or_default().to_owned(),
                 benches: targets_of_kind(p, "bench"),
+                publishable: p["publish"]
+                    .as_array()
+                    .is_none_or(|registries| !registries.is_empty()),
             })
             .collect();
         Ok(Metadata {
@@ -89,8 +94,8 @@ mod tests {
         let json = r#"{
             "target_directory": "/w/target",
             "packages": [
-                {"name": "a", "targets": [{"kind": ["lib"], "name": "a"}]},
-                {"name": "b", "targets": [
+                {"name": "a", "publish": null, "targets": [{"kind": ["lib"], "name": "a"}]},
+                {"name": "b", "publish": [], "targets": [
                     {"kind": ["lib"], "name": "b"},
                     {"kind": ["bench"], "name": "parse"},
                     {"kind": ["bench"], "name": "negotiate"}
@@ -102,5 +107,7 @@ mod tests {
         assert_eq!(m.packages.len(), 2);
         assert!(m.packages[0].benches.is_empty());
         assert_eq!(m.packages[1].benches, ["parse", "negotiate"]);
+        assert!(m.packages[0].publishable);
+        assert!(!m.packages[1].publishable);
     }
 }
