@@ -30,6 +30,8 @@
 pub mod catalog;
 #[cfg(feature = "demo")]
 pub mod demo;
+// Fault injection for the conformance suite's self-test (engineer G).
+pub mod fault;
 #[cfg(any(feature = "stdio", feature = "http"))]
 pub mod serve;
 pub mod server;
