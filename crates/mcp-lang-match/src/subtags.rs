@@ -27,15 +27,10 @@ pub(crate) struct Alignment {
 /// fold per byte.
 pub(crate) fn align(range: &[u8], tag: &[u8], lower_tag: bool) -> Alignment {
     let mut common = 0;
-    let mut i = 0;
-    let n = range.len().min(tag.len());
-    while i < n {
-        let r = range[i].to_ascii_lowercase();
-        let t = if lower_tag {
-            tag[i]
-        } else {
-            tag[i].to_ascii_lowercase()
-        };
+    let mut same = 0;
+    for (&r, &t) in range.iter().zip(tag) {
+        let r = r.to_ascii_lowercase();
+        let t = if lower_tag { t } else { t.to_ascii_lowercase() };
         if r != t {
             return Alignment {
                 common,
@@ -43,26 +38,24 @@ pub(crate) fn align(range: &[u8], tag: &[u8], lower_tag: bool) -> Alignment {
                 equal: false,
             };
         }
-        if r == b'-' {
-            common += 1;
-        }
-        i += 1;
+        common += usize::from(r == b'-');
+        same += 1;
     }
-    // One of the two is exhausted and they agree up to here.
-    let range_done = i == range.len();
-    let tag_done = i == tag.len();
-    match (range_done, tag_done) {
-        (true, true) => Alignment {
+    // One of the two is exhausted and they agree up to `same`.
+    let next_range = range.get(same).copied();
+    let next_tag = tag.get(same).copied();
+    match (next_range, next_tag) {
+        (None, None) => Alignment {
             common: common + 1,
             range_is_prefix: true,
             equal: true,
         },
-        (true, false) if tag.get(i) == Some(&b'-') => Alignment {
+        (None, Some(b'-')) => Alignment {
             common: common + 1,
             range_is_prefix: true,
             equal: false,
         },
-        (false, true) if range.get(i) == Some(&b'-') => Alignment {
+        (Some(b'-'), None) => Alignment {
             common: common + 1,
             range_is_prefix: false,
             equal: false,
