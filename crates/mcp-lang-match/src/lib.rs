@@ -55,6 +55,19 @@
 //! it does no "best fit" guessing (CLDR likely subtags, macrolanguages). It
 //! is `no_std` with `alloc`.
 //!
+//! # Cost
+//!
+//! [`Negotiator::new`] does the work that does not depend on the request:
+//! it validates the tags, keeps lowercase copies and where their singletons
+//! are, and groups them by first letter. Per request, the ranges are
+//! buffered on the stack (at most [`Negotiator::RANGE_CAPACITY`]) and only
+//! the supported tags that share a first letter with some range are scored
+//! against them, since no other tag can match a range explicitly or by
+//! truncation; the rest can only be rated by `*`, and all tie. So the time is
+//! O(ranges × supported) at worst, usually far less, and nothing is
+//! allocated (`tests/alloc.rs` counts). The free functions of [`basic`],
+//! [`extended`] and [`lookup`](mod@lookup) allocate their result lists.
+//!
 //! # Decisions this crate makes (beyond ARCHITECTURE.md)
 //!
 //! * A range with `q=0` excludes; it never reaches a tag by truncation (in
