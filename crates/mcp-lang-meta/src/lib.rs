@@ -8,6 +8,9 @@
 //! `_meta["io.modelcontextprotocol/contentLanguage"]`. Caches key responses by the raw
 //! preference. This crate does each of those steps on `serde_json` values and raw bytes:
 //!
+//! Each step has a module whose docs explain it with the SEP's words; every item is also
+//! re-exported here.
+//!
 //! | step | items |
 //! |------|-------|
 //! | send the preference (client) | [`PreferenceBuilder`], [`write_accept_language`] |
@@ -62,13 +65,13 @@
 //! string that has escapes. The cache holds a bounded number of entries. Nothing here
 //! keeps state across requests except the cache, which is keyed by the raw preference.
 
-mod boundary;
-mod cache;
-mod extract;
-mod preference;
-mod request;
+pub mod boundary;
+pub mod cache;
+pub mod extract;
+pub mod preference;
+pub mod request;
 mod skim;
-mod write;
+pub mod write;
 
 pub use boundary::{
     Catalog, Difference, DifferenceKind, DisplayField, DisplayLocation, IdentifierGuard, Localizer,

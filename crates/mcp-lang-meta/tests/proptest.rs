@@ -101,7 +101,9 @@ proptest! {
         let raw = extract_content_language(text.as_bytes()).unwrap();
         prop_assert_eq!(raw, content_language_from_value(&message));
         let skim = skim_request(text.as_bytes()).unwrap();
-        match message.get("id") {
+        // Compare with the text parsed back (floats need not survive a round trip).
+        let reparsed: Value = serde_json::from_str(&text).unwrap();
+        match reparsed.get("id") {
             Some(id) => prop_assert_eq!(serde_json::from_str::<Value>(skim.id().unwrap()).unwrap(), id.clone()),
             None => prop_assert_eq!(skim.id(), None),
         }
@@ -124,7 +126,10 @@ proptest! {
         let raw = extract_accept_language(&bytes);
         match serde_json::from_slice::<Value>(&bytes) {
             Ok(value) => prop_assert_eq!(raw.unwrap(), accept_language_from_value(&value)),
-            Err(_) => prop_assert!(raw.is_err()),
+            // Valid JSON whose number does not fit an f64 (`1E400`) is the one thing only
+            // the skim accepts: it never converts numbers.
+            Err(e) if e.to_string().starts_with("number out of range") => {}
+            Err(e) => prop_assert!(raw.is_err(), "serde_json: {}", e),
         }
     }
 
