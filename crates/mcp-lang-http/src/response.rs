@@ -28,7 +28,9 @@
 use http::HeaderMap;
 use http::header::{CACHE_CONTROL, CONTENT_LANGUAGE, CONTENT_TYPE, HeaderValue, VARY};
 
-use crate::client::{FieldValueError, check_field_value, field_value};
+#[cfg(feature = "tower")]
+use crate::client::check_field_value;
+use crate::client::{FieldValueError, field_value};
 use mcp_lang_meta::{RawPreference, extract_content_language};
 
 /// Sets `Content-Language` to exactly one field line equal to `content_language`,

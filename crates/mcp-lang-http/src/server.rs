@@ -237,7 +237,7 @@ pub fn validate_request(
             agreement,
         )),
         Err(mismatch) => Err(RejectedRequest {
-            mismatch,
+            mismatch: Box::new(mismatch),
             id: echo_id(raw_id),
         }),
     }
@@ -255,7 +255,7 @@ pub(crate) fn echo_id(raw: Option<&str>) -> serde_json::Value {
 /// A request [`validate_request`] rejects: the mismatch and the request id to echo.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RejectedRequest {
-    mismatch: HeaderMismatch,
+    mismatch: Box<HeaderMismatch>,
     id: serde_json::Value,
 }
 
@@ -387,6 +387,7 @@ impl fmt::Display for HeaderMismatch {
 impl std::error::Error for HeaderMismatch {}
 
 /// A JSON-RPC error response body built from parts, for the layer's own refusals.
+#[cfg(feature = "tower")]
 pub(crate) fn json_rpc_error(
     id: &serde_json::Value,
     code: i64,

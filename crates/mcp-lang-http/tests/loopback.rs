@@ -21,7 +21,10 @@ use mcp_lang_http::{
     CONTENT_LANGUAGE_KEY, EventStreamLanguage, LanguageLayer, LanguagePreference,
     check_json_response, set_accept_language,
 };
+use mcp_lang_match::Negotiator;
+use mcp_lang_meta::RequestLanguage;
 use serde_json::{Value, json};
+use std::sync::Arc;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
@@ -44,6 +47,7 @@ fn json_builder() -> http::response::Builder {
 /// The inner MCP "server": answers by method, and reports what the layer told it.
 async fn mcp(request: Request) -> Response {
     let preference = request.extensions().get::<LanguagePreference>().cloned();
+    let request_language = request.extensions().get::<RequestLanguage>().cloned();
     let bytes = request
         .into_body()
         .collect()
@@ -55,8 +59,10 @@ async fn mcp(request: Request) -> Response {
     let method = message.get("method").and_then(Value::as_str).unwrap_or("");
     let raw = preference.as_ref().and_then(|p| p.raw());
     let lang = pick(raw);
+    let selected = request_language.as_ref().map(|l| l.selected().to_owned());
     let saw = json!({
         "hasExtension": preference.is_some(),
+        "selected": selected,
         "raw": raw,
         "agreement": preference.as_ref().map(|p| p.agreement().as_str()),
         "bodyLen": bytes.len(),
@@ -686,4 +692,90 @@ async fn a_body_at_the_limit_is_checked_and_forwarded() {
     let a = post_json(addr, &["en"], body).await;
     assert_eq!(a.status, StatusCode::OK);
     assert_eq!(a.json()["result"]["bodyLen"], BODY_LIMIT);
+}
+
+#[tokio::test]
+async fn a_body_in_several_chunks_is_read_whole() {
+    let addr = server().await;
+    let body = message(json!(42), "tools/list", Some(json!("de")));
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nAccept-Language: de\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+    );
+    let mut chunked = Vec::new();
+    for piece in body.as_bytes().chunks(7) {
+        chunked.extend_from_slice(format!("{:x}\r\n", piece.len()).as_bytes());
+        chunked.extend_from_slice(piece);
+        chunked.extend_from_slice(b"\r\n");
+    }
+    chunked.extend_from_slice(b"0\r\n\r\n");
+    let a = raw(addr, &head, &chunked).await;
+    assert_eq!(a.status, StatusCode::OK);
+    assert_eq!(a.json()["result"]["bodyLen"], body.len());
+    assert_eq!(a.json()["result"]["raw"], "de");
+}
+
+// ---- Negotiation and the client side ----------------------------------------------------
+
+#[tokio::test]
+async fn the_layer_can_negotiate_for_the_handler() {
+    let negotiator = Negotiator::new(["en", "fr", "fr-CA", "de"], "en").unwrap();
+    let addr = serve(LanguageLayer::new().negotiator(Arc::new(negotiator))).await;
+    let cases = [
+        (Some("fr-CA,fr;q=0.9,en;q=0.5"), "fr-CA"),
+        (Some("de-AT, en;q=0.1"), "de"),
+        (Some("ja"), "en"),
+        (Some("fr;q=2"), "en"), // malformed: ignored as absent, no error
+        (None, "en"),
+    ];
+    for (preference, selected) in cases {
+        let mut headers = HeaderMap::new();
+        if let Some(p) = preference {
+            set_accept_language(&mut headers, p).unwrap();
+        }
+        let a = send(
+            addr,
+            Method::POST,
+            headers,
+            message(json!(50), "tools/list", preference.map(Value::from)),
+        )
+        .await;
+        assert_eq!(a.status, StatusCode::OK, "{preference:?}");
+        assert_eq!(a.json()["result"]["selected"], selected, "{preference:?}");
+    }
+}
+
+#[tokio::test]
+async fn a_client_that_mirrors_with_set_accept_language_always_agrees() {
+    let addr = server().await;
+    for preference in [
+        "en-US, en;q=0.9",
+        "*",
+        "en-US,en",
+        "de-CH;q=1.0 ,  de;q=0.5",
+        "",
+    ] {
+        let mut headers = HeaderMap::new();
+        headers.insert(ACCEPT_LANGUAGE, HeaderValue::from_static("zz")); // a library default
+        set_accept_language(&mut headers, preference).unwrap();
+        let a = send(
+            addr,
+            Method::POST,
+            headers,
+            message(json!(51), "tools/list", Some(json!(preference))),
+        )
+        .await;
+        assert_eq!(a.status, StatusCode::OK, "{preference:?}");
+        assert_eq!(a.json()["result"]["agreement"], "agreed");
+        assert!(check_json_response(&a.headers, &a.body).is_ok());
+    }
+}
+
+#[tokio::test]
+async fn a_mismatch_without_an_id_echoes_null() {
+    let addr = server().await;
+    let body = json!({"jsonrpc":"2.0","method":"notifications/initialized",
+        "params":{"_meta":{"io.modelcontextprotocol/acceptLanguage":"en"}}})
+    .to_string();
+    let a = post_json(addr, &["fr"], body).await;
+    assert_mismatch(&a, Value::Null);
 }
