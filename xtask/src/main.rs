@@ -11,6 +11,8 @@
 //! - `bench`: runs the criterion benchmarks once and prints one markdown table of ours
 //!   beside each peer.
 //! - `seed-corpus`: writes the fuzz seed corpora from the shared cases in `testdata/`.
+//! - `conformance --official`: the official MCP conformance suite (npm) against
+//!   `mcp-lang serve --http`, checked against the reference server's baseline.
 //!
 //! Nothing here is hard-coded to today's crates: packages, benchmark targets and fuzz
 //! targets are discovered (`cargo metadata`, `fuzz/Cargo.toml`), so a new crate, bench or
@@ -22,6 +24,7 @@
 mod args;
 mod bench;
 mod ci;
+mod conformance;
 mod corpus;
 mod fuzz;
 mod process;
@@ -93,6 +96,11 @@ const TASKS: &[Task] = &[
         name: "bench",
         usage: bench::USAGE,
         run: bench::run,
+    },
+    Task {
+        name: "conformance",
+        usage: conformance::USAGE,
+        run: conformance::run,
     },
     Task {
         name: "seed-corpus",
