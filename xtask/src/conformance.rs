@@ -37,12 +37,19 @@ impl Drop for Server {
 fn node_major(node: &Path) -> Option<u32> {
     let out = Command::new(node).arg("--version").output().ok()?;
     let text = String::from_utf8_lossy(&out.stdout);
-    text.trim().trim_start_matches('v').split('.').next()?.parse().ok()
+    text.trim()
+        .trim_start_matches('v')
+        .split('.')
+        .next()?
+        .parse()
+        .ok()
 }
 
 pub(crate) fn run(mut args: Args) -> Result<()> {
     if !args.flag("--official") {
-        bail!("only `--official` is implemented here (the SEP-2792 suite is `mcp-lang conformance`)");
+        bail!(
+            "only `--official` is implemented here (the SEP-2792 suite is `mcp-lang conformance`)"
+        );
     }
     args.finish()?;
     let root = root();
@@ -101,7 +108,9 @@ pub(crate) fn run(mut args: Args) -> Result<()> {
         .arg(root.join("target/conformance-results"))
         .status()?;
     if !status.success() {
-        bail!("the official suite reported unexpected failures or a stale baseline entry (see above)");
+        bail!(
+            "the official suite reported unexpected failures or a stale baseline entry (see above)"
+        );
     }
     Ok(())
 }
