@@ -22,11 +22,12 @@
 
 use core::fmt;
 
-use crate::chars::{ascii_str, is_alpha, is_ows, skip_ows, split};
+use crate::chars::{ascii_str, is_alpha, is_ows, skip_ows};
 use crate::error::{Expected, PResult, ParseError, fail};
 use crate::list::ListRule;
-use crate::quality::{Quality, qvalue};
+use crate::quality::{Quality, qvalue, read_validated_qvalue};
 use crate::range::{LanguageRange, basic_range};
+use crate::scan;
 
 /// One element of an `Accept-Language` value.
 ///
@@ -268,7 +269,8 @@ impl<'a> AcceptLanguage<'a> {
     /// ```
     pub fn iter(&self) -> Ranges<'a> {
         Ranges {
-            rest: self.value.as_bytes(),
+            value: self.value,
+            at: 0,
             left: self.len,
         }
     }
@@ -308,39 +310,58 @@ impl<'a> IntoIterator for &AcceptLanguage<'a> {
 /// ```
 #[derive(Clone, Debug)]
 pub struct Ranges<'a> {
-    /// The validated value from the next element on.
-    rest: &'a [u8],
+    /// The validated value.
+    value: &'a str,
+    /// Where the next element (or the separators before it) starts.
+    at: usize,
     left: usize,
 }
 
 impl<'a> Iterator for Ranges<'a> {
     type Item = WeightedRange<'a>;
 
+    #[inline]
     fn next(&mut self) -> Option<WeightedRange<'a>> {
         if self.left == 0 {
             return None;
         }
-        // The value is known to be well-formed: skip separators, take the
-        // range up to its delimiter, then read an optional weight.
-        let start = self.rest.iter().position(|&b| !(is_ows(b) || b == b','))?;
-        let (_, from_range) = split(self.rest, start);
-        let end = from_range
-            .iter()
-            .position(|&b| is_ows(b) || b == b';' || b == b',')
-            .unwrap_or(from_range.len());
-        let (range, mut rest) = split(from_range, end);
-        let mut quality = Quality::ONE;
-        if let Some((b';', after_semicolon)) = skip_ows(rest).split_first() {
-            let (_, at_qvalue) = split(skip_ows(after_semicolon), 2);
-            if let Ok((after_qvalue, q)) = qvalue(at_qvalue) {
-                quality = q;
-                rest = after_qvalue;
+        // The value is known to be well-formed, so this is a plain scan:
+        // skip separators, take the range up to its delimiter, then read an
+        // optional weight. Out-of-range indices end the scan; none panics.
+        let bytes = self.value.as_bytes();
+        let mut i = self.at;
+        while let Some(&b) = bytes.get(i) {
+            if !(is_ows(b) || b == b',') {
+                break;
             }
+            i += 1;
         }
-        self.rest = rest;
+        let start = i;
+        while let Some(&b) = bytes.get(i) {
+            if is_ows(b) || b == b';' || b == b',' {
+                break;
+            }
+            i += 1;
+        }
+        let range = self.value.get(start..i).unwrap_or("");
+        let mut quality = Quality::ONE;
+        let mut j = i;
+        while bytes.get(j).is_some_and(|&b| is_ows(b)) {
+            j += 1;
+        }
+        if bytes.get(j) == Some(&b';') {
+            j += 1;
+            while bytes.get(j).is_some_and(|&b| is_ows(b)) {
+                j += 1;
+            }
+            let (q, used) = read_validated_qvalue(bytes.get(j + 2..).unwrap_or(&[]));
+            quality = q;
+            i = j + 2 + used;
+        }
+        self.at = i;
         self.left -= 1;
         Some(WeightedRange {
-            range: LanguageRange::from_validated(range),
+            range: LanguageRange::from_validated_str(range),
             quality,
         })
     }
@@ -355,10 +376,23 @@ impl ExactSizeIterator for Ranges<'_> {}
 impl core::iter::FusedIterator for Ranges<'_> {}
 
 /// Validates a whole value; returns the number of ranges.
+///
+/// The fast scan decides well-formed values; anything it rejects (or that is
+/// over a limit) goes to the nom parser, which reports the error.
+#[inline]
 fn validate(value: &[u8], limits: Limits) -> Result<usize, ParseError> {
     if value.len() > limits.max_bytes {
         return Err(ParseError::new(limits.max_bytes, Expected::ByteLimit));
     }
+    match scan::count_ranges(value) {
+        Some(count) if count <= limits.max_ranges => Ok(count),
+        _ => validate_with_nom(value, limits),
+    }
+}
+
+/// The reference parser: validates with nom, reporting where a value fails.
+#[cold]
+pub(crate) fn validate_with_nom(value: &[u8], limits: Limits) -> Result<usize, ParseError> {
     let rule = ListRule {
         element: Expected::LanguageRange,
         max_elements: limits.max_ranges,
@@ -368,6 +402,7 @@ fn validate(value: &[u8], limits: Limits) -> Result<usize, ParseError> {
 }
 
 /// `language-range [ weight ]`, or nothing when no range starts here.
+#[inline(always)]
 fn element(input: &[u8]) -> PResult<'_, Option<Expected>> {
     match input.first() {
         Some(&b) if is_alpha(b) || b == b'*' => {}
@@ -382,6 +417,7 @@ fn element(input: &[u8]) -> PResult<'_, Option<Expected>> {
 }
 
 /// `"q=" qvalue` (the part of `weight` after `OWS ";" OWS`).
+#[inline(always)]
 fn weight(input: &[u8]) -> PResult<'_, Quality> {
     let rest = match input {
         [b'q' | b'Q', b'=', rest @ ..] => rest,

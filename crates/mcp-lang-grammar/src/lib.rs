@@ -86,6 +86,7 @@ pub mod extended;
 mod list;
 pub mod quality;
 pub mod range;
+mod scan;
 pub mod serialize;
 pub mod tag;
 

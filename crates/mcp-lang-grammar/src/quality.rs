@@ -13,7 +13,7 @@
 
 use core::fmt;
 
-use nom::bytes::complete::take_while_m_n;
+use nom::bytes::complete::take_while;
 
 use crate::chars::{is_digit, split};
 use crate::error::{Expected, Fail, PResult, ParseError, fail, into_fail};
@@ -135,10 +135,10 @@ impl fmt::Display for Quality {
 /// `qvalue`: the text after `q=`. Fails with [`Expected::QValue`] at the first
 /// byte that cannot continue a qvalue, including a digit right after a
 /// complete one (`0.1234`, `1.001`, `10`).
+#[inline(always)]
 pub(crate) fn qvalue(input: &[u8]) -> PResult<'_, Quality> {
-    let (int_part, after_int) = split(input, 1);
-    let (rest, thousandths) = match int_part {
-        b"0" => {
+    let (rest, thousandths) = match input.split_first() {
+        Some((b'0', after_int)) => {
             let (rest, decimals) = decimals(after_int, is_digit)?;
             let mut value: u16 = 0;
             for i in 0..3 {
@@ -149,10 +149,7 @@ pub(crate) fn qvalue(input: &[u8]) -> PResult<'_, Quality> {
             }
             (rest, value)
         }
-        b"1" => {
-            let (rest, _) = decimals(after_int, |b| b == b'0')?;
-            (rest, 1000)
-        }
+        Some((b'1', after_int)) => (decimals(after_int, |b| b == b'0')?.0, 1000),
         _ => return fail(input, Expected::QValue),
     };
     if rest.first().is_some_and(|&b| is_digit(b)) {
@@ -162,10 +159,44 @@ pub(crate) fn qvalue(input: &[u8]) -> PResult<'_, Quality> {
 }
 
 /// `[ "." 0*3digit ]`: the decimals (without the dot), empty when absent.
-fn decimals(input: &[u8], digit: fn(u8) -> bool) -> PResult<'_, &[u8]> {
-    match input.split_first() {
-        Some((b'.', after_dot)) => take_while_m_n::<_, _, Fail<'_>>(0, 3, digit)(after_dot),
-        _ => Ok((input, &[])),
+#[inline(always)]
+fn decimals(input: &[u8], digit: impl Fn(u8) -> bool) -> PResult<'_, &[u8]> {
+    let Some((b'.', after_dot)) = input.split_first() else {
+        return Ok((input, &[]));
+    };
+    let (rest, decimals) = take_while::<_, _, Fail<'_>>(digit)(after_dot)?;
+    if decimals.len() > 3 {
+        return fail(split(after_dot, 3).1, Expected::QValue);
+    }
+    Ok((rest, decimals))
+}
+
+/// The quality of a qvalue already validated by [`qvalue`], read without
+/// re-checking: the byte string starts with a well-formed qvalue.
+#[inline(always)]
+pub(crate) fn read_validated_qvalue(bytes: &[u8]) -> (Quality, usize) {
+    match bytes {
+        [b'0', b'.', rest @ ..] => {
+            let mut value: u16 = 0;
+            let mut used = 0;
+            for i in 0..3 {
+                let digit = match rest.get(i) {
+                    Some(&d) if is_digit(d) => {
+                        used += 1;
+                        u16::from(d - b'0')
+                    }
+                    _ => 0,
+                };
+                value = value * 10 + digit;
+            }
+            (Quality(value), 2 + used)
+        }
+        [b'1', b'.', rest @ ..] => (
+            Quality::ONE,
+            2 + rest.iter().take(3).take_while(|&&b| b == b'0').count(),
+        ),
+        [b'1', ..] => (Quality::ONE, 1),
+        _ => (Quality::ZERO, 1),
     }
 }
 

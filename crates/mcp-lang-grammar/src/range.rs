@@ -15,9 +15,9 @@
 use core::fmt;
 use core::hash::{Hash, Hasher};
 
-use nom::bytes::complete::take_while_m_n;
+use nom::bytes::complete::take_while;
 
-use crate::chars::{ascii_str, consumed, is_alpha, is_alphanum, split};
+use crate::chars::{consumed, is_alpha, is_alphanum, split};
 use crate::error::{Expected, Fail, PResult, ParseError, fail, into_fail};
 
 /// A basic language range (RFC 4647 §2.1) or `*`, borrowed from the input.
@@ -57,9 +57,9 @@ impl<'a> LanguageRange<'a> {
         }
     }
 
-    /// Wraps bytes the caller's parser has already validated as a range.
-    pub(crate) fn from_validated(bytes: &'a [u8]) -> LanguageRange<'a> {
-        LanguageRange(ascii_str(bytes))
+    /// Wraps a string the caller's parser has already validated as a range.
+    pub(crate) fn from_validated_str(s: &'a str) -> LanguageRange<'a> {
+        LanguageRange(s)
     }
 
     /// The range as written.
@@ -182,23 +182,31 @@ impl core::iter::FusedIterator for Subtags<'_> {}
 /// maximum length, or a digit follows letters in the first subtag), so it
 /// fails with [`Expected::SubtagEnd`] rather than leaving the caller to
 /// report a list error.
+#[inline(always)]
 pub(crate) fn basic_range(input: &[u8]) -> PResult<'_, &[u8]> {
-    if input.first() == Some(&b'*') {
-        let (star, rest) = split(input, 1);
-        return Ok((rest, star));
+    if let Some((b'*', rest)) = input.split_first() {
+        return Ok((rest, consumed(input, rest)));
     }
-    let (mut rest, _) = take_while_m_n::<_, _, Fail<'_>>(1, 8, is_alpha)(input)
-        .or_else(|_| fail(input, Expected::LanguageRange))?;
-    loop {
-        match rest.split_first() {
-            Some((b'-', after)) => {
-                let (after_subtag, _) = take_while_m_n::<_, _, Fail<'_>>(1, 8, is_alphanum)(after)
-                    .or_else(|_| fail(after, Expected::Subtag))?;
-                rest = after_subtag;
-            }
-            Some((&b, _)) if is_alphanum(b) => return fail(rest, Expected::SubtagEnd),
-            _ => return Ok((rest, consumed(input, rest))),
-        }
+    let (mut rest, first) = take_while::<_, _, Fail<'_>>(is_alpha)(input)?;
+    subtag_length(input, first, Expected::LanguageRange)?;
+    if rest.first().is_some_and(|&b| is_alphanum(b)) {
+        return fail(rest, Expected::SubtagEnd);
+    }
+    while let Some((b'-', after)) = rest.split_first() {
+        let (after_subtag, subtag) = take_while::<_, _, Fail<'_>>(is_alphanum)(after)?;
+        subtag_length(after, subtag, Expected::Subtag)?;
+        rest = after_subtag;
+    }
+    Ok((rest, consumed(input, rest)))
+}
+
+/// Checks that `subtag`, found at the start of `at`, has 1 to 8 bytes.
+#[inline(always)]
+fn subtag_length<'a>(at: &'a [u8], subtag: &[u8], empty: Expected) -> PResult<'a, ()> {
+    match subtag.len() {
+        0 => fail(at, empty),
+        1..=8 => Ok((at, ())),
+        _ => fail(split(at, 8).1, Expected::SubtagEnd),
     }
 }
 

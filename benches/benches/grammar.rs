@@ -1,0 +1,84 @@
+//! Parsing `Accept-Language` (mcp-lang-grammar) beside the peers, on the same
+//! inputs, in one run.
+//!
+//! Groups: `parse/typical` (the SEP's `fr-CA,fr;q=0.9,en;q=0.5`),
+//! `parse/browser-12` (a 12-range header as browsers send), and
+//! `parse/hostile-64k` (64 KiB of `en-US;q=0.5, ` repeated: about 5,000
+//! ranges). Functions: `mcp-lang` (`AcceptLanguage::parse`, then every range
+//! and quality is read), `accept-language` (`accept_language::parse`, which
+//! returns the ranges sorted by q as `String`s), and `fluent-langneg`
+//! (`fluent_langneg::accepted_languages::parse`, which returns
+//! `LanguageIdentifier`s and ignores q). Throughput is in input bytes, so the
+//! per-byte figures of the three sizes show whether the cost is linear.
+//!
+//! Before measuring, the bench counts allocations per parse with
+//! `mcp_lang_testkit::CountingAllocator` and prints them; ours must be 0
+//! (the run aborts otherwise).
+
+use std::hint::black_box;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use mcp_lang_grammar::AcceptLanguage;
+use mcp_lang_testkit::CountingAllocator;
+
+#[global_allocator]
+static ALLOC: CountingAllocator = CountingAllocator::new();
+
+const TYPICAL: &str = "fr-CA,fr;q=0.9,en;q=0.5";
+
+const BROWSER_12: &str =
+    "en-US,en;q=0.9,fr-FR;q=0.8,fr;q=0.7,de-DE;q=0.6,de;q=0.5,es-ES;q=0.4,es;q=0.3,it-IT;q=0.2,it;q=0.1,ja;q=0.05,*;q=0.01";
+
+/// 64 KiB of well-formed ranges.
+fn hostile_64k() -> String {
+    let mut value = String::with_capacity(64 * 1024);
+    while value.len() + 13 <= 64 * 1024 {
+        value.push_str("en-US;q=0.5, ");
+    }
+    value.push_str("en");
+    value
+}
+
+/// Ours: validate, then read every range and quality.
+fn mcp_lang(value: &str) -> usize {
+    match AcceptLanguage::parse(value) {
+        Ok(parsed) => parsed.iter().map(|w| black_box(w).range.as_str().len() + usize::from(w.quality.get())).sum(),
+        Err(_) => 0,
+    }
+}
+
+fn accept_language_peer(value: &str) -> usize {
+    accept_language::parse(value).len()
+}
+
+fn fluent_langneg_peer(value: &str) -> usize {
+    fluent_langneg::accepted_languages::parse(value).len()
+}
+
+fn report_allocations(inputs: &[(&str, &str)]) {
+    for (name, value) in inputs {
+        let (ours, _) = ALLOC.count(|| black_box(mcp_lang(black_box(value))));
+        let (al, _) = ALLOC.count(|| black_box(accept_language_peer(black_box(value))));
+        let (fl, _) = ALLOC.count(|| black_box(fluent_langneg_peer(black_box(value))));
+        println!("allocations per parse, parse/{name}: mcp-lang {ours}, accept-language {al}, fluent-langneg {fl}");
+        assert_eq!(ours, 0, "mcp-lang-grammar allocated while parsing {name}");
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    let hostile = hostile_64k();
+    assert_eq!(AcceptLanguage::parse(&hostile).map(|v| v.len()).ok(), Some(64 * 1024 / 13 + 1));
+    let inputs: [(&str, &str); 3] = [("typical", TYPICAL), ("browser-12", BROWSER_12), ("hostile-64k", &hostile)];
+    report_allocations(&inputs);
+    for (name, value) in inputs {
+        let mut group = c.benchmark_group(format!("parse/{name}"));
+        group.throughput(Throughput::Bytes(value.len() as u64));
+        group.bench_function("mcp-lang", |b| b.iter(|| mcp_lang(black_box(value))));
+        group.bench_function("accept-language", |b| b.iter(|| accept_language_peer(black_box(value))));
+        group.bench_function("fluent-langneg", |b| b.iter(|| fluent_langneg_peer(black_box(value))));
+        group.finish();
+    }
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
