@@ -133,6 +133,7 @@ pub(crate) fn run(mut args: Args) -> Result<()> {
         skip.push("fuzz".to_owned());
     }
     let fuzz_seconds = args.number("--fuzz-time")?.unwrap_or(DEFAULT_FUZZ_SECONDS);
+    let keep_going = args.flag("--keep-going");
     args.finish()?;
     for name in skip.iter().chain(&only) {
         if !STEPS.iter().any(|s| s.name == name) {
@@ -145,7 +146,7 @@ pub(crate) fn run(mut args: Args) -> Result<()> {
         tally: Tally::default(),
     };
     let mut steps = Steps::new("ci", STEPS.len());
-    let mut outcome = Ok(());
+    let mut failed = Vec::new();
     for step in STEPS {
         let skipped = skip.iter().any(|s| s == step.name)
             || (!only.is_empty() && !only.iter().any(|s| s == step.name));
@@ -153,16 +154,22 @@ pub(crate) fn run(mut args: Args) -> Result<()> {
             steps.skip(step.name, "on request");
             continue;
         }
-        outcome = steps.run(step.name, || (step.run)(&mut ci));
-        if outcome.is_err() {
-            break;
+        if let Err(e) = steps.run(step.name, || (step.run)(&mut ci)) {
+            println!("ci: {} failed: {e}", step.name);
+            failed.push(step.name);
+            if !keep_going {
+                break;
+            }
         }
     }
     println!("\n==> ci summary\n{}", steps.summary());
     if ci.tally.suites > 0 {
         println!("{}", ci.tally);
     }
-    outcome
+    if !failed.is_empty() {
+        bail!("failed: {}", failed.join(", "));
+    }
+    Ok(())
 }
 
 fn split_names(values: Vec<String>) -> Vec<String> {
