@@ -23,8 +23,11 @@ fuzz_target!(|data: &[u8]| {
         .unwrap_or("en");
     let mut supported: Vec<&str> = Vec::new();
     for line in lines {
-        let Ok(tag) = std::str::from_utf8(line) else { continue };
-        if LanguageTag::parse(tag).is_ok() && !supported.iter().any(|s| s.eq_ignore_ascii_case(tag)) {
+        let Ok(tag) = std::str::from_utf8(line) else {
+            continue;
+        };
+        if LanguageTag::parse(tag).is_ok() && !supported.iter().any(|s| s.eq_ignore_ascii_case(tag))
+        {
             supported.push(tag);
         }
     }
@@ -32,9 +35,15 @@ fuzz_target!(|data: &[u8]| {
 
     let chosen = server.negotiate_header_bytes(Some(header));
     assert!(supported.contains(&chosen.tag()) || chosen.tag() == server.default_tag());
-    if !matches!(chosen.reason(), Reason::Default | Reason::Absent | Reason::Malformed) {
+    if !matches!(
+        chosen.reason(),
+        Reason::Default | Reason::Absent | Reason::Malformed
+    ) {
         assert!(!chosen.quality().is_zero());
-        assert_eq!(chosen.index().and_then(|i| supported.get(i)), Some(&chosen.tag()));
+        assert_eq!(
+            chosen.index().and_then(|i| supported.get(i)),
+            Some(&chosen.tag())
+        );
     }
 
     // Letter case never changes the answer.
