@@ -168,7 +168,54 @@ impl<S> Layer<S> for LanguageLayer {
 ///
 /// The inner service receives `Request<B>` with the body rebuilt from the bytes read
 /// (`B: From<Bytes>`, as axum's `Body` and `http_body_util::Full<Bytes>` are) and a
-/// [`LanguagePreference`] in its extensions.
+/// [`LanguagePreference`] in its extensions (and a `mcp_lang_meta::RequestLanguage` when
+/// the layer has a negotiator).
+///
+/// With hyper alone, whose `Incoming` body cannot be rebuilt from bytes, convert the body
+/// first, for example with `request.map(axum::body::Body::new)` in a `map_request`
+/// layer outside this one.
+///
+/// ```
+/// use std::convert::Infallible;
+/// use bytes::Bytes;
+/// use http::{Request, Response, StatusCode};
+/// use http_body_util::{BodyExt, Full};
+/// use mcp_lang_http::{LanguagePreference, LanguageService};
+/// use tower_service::Service;
+///
+/// # async fn demo() -> Result<(), Infallible> {
+/// // Any service will do; this one reports the preference it was given.
+/// #[derive(Clone)]
+/// struct Echo;
+/// impl Service<Request<Full<Bytes>>> for Echo {
+///     type Response = Response<Full<Bytes>>;
+///     type Error = Infallible;
+///     type Future = std::future::Ready<Result<Self::Response, Infallible>>;
+///     fn poll_ready(&mut self, _: &mut std::task::Context<'_>) -> std::task::Poll<Result<(), Infallible>> {
+///         std::task::Poll::Ready(Ok(()))
+///     }
+///     fn call(&mut self, request: Request<Full<Bytes>>) -> Self::Future {
+///         let raw = request.extensions().get::<LanguagePreference>().and_then(|p| p.raw());
+///         std::future::ready(Ok(Response::new(Full::from(format!("{raw:?}")))))
+///     }
+/// }
+///
+/// let mut service = LanguageService::new(Echo);
+/// let request = Request::post("/mcp")
+///     .header("accept-language", "de")
+///     .body(Full::from(r#"{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"io.modelcontextprotocol/acceptLanguage":"de"}}}"#))
+///     .unwrap();
+/// let response = service.call(request).await?;
+/// assert_eq!(response.status(), StatusCode::OK);
+/// assert_eq!(response.headers()["vary"], "Accept-Language");
+/// let body = response.into_body().collect().await.unwrap().to_bytes();
+/// assert_eq!(body, r#"Some("de")"#);
+/// # Ok(())
+/// # }
+/// # let mut future = std::pin::pin!(demo());
+/// # let waker = std::task::Waker::noop();
+/// # assert!(future.as_mut().poll(&mut std::task::Context::from_waker(waker)).is_ready());
+/// ```
 #[derive(Clone, Debug)]
 pub struct LanguageService<S> {
     inner: S,

@@ -779,3 +779,24 @@ async fn a_mismatch_without_an_id_echoes_null() {
     let a = post_json(addr, &["fr"], body).await;
     assert_mismatch(&a, Value::Null);
 }
+
+#[tokio::test]
+async fn a_json_response_over_the_response_limit_is_a_500_saying_so() {
+    let addr = serve(LanguageLayer::new().response_limit(64)).await;
+    let a = post_json(
+        addr,
+        &["en"],
+        message(json!(60), "tools/list", Some(json!("en"))),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::INTERNAL_SERVER_ERROR);
+    let body = a.json();
+    assert_eq!(body["id"], 60);
+    assert_eq!(body["error"]["code"], -32603);
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("64-byte limit")
+    );
+}
