@@ -286,6 +286,30 @@ impl FaultyServer {
     }
 }
 
+/// Replaces the preference the handler will see. On Streamable HTTP the
+/// request's `Accept-Language` (in the HTTP parts rmcp passes along) is kept
+/// equal to it, so that the handler's own agreement check sees the faulty
+/// server's state rather than a mismatch the fault did not intend.
+fn set_preference(context: &mut RequestContext<RoleServer>, value: Option<Value>) {
+    let header = value.as_ref().and_then(Value::as_str).map(str::to_owned);
+    match value {
+        Some(v) => {
+            context.meta.insert(ACCEPT_LANGUAGE.to_owned(), v);
+        }
+        None => {
+            context.meta.remove(ACCEPT_LANGUAGE);
+        }
+    }
+    if let Some(parts) = context.extensions.get_mut::<http::request::Parts>()
+        && parts.headers.contains_key(http::header::ACCEPT_LANGUAGE)
+    {
+        parts.headers.remove(http::header::ACCEPT_LANGUAGE);
+        if let Some(v) = header.and_then(|h| http::HeaderValue::from_str(&h).ok()) {
+            parts.headers.insert(http::header::ACCEPT_LANGUAGE, v);
+        }
+    }
+}
+
 /// Applies `edit` to a typed value through its JSON form.
 fn edit_json<T>(value: &mut T, edit: impl FnOnce(&mut Value))
 where
@@ -363,14 +387,7 @@ impl FaultyServer {
             .as_ref()
             .and_then(Value::as_str)
             .map(str::to_owned);
-        let set = |context: &mut RequestContext<RoleServer>, value: Option<Value>| match value {
-            Some(v) => {
-                context.meta.insert(ACCEPT_LANGUAGE.to_owned(), v);
-            }
-            None => {
-                context.meta.remove(ACCEPT_LANGUAGE);
-            }
-        };
+        let set = set_preference;
         match fault {
             Fault::ReusePreference => {
                 let mut remembered = self.remembered.lock().unwrap_or_else(|e| e.into_inner());

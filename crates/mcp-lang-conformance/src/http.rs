@@ -1,0 +1,388 @@
+//! Streamable HTTP: one POST per JSON-RPC request.
+//!
+//! Ordinary requests go through hyper's HTTP/1.1 client on one kept-alive
+//! connection (so "consecutive requests over one connection" is literally one
+//! TCP connection). Requests whose `Accept-Language` field lines must be
+//! controlled byte for byte — surrounding whitespace, two lines — are written
+//! by hand on a fresh TCP socket ([`HeaderPlan::Lines`]), because an HTTP
+//! client library may merge, trim or refuse them.
+//!
+//! Responses are recorded with every field line in received order (hyper's
+//! `HeaderMap` keeps repeated lines as separate values), and an
+//! `text/event-stream` body is split into its `data:` messages.
+
+use bytes::Bytes;
+use http::{Request, Uri};
+use http_body_util::{BodyExt, Full};
+use hyper::client::conn::http1::SendRequest;
+use hyper_util::rt::TokioIo;
+use serde_json::{Map, Value};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+use crate::stdio::REQUEST_TIMEOUT;
+use crate::wire::{
+    Call, Exchange, HeaderPlan, Preference, WireError, is_stateless, stateless_meta,
+};
+
+/// One Streamable HTTP client of an MCP endpoint.
+#[derive(Debug)]
+pub struct HttpConnection {
+    uri: Uri,
+    authority: String,
+    path: String,
+    protocol: String,
+    meta: Map<String, Value>,
+    next_id: i64,
+    sender: Option<SendRequest<Full<Bytes>>>,
+}
+
+impl HttpConnection {
+    /// A client of `url` (`http://host:port/path`).
+    ///
+    /// # Errors
+    ///
+    /// The URL is not an `http://` URL with a host.
+    pub fn new(url: &str, protocol: &str) -> Result<Self, WireError> {
+        let uri: Uri = url
+            .parse()
+            .map_err(|e| WireError(format!("bad --url {url:?}: {e}")))?;
+        if uri.scheme_str() != Some("http") {
+            return Err(WireError(format!(
+                "--url must be an http:// URL (TLS is not supported): {url}"
+            )));
+        }
+        let authority = uri
+            .authority()
+            .ok_or_else(|| WireError(format!("--url has no host: {url}")))?
+            .to_string();
+        let path = uri
+            .path_and_query()
+            .map_or_else(|| "/".to_owned(), |p| p.to_string());
+        let meta = if is_stateless(protocol) {
+            stateless_meta(protocol)
+        } else {
+            Map::new()
+        };
+        Ok(Self {
+            uri,
+            authority,
+            path,
+            protocol: protocol.to_owned(),
+            meta,
+            next_id: 1,
+            sender: None,
+        })
+    }
+
+    /// The protocol version this client speaks.
+    pub fn protocol(&self) -> &str {
+        &self.protocol
+    }
+
+    /// The endpoint.
+    pub fn url(&self) -> String {
+        self.uri.to_string()
+    }
+
+    fn socket_addr(&self) -> String {
+        let host = self.uri.host().unwrap_or("127.0.0.1");
+        let port = self.uri.port_u16().unwrap_or(80);
+        format!("{host}:{port}")
+    }
+
+    async fn connect(&mut self) -> Result<&mut SendRequest<Full<Bytes>>, WireError> {
+        let alive = self.sender.as_ref().is_some_and(|s| !s.is_closed());
+        if !alive {
+            let stream = TcpStream::connect(self.socket_addr()).await?;
+            let (sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+                .await
+                .map_err(|e| WireError(format!("HTTP handshake failed: {e}")))?;
+            tokio::spawn(async move {
+                let _ = connection.await;
+            });
+            self.sender = Some(sender);
+        }
+        self.sender
+            .as_mut()
+            .ok_or_else(|| WireError("no HTTP connection".into()))
+    }
+
+    /// The request headers every POST carries, except `Accept-Language`.
+    fn base_headers(&self, call: &Call) -> Vec<(String, String)> {
+        let mut headers = vec![
+            ("Host".to_owned(), self.authority.clone()),
+            ("Content-Type".to_owned(), "application/json".to_owned()),
+            (
+                "Accept".to_owned(),
+                "application/json, text/event-stream".to_owned(),
+            ),
+            ("MCP-Protocol-Version".to_owned(), self.protocol.clone()),
+            ("Mcp-Method".to_owned(), call.method.clone()),
+        ];
+        if let Some(name) = call.mcp_name() {
+            headers.push(("Mcp-Name".to_owned(), name.to_owned()));
+        }
+        headers
+    }
+
+    /// Sends one request and reads the whole response.
+    ///
+    /// # Errors
+    ///
+    /// The connection failed or timed out.
+    pub async fn send(&mut self, call: &Call) -> Result<Exchange, WireError> {
+        tokio::time::timeout(REQUEST_TIMEOUT, self.send_inner(call))
+            .await
+            .map_err(|_| {
+                WireError(format!(
+                    "no HTTP response to {} within {REQUEST_TIMEOUT:?}",
+                    call.method
+                ))
+            })?
+    }
+
+    async fn send_inner(&mut self, call: &Call) -> Result<Exchange, WireError> {
+        let id = self.next_id;
+        self.next_id += 1;
+        let message = call.to_message(id, &self.meta);
+        let body = message.to_string();
+        let mut headers = self.base_headers(call);
+        let lines = match (&call.header, &call.preference) {
+            (HeaderPlan::Mirror, Preference::Value(Value::String(s))) => vec![s.clone()],
+            (HeaderPlan::Mirror | HeaderPlan::Omit, _) => Vec::new(),
+            (HeaderPlan::Lines(lines), _) => {
+                return raw_post(
+                    &self.socket_addr(),
+                    &self.path,
+                    headers,
+                    lines,
+                    message,
+                    body,
+                )
+                .await;
+            }
+        };
+        for line in lines {
+            headers.push(("Accept-Language".to_owned(), line));
+        }
+        let mut builder = Request::post(self.path.as_str());
+        for (name, value) in &headers {
+            builder = builder.header(name.as_str(), value.as_str());
+        }
+        let request = builder
+            .body(Full::new(Bytes::from(body)))
+            .map_err(|e| WireError(format!("cannot build the request: {e}")))?;
+        let sender = self.connect().await?;
+        sender
+            .ready()
+            .await
+            .map_err(|e| WireError(format!("HTTP connection not ready: {e}")))?;
+        let response = sender
+            .send_request(request)
+            .await
+            .map_err(|e| WireError(format!("HTTP request failed: {e}")))?;
+        let status = response.status().as_u16();
+        let header_lines: Vec<(String, String)> = response
+            .headers()
+            .iter()
+            .map(|(n, v)| {
+                (
+                    n.as_str().to_owned(),
+                    String::from_utf8_lossy(v.as_bytes()).into_owned(),
+                )
+            })
+            .collect();
+        let bytes = response
+            .into_body()
+            .collect()
+            .await
+            .map_err(|e| WireError(format!("reading the response body failed: {e}")))?
+            .to_bytes();
+        Ok(finish(message, status, header_lines, &bytes))
+    }
+}
+
+/// Builds the exchange from a response.
+fn finish(request: Value, status: u16, headers: Vec<(String, String)>, body: &[u8]) -> Exchange {
+    let is_sse = headers.iter().any(|(n, v)| {
+        n.eq_ignore_ascii_case("content-type")
+            && v.to_ascii_lowercase().starts_with("text/event-stream")
+    });
+    let messages = if is_sse {
+        sse_messages(body)
+    } else {
+        serde_json::from_slice::<Value>(body)
+            .ok()
+            .map(|v| match v {
+                Value::Array(batch) => batch,
+                other => vec![other],
+            })
+            .unwrap_or_default()
+    };
+    Exchange {
+        request,
+        status: Some(status),
+        headers,
+        messages,
+    }
+}
+
+/// The JSON messages of an event stream: each event's `data:` lines joined
+/// with `\n` (events without data, such as priming events, are skipped).
+pub fn sse_messages(body: &[u8]) -> Vec<Value> {
+    let text = String::from_utf8_lossy(body);
+    let mut out = Vec::new();
+    let mut data = String::new();
+    for line in text.split('\n') {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if line.is_empty() {
+            if !data.is_empty() {
+                if let Ok(v) = serde_json::from_str(&data) {
+                    out.push(v);
+                }
+                data.clear();
+            }
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix("data:") {
+            if !data.is_empty() {
+                data.push('\n');
+            }
+            data.push_str(rest.strip_prefix(' ').unwrap_or(rest));
+        }
+    }
+    if !data.is_empty()
+        && let Ok(v) = serde_json::from_str(&data)
+    {
+        out.push(v);
+    }
+    out
+}
+
+/// Writes one POST by hand on a new TCP connection, with the given
+/// `Accept-Language` lines exactly as given (after `Accept-Language:`), and
+/// reads the response until the server closes.
+async fn raw_post(
+    addr: &str,
+    path: &str,
+    headers: Vec<(String, String)>,
+    accept_language: &[String],
+    message: Value,
+    body: String,
+) -> Result<Exchange, WireError> {
+    let mut head = format!("POST {path} HTTP/1.1\r\n");
+    for (name, value) in &headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    for line in accept_language {
+        head.push_str(&format!("Accept-Language:{line}\r\n"));
+    }
+    head.push_str(&format!(
+        "Content-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    ));
+    let mut stream = TcpStream::connect(addr).await?;
+    stream.write_all(head.as_bytes()).await?;
+    stream.write_all(body.as_bytes()).await?;
+    stream.flush().await?;
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw).await?;
+    let (status, lines, body) = parse_response(&raw)?;
+    Ok(finish(message, status, lines, &body))
+}
+
+/// A response as read from the wire: status, field lines (names lower-cased,
+/// in received order), and the decoded body.
+pub type RawResponse = (u16, Vec<(String, String)>, Vec<u8>);
+
+/// Parses an HTTP/1.1 response read to the end of the connection.
+///
+/// # Errors
+///
+/// The bytes are not an HTTP/1.1 response.
+pub fn parse_response(raw: &[u8]) -> Result<RawResponse, WireError> {
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .ok_or_else(|| WireError("the response has no end of header section".into()))?;
+    let head = String::from_utf8_lossy(raw.get(..split).unwrap_or_default());
+    let rest = raw.get(split + 4..).unwrap_or_default();
+    let mut lines = head.split("\r\n");
+    let status_line = lines.next().unwrap_or_default();
+    let status = status_line
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| WireError(format!("bad status line {status_line:?}")))?;
+    let mut headers = Vec::new();
+    for line in lines {
+        if let Some((name, value)) = line.split_once(':') {
+            headers.push((
+                name.trim().to_ascii_lowercase(),
+                value.trim_matches([' ', '\t']).to_owned(),
+            ));
+        }
+    }
+    let chunked = headers
+        .iter()
+        .any(|(n, v)| n == "transfer-encoding" && v.to_ascii_lowercase().contains("chunked"));
+    let body = if chunked {
+        dechunk(rest)
+    } else {
+        rest.to_vec()
+    };
+    Ok((status, headers, body))
+}
+
+/// Decodes a chunked body (extensions and trailers ignored).
+fn dechunk(mut data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    while let Some(end) = data.windows(2).position(|w| w == b"\r\n") {
+        let size_text = String::from_utf8_lossy(data.get(..end).unwrap_or_default());
+        let size_text = size_text.split(';').next().unwrap_or_default().trim();
+        let Ok(size) = usize::from_str_radix(size_text, 16) else {
+            break;
+        };
+        if size == 0 {
+            break;
+        }
+        let start = end + 2;
+        let Some(chunk) = data.get(start..start.saturating_add(size)) else {
+            out.extend_from_slice(data.get(start..).unwrap_or_default());
+            break;
+        };
+        out.extend_from_slice(chunk);
+        data = data.get(start + size + 2..).unwrap_or_default();
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_repeated_lines_and_chunks() {
+        let raw = b"HTTP/1.1 200 OK\r\nContent-Language: de\r\ncontent-language:  fr \r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n";
+        let (status, headers, body) = parse_response(raw).unwrap();
+        assert_eq!(status, 200);
+        let cl: Vec<_> = headers
+            .iter()
+            .filter(|(n, _)| n == "content-language")
+            .map(|(_, v)| v.as_str())
+            .collect();
+        assert_eq!(cl, ["de", "fr"]);
+        assert_eq!(body, b"abcde");
+    }
+
+    #[test]
+    fn splits_event_stream_messages() {
+        let body = b"id: 0\nretry: 3000\ndata:\n\ndata: {\"a\":1}\n\ndata: {\"b\":\ndata: 2}\n\n";
+        let messages = sse_messages(body);
+        assert_eq!(
+            messages,
+            vec![serde_json::json!({"a":1}), serde_json::json!({"b":2})]
+        );
+    }
+}

@@ -1,0 +1,58 @@
+//! The conformance suite of MCP SEP-2792 "Per-Request User Language
+//! Preference": a scenario for every item of the SEP's Conformance list, run
+//! over the wire against any server, with proof that every scenario can fail.
+//!
+//! # What it is for
+//!
+//! The SEP reaches Final only with conformance scenarios. This crate is them,
+//! language-neutral: it speaks JSON-RPC over stdio or Streamable HTTP, so the
+//! TypeScript, Python, Go or any other SDK can run it against its own server
+//! (`mcp-lang conformance --url http://…` or `--stdio "command args"`). Each
+//! scenario checks one rule and cites the SEP sentence it checks, so a
+//! failure says exactly what is broken. Client-side scenarios check this
+//! workspace's own client pieces against scripted servers.
+//!
+//! A green report means something because the suite is self-tested: the
+//! reference server can be started with any of its injected faults
+//! (`mcp-lang serve --fault NAME`, `mcp_lang_reference::fault`), each breaking
+//! one rule, and the crate's tests check that the scenario for that rule
+//! fails ([`faults::expected_failures`]).
+//!
+//! Use it to test a server. Do not use it as a client library: it is a raw
+//! JSON-RPC client on purpose (see [`wire`]).
+//!
+//! # How a run goes
+//!
+//! 1. The [`run::Target`] is reached: a URL (one kept-alive HTTP/1.1
+//!    connection), a command (its stdin/stdout), or the embedded reference
+//!    server (both transports, in process).
+//! 2. The [`profile::Profile`] — supported languages and default — comes from
+//!    flags, a TOML file, or a probe.
+//! 3. Every [`scenario::Scenario`] runs on one shared connection per
+//!    transport; scenarios that need HTTP are skipped, with the reason, on
+//!    stdio.
+//! 4. The [`report::Report`] is printed as a table, JSON or JUnit XML; any
+//!    failure makes the command exit non-zero.
+//!
+//! ```
+//! use mcp_lang_conformance::run::{Config, Target, run};
+//!
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! let mut config = Config::new(Target::Embedded);
+//! config.only = vec!["match.weights".into()];
+//! config.client_side = false;
+//! let report = run(&config).await.unwrap();
+//! assert!(!report.failed(), "{}", report.table());
+//! assert_eq!(report.rows.len(), 2); // stdio and HTTP
+//! # });
+//! ```
+
+pub mod faults;
+pub mod http;
+pub mod profile;
+pub mod report;
+pub mod run;
+pub mod scenario;
+pub mod scenarios;
+pub mod stdio;
+pub mod wire;

@@ -1,0 +1,172 @@
+//! What the suite must know about a target: the languages it supports, its
+//! default, and which tools show elicitation, progress and an explicit
+//! language argument.
+//!
+//! A profile comes from flags (`--supported en,fr --default en`), from a small
+//! TOML file (`--profile target.toml`), or from a [`probe`]:
+//!
+//! ```toml
+//! supported = ["en", "fr", "fr-CA", "de"]
+//! default = "en"
+//! # optional; these are the reference server's tools
+//! elicitation_tool = "send_confirmation"
+//! progress_tool = "prepare_report"
+//! explicit_language_tool = "get_official_document"
+//! ```
+//!
+//! The probe asks `tools/list` with no preference (the `contentLanguage` then
+//! names the default) and then with each of a fixed list of common tags; every
+//! tag reported for one of them is supported. It finds what a server offers
+//! for common preferences, not necessarily its whole set: give the set
+//! explicitly for a complete run.
+
+use serde_json::Value;
+
+use crate::scenario::{Connection, Ctx, Outcome};
+use crate::wire::Call;
+
+/// The reference server's elicitation tool.
+pub const DEFAULT_ELICITATION_TOOL: &str = "send_confirmation";
+/// The reference server's progress tool.
+pub const DEFAULT_PROGRESS_TOOL: &str = "prepare_report";
+/// The reference server's tool with an explicit `language` argument.
+pub const DEFAULT_EXPLICIT_TOOL: &str = "get_official_document";
+
+/// Tags the probe tries, besides the default.
+pub const PROBE_TAGS: &[&str] = &[
+    "en", "en-US", "en-GB", "fr", "fr-CA", "fr-FR", "de", "de-DE", "es", "es-419", "it", "pt",
+    "pt-BR", "nl", "sv", "da", "nb", "fi", "pl", "cs", "ru", "uk", "tr", "el", "he", "ar", "hi",
+    "ja", "ko", "zh", "zh-Hans", "zh-Hant", "id", "vi", "th", "ga", "cy",
+];
+
+/// A target's languages and tools.
+///
+/// ```
+/// use mcp_lang_conformance::profile::Profile;
+///
+/// let profile = Profile::from_toml("supported = [\"en\", \"de\"]\ndefault = \"en\"").unwrap();
+/// assert_eq!(profile.supported, ["en", "de"]);
+/// assert_eq!(profile.elicitation_tool, "send_confirmation");
+/// assert!(Profile::from_toml("supported = []\ndefault = \"en\"").is_err());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Profile {
+    /// Supported tags, as the server spells them.
+    pub supported: Vec<String>,
+    /// The server's default language.
+    pub default: String,
+    /// The tool that asks for user input through an elicitation.
+    pub elicitation_tool: String,
+    /// The tool that reports progress.
+    pub progress_tool: String,
+    /// The tool with an explicit `language` argument.
+    pub explicit_language_tool: String,
+}
+
+impl Profile {
+    /// A profile with the reference server's tool names.
+    ///
+    /// # Errors
+    ///
+    /// The set is empty or does not contain the default.
+    pub fn new(supported: Vec<String>, default: String) -> Result<Self, String> {
+        if supported.is_empty() {
+            return Err("the profile lists no supported language".into());
+        }
+        let mut supported = supported;
+        if !supported.iter().any(|t| t.eq_ignore_ascii_case(&default)) {
+            supported.insert(0, default.clone());
+        }
+        Ok(Self {
+            supported,
+            default,
+            elicitation_tool: DEFAULT_ELICITATION_TOOL.into(),
+            progress_tool: DEFAULT_PROGRESS_TOOL.into(),
+            explicit_language_tool: DEFAULT_EXPLICIT_TOOL.into(),
+        })
+    }
+
+    /// Reads a profile file's text.
+    ///
+    /// # Errors
+    ///
+    /// Not TOML, or `supported` / `default` missing or of the wrong type.
+    pub fn from_toml(text: &str) -> Result<Self, String> {
+        let table: toml::Table = text.parse().map_err(|e| format!("profile: {e}"))?;
+        let supported = table
+            .get("supported")
+            .and_then(toml::Value::as_array)
+            .ok_or("profile: `supported` must be an array of language tags")?
+            .iter()
+            .map(|v| v.as_str().map(str::to_owned))
+            .collect::<Option<Vec<_>>>()
+            .ok_or("profile: `supported` must hold strings")?;
+        let default = table
+            .get("default")
+            .and_then(toml::Value::as_str)
+            .ok_or("profile: `default` must be a language tag")?
+            .to_owned();
+        let mut profile = Self::new(supported, default)?;
+        let tool = |key: &str| {
+            table
+                .get(key)
+                .and_then(toml::Value::as_str)
+                .map(str::to_owned)
+        };
+        if let Some(t) = tool("elicitation_tool") {
+            profile.elicitation_tool = t;
+        }
+        if let Some(t) = tool("progress_tool") {
+            profile.progress_tool = t;
+        }
+        if let Some(t) = tool("explicit_language_tool") {
+            profile.explicit_language_tool = t;
+        }
+        Ok(profile)
+    }
+}
+
+/// Finds a target's default and the languages it offers for common
+/// preferences (see the module docs).
+///
+/// # Errors
+///
+/// The target does not answer `tools/list` or does not report
+/// `contentLanguage` (then it does not take part in SEP-2792, or the profile
+/// must be given).
+pub async fn probe(connection: Connection) -> Result<(Profile, Connection), String> {
+    let placeholder = Profile {
+        supported: Vec::new(),
+        default: String::new(),
+        elicitation_tool: DEFAULT_ELICITATION_TOOL.into(),
+        progress_tool: DEFAULT_PROGRESS_TOOL.into(),
+        explicit_language_tool: DEFAULT_EXPLICIT_TOOL.into(),
+    };
+    let mut ctx = Ctx {
+        connection: Some(connection),
+        profile: placeholder,
+    };
+    let describe = |o: Outcome| format!("probe: {}", o.reason());
+    let (default, _) = ctx
+        .language_of(Call::new("tools/list"))
+        .await
+        .map_err(describe)?;
+    let mut supported = vec![default.clone()];
+    for tag in PROBE_TAGS {
+        let exchange = ctx
+            .send(Call::new("tools/list").preference(*tag))
+            .await
+            .map_err(describe)?;
+        if let Some(Value::String(reported)) = exchange.content_language()
+            && !supported.iter().any(|s| s.eq_ignore_ascii_case(reported))
+        {
+            supported.push(reported.clone());
+        }
+    }
+    let profile = Profile::new(supported, default)?;
+    let connection = ctx
+        .connection
+        .take()
+        .ok_or_else(|| "probe: lost the connection".to_owned())?;
+    Ok((profile, connection))
+}

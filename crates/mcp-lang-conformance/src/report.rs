@@ -1,0 +1,246 @@
+//! The results of a run, as a readable table, JSON, or JUnit XML.
+
+use serde_json::{Value, json};
+
+use crate::scenario::{Outcome, Scenario};
+
+/// One scenario's result on one transport.
+#[derive(Clone, Debug)]
+pub struct Row {
+    /// The scenario.
+    pub scenario: Scenario,
+    /// `"stdio"`, `"http"`, or `"client"` for client-side scenarios.
+    pub transport: &'static str,
+    /// How it ended.
+    pub outcome: Outcome,
+}
+
+/// Everything a run found.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    /// What was tested, for the header (`embedded reference server`, a URL, a command).
+    pub target: String,
+    /// One row per scenario and transport, in run order.
+    pub rows: Vec<Row>,
+}
+
+/// Counts of a report.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Scenarios that passed.
+    pub passed: usize,
+    /// Scenarios that failed.
+    pub failed: usize,
+    /// Scenarios skipped.
+    pub skipped: usize,
+}
+
+/// An output format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// A readable table.
+    Table,
+    /// One JSON document.
+    Json,
+    /// JUnit XML, for CI systems.
+    Junit,
+}
+
+impl std::str::FromStr for Format {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "table" => Ok(Self::Table),
+            "json" => Ok(Self::Json),
+            "junit" => Ok(Self::Junit),
+            other => Err(format!("unknown format {other:?} (table, json or junit)")),
+        }
+    }
+}
+
+impl Report {
+    /// The counts.
+    pub fn summary(&self) -> Summary {
+        let mut s = Summary::default();
+        for row in &self.rows {
+            match row.outcome {
+                Outcome::Pass => s.passed += 1,
+                Outcome::Fail(_) => s.failed += 1,
+                Outcome::Skip(_) => s.skipped += 1,
+            }
+        }
+        s
+    }
+
+    /// Whether any scenario failed.
+    pub fn failed(&self) -> bool {
+        self.rows.iter().any(|r| r.outcome.is_fail())
+    }
+
+    /// The rows of scenario `id` (one per transport it ran on).
+    pub fn rows_of<'a>(&'a self, id: &'a str) -> impl Iterator<Item = &'a Row> + 'a {
+        self.rows.iter().filter(move |r| r.scenario.id == id)
+    }
+
+    /// Renders the report in `format`.
+    pub fn render(&self, format: Format) -> String {
+        match format {
+            Format::Table => self.table(),
+            Format::Json => serde_json::to_string_pretty(&self.json()).unwrap_or_default(),
+            Format::Junit => self.junit(),
+        }
+    }
+
+    /// The readable table: transport, scenario, SEP item, result, why.
+    pub fn table(&self) -> String {
+        let id_width = self
+            .rows
+            .iter()
+            .map(|r| r.scenario.id.len())
+            .max()
+            .unwrap_or(8)
+            .max(8);
+        let mut out = format!("SEP-2792 conformance: {}\n\n", self.target);
+        out.push_str(&format!(
+            "{:<9} {:<id_width$} {:>4}  {:<4}  {}\n",
+            "transport", "scenario", "item", "res", "rule / why"
+        ));
+        out.push_str(&format!("{}\n", "-".repeat(id_width + 60)));
+        for row in &self.rows {
+            let item = if row.scenario.item == 0 {
+                "sec".to_owned()
+            } else {
+                row.scenario.item.to_string()
+            };
+            let why = match &row.outcome {
+                Outcome::Pass => row.scenario.rule.to_owned(),
+                Outcome::Fail(r) => format!("{}: {r}", row.scenario.rule),
+                Outcome::Skip(r) => r.clone(),
+            };
+            out.push_str(&format!(
+                "{:<9} {:<id_width$} {:>4}  {:<4}  {}\n",
+                row.transport,
+                row.scenario.id,
+                item,
+                row.outcome.as_str().to_uppercase(),
+                why
+            ));
+            if row.outcome.is_fail() {
+                out.push_str(&format!(
+                    "{:<9} {:<id_width$} {:>4}  {:<4}  SEP: \"{}\"\n",
+                    "", "", "", "", row.scenario.sep
+                ));
+            }
+        }
+        let s = self.summary();
+        out.push_str(&format!(
+            "\n{} passed, {} failed, {} skipped\n",
+            s.passed, s.failed, s.skipped
+        ));
+        out
+    }
+
+    /// The JSON document.
+    pub fn json(&self) -> Value {
+        let s = self.summary();
+        json!({
+            "target": self.target,
+            "summary": { "passed": s.passed, "failed": s.failed, "skipped": s.skipped },
+            "results": self.rows.iter().map(|r| json!({
+                "id": r.scenario.id,
+                "item": r.scenario.item,
+                "rule": r.scenario.rule,
+                "sep": r.scenario.sep,
+                "transport": r.transport,
+                "outcome": r.outcome.as_str(),
+                "reason": r.outcome.reason(),
+            })).collect::<Vec<_>>(),
+        })
+    }
+
+    /// JUnit XML: one test suite per transport, one test case per scenario.
+    pub fn junit(&self) -> String {
+        let s = self.summary();
+        let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+        out.push_str(&format!(
+            "<testsuites name=\"mcp-lang-conformance\" tests=\"{}\" failures=\"{}\" skipped=\"{}\">\n",
+            self.rows.len(),
+            s.failed,
+            s.skipped
+        ));
+        let mut transports: Vec<&str> = Vec::new();
+        for row in &self.rows {
+            if !transports.contains(&row.transport) {
+                transports.push(row.transport);
+            }
+        }
+        for transport in transports {
+            let rows: Vec<&Row> = self
+                .rows
+                .iter()
+                .filter(|r| r.transport == transport)
+                .collect();
+            let failures = rows.iter().filter(|r| r.outcome.is_fail()).count();
+            let skipped = rows
+                .iter()
+                .filter(|r| matches!(r.outcome, Outcome::Skip(_)))
+                .count();
+            out.push_str(&format!(
+                "  <testsuite name=\"sep-2792.{transport}\" tests=\"{}\" failures=\"{failures}\" skipped=\"{skipped}\">\n",
+                rows.len()
+            ));
+            for row in rows {
+                out.push_str(&format!(
+                    "    <testcase classname=\"sep-2792.{transport}\" name=\"{}\">",
+                    escape(row.scenario.id)
+                ));
+                match &row.outcome {
+                    Outcome::Pass => {}
+                    Outcome::Fail(reason) => out.push_str(&format!(
+                        "<failure message=\"{}\">{}\nSEP: {}</failure>",
+                        escape(row.scenario.rule),
+                        escape(reason),
+                        escape(row.scenario.sep)
+                    )),
+                    Outcome::Skip(reason) => {
+                        out.push_str(&format!("<skipped message=\"{}\"/>", escape(reason)));
+                    }
+                }
+                out.push_str("</testcase>\n");
+            }
+            out.push_str("  </testsuite>\n");
+        }
+        out.push_str("</testsuites>\n");
+        out
+    }
+}
+
+/// Escapes text for XML attributes and content; drops characters XML 1.0
+/// cannot carry.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            c if (c as u32) < 0x20 => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_xml() {
+        assert_eq!(escape("a<b & \"c\"\u{1}"), "a&lt;b &amp; &quot;c&quot;");
+    }
+}

@@ -1,0 +1,566 @@
+//! Items 6, 7, 8 and 9 of the SEP's Conformance list on Streamable HTTP: the
+//! request and response mirrors, exact agreement (each edge case its own
+//! scenario), the event-stream rule, and the caching headers.
+//!
+//! Edge cases whose field lines must reach the server exactly as written
+//! (surrounding whitespace, two lines) are sent on a raw TCP connection.
+
+use serde_json::{Value, json};
+
+use crate::scenario::{Ctx, Needs, Outcome, Scenario, ScenarioFuture, Step, ensure, finish};
+use crate::wire::{CONTENT_LANGUAGE, Call, Exchange, HeaderPlan};
+
+use super::sep;
+
+/// The scenarios of this module, in report order.
+pub const SCENARIOS: &[Scenario] = &[
+    Scenario {
+        id: "http.request-mirror",
+        item: 6,
+        rule: "a request whose Accept-Language agrees with _meta succeeds",
+        sep: sep::CLIENT_MIRROR,
+        needs: Needs::Http,
+        run: request_mirror,
+    },
+    Scenario {
+        id: "http.response-mirror",
+        item: 6,
+        rule: "a JSON response's Content-Language equals its contentLanguage",
+        sep: sep::MIRROR_RESPONSE,
+        needs: Needs::Http,
+        run: response_mirror,
+    },
+    Scenario {
+        id: "http.response-one-line",
+        item: 6,
+        rule: "Content-Language is sent as exactly one field line",
+        sep: sep::ONE_LINE,
+        needs: Needs::Http,
+        run: response_one_line,
+    },
+    Scenario {
+        id: "http.error-mirror",
+        item: 6,
+        rule: "an error's contentLanguage is mirrored into Content-Language",
+        sep: sep::MIRROR_RESPONSE,
+        needs: Needs::Http,
+        run: error_mirror,
+    },
+    Scenario {
+        id: "http.missing-header",
+        item: 6,
+        rule: "a stripped Accept-Language is tolerated and _meta used",
+        sep: sep::MISSING_HEADER,
+        needs: Needs::Http,
+        run: missing_header,
+    },
+    Scenario {
+        id: "http.mismatch",
+        item: 6,
+        rule: "a present, disagreeing Accept-Language gets 400 and -32020",
+        sep: sep::MISMATCH,
+        needs: Needs::Http,
+        run: mismatch,
+    },
+    Scenario {
+        id: "http.bare-header",
+        item: 6,
+        rule: "Accept-Language without _meta creates no preference",
+        sep: sep::BARE_HEADER,
+        needs: Needs::Http,
+        run: bare_header,
+    },
+    Scenario {
+        id: "agree.case",
+        item: 7,
+        rule: "`en-US` and `en-us` do not agree",
+        sep: sep::AGREE_PAIRS,
+        needs: Needs::Http,
+        run: agree_case,
+    },
+    Scenario {
+        id: "agree.list-whitespace",
+        item: 7,
+        rule: "`en-US,en;q=0.9` and `en-US, en;q=0.9` do not agree",
+        sep: sep::AGREE_PAIRS,
+        needs: Needs::Http,
+        run: agree_list_whitespace,
+    },
+    Scenario {
+        id: "agree.q-spelling",
+        item: 7,
+        rule: "`en;q=0.9` and `en;q=0.900` do not agree",
+        sep: sep::AGREE_PAIRS,
+        needs: Needs::Http,
+        run: agree_q_spelling,
+    },
+    Scenario {
+        id: "agree.surrounding-whitespace",
+        item: 7,
+        rule: "`Accept-Language:  en ` agrees with `en`",
+        sep: sep::AGREE_OWS,
+        needs: Needs::Http,
+        run: agree_ows,
+    },
+    Scenario {
+        id: "agree.two-lines",
+        item: 7,
+        rule: "lines `en-US` and `en;q=0.9` agree with `en-US, en;q=0.9`",
+        sep: sep::AGREE_LINES,
+        needs: Needs::Http,
+        run: agree_two_lines,
+    },
+    Scenario {
+        id: "agree.every-line",
+        item: 7,
+        rule: "a conflicting second line is not hidden by an agreeing first",
+        sep: sep::AGREE_ALL_LINES,
+        needs: Needs::Http,
+        run: agree_every_line,
+    },
+    Scenario {
+        id: "agree.before-grammar",
+        item: 7,
+        rule: "malformed but disagreeing values are still a mismatch",
+        sep: sep::AGREE_FIRST,
+        needs: Needs::Http,
+        run: agree_before_grammar,
+    },
+    Scenario {
+        id: "sse.header-agrees",
+        item: 8,
+        rule: "an event stream's Content-Language, if sent, agrees with every message",
+        sep: sep::SSE,
+        needs: Needs::Http,
+        run: sse_header,
+    },
+    Scenario {
+        id: "cache.vary",
+        item: 9,
+        rule: "language-dependent responses carry Vary: Accept-Language",
+        sep: sep::VARY,
+        needs: Needs::Http,
+        run: vary,
+    },
+    Scenario {
+        id: "cache.stripped-header",
+        item: 9,
+        rule: "with the header stripped, the response is private",
+        sep: sep::STRIPPED,
+        needs: Needs::Http,
+        run: stripped,
+    },
+    Scenario {
+        id: "cache.ttl-scope",
+        item: 9,
+        rule: "ttlMs and cacheScope keep their meaning in every language",
+        sep: sep::TTL,
+        needs: Needs::Any,
+        run: ttl_scope,
+    },
+];
+
+/// `tools/list` with `meta` in `_meta` and these `Accept-Language` lines.
+fn list(meta: Option<&str>, lines: &[&str]) -> Call {
+    let mut call = Call::new("tools/list").header(HeaderPlan::Lines(
+        lines.iter().map(|l| (*l).to_owned()).collect(),
+    ));
+    if let Some(m) = meta {
+        call = call.preference(m);
+    }
+    call
+}
+
+/// Requires 400 with a JSON-RPC error -32020 echoing the request id.
+fn expect_mismatch(exchange: &Exchange, what: &str) -> Step<()> {
+    ensure(exchange.status == Some(400), || {
+        format!(
+            "{what}: expected HTTP 400 HeaderMismatch, got {}",
+            exchange.summary()
+        )
+    })?;
+    let code = exchange
+        .error()
+        .and_then(|e| e.get("code"))
+        .and_then(Value::as_i64);
+    ensure(code == Some(-32020), || {
+        format!(
+            "{what}: HTTP 400 but the JSON-RPC error code is {code:?}, not -32020: {}",
+            exchange.summary()
+        )
+    })?;
+    let id = exchange.response().and_then(|r| r.get("id"));
+    ensure(id == exchange.request.get("id"), || {
+        format!(
+            "{what}: the -32020 error does not echo the request id: {}",
+            exchange.summary()
+        )
+    })
+}
+
+/// Requires a successful result.
+fn expect_agree(exchange: &Exchange, what: &str) -> Step<()> {
+    ensure(
+        exchange.status == Some(200) && exchange.result().is_some(),
+        || {
+            format!(
+                "{what}: the values agree, so the request must succeed; got {}",
+                exchange.summary()
+            )
+        },
+    )
+}
+
+fn request_mirror(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                for tag in ctx.profile.supported.clone() {
+                    let preference = format!("{tag}, *;q=0.1");
+                    let exchange = ctx
+                        .send(Call::new("tools/list").preference(preference.as_str()))
+                        .await?;
+                    expect_agree(
+                        &exchange,
+                        &format!("Accept-Language and _meta both {preference:?}"),
+                    )?;
+                }
+                Ok(())
+            }
+            .await,
+        )
+    })
+}
+
+/// Checks that `exchange` mirrors its `contentLanguage` into one
+/// `Content-Language` line with the same value.
+fn mirrored(exchange: &Exchange, one_line_only: bool) -> Step<()> {
+    let meta = exchange.content_language_str().map(str::to_owned);
+    let lines = exchange.header_lines("content-language");
+    let Some(meta) = meta else {
+        return Err(Outcome::Fail(format!(
+            "the response carries no contentLanguage to mirror: {}",
+            exchange.summary()
+        )));
+    };
+    if one_line_only {
+        return ensure(lines.len() == 1, || {
+            format!(
+                "Content-Language is sent as {} field lines {lines:?}",
+                lines.len()
+            )
+        });
+    }
+    let joined = lines.join(", ");
+    ensure(!lines.is_empty(), || {
+        format!("contentLanguage is {meta:?} but there is no Content-Language field")
+    })?;
+    ensure(joined == meta, || {
+        format!("Content-Language {joined:?} does not agree with contentLanguage {meta:?}")
+    })
+}
+
+fn response_mirror(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                let mut preferences: Vec<Option<String>> = vec![None];
+                preferences.extend(ctx.profile.supported.iter().cloned().map(Some));
+                for preference in preferences {
+                    let mut call = Call::new("tools/list");
+                    if let Some(p) = &preference {
+                        call = call.preference(p.as_str());
+                    }
+                    let exchange = ctx.result(call).await?;
+                    if exchange.media_type().as_deref() != Some("application/json") {
+                        continue;
+                    }
+                    mirrored(&exchange, false)?;
+                }
+                Ok(())
+            }
+            .await,
+        )
+    })
+}
+
+fn response_one_line(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                for tag in ctx.profile.supported.clone() {
+                    let exchange = ctx
+                        .result(Call::new("tools/list").preference(tag.as_str()))
+                        .await?;
+                    if exchange.media_type().as_deref() != Some("application/json") {
+                        return Err(Outcome::Skip(
+                            "tools/list is not answered with a JSON response".into(),
+                        ));
+                    }
+                    mirrored(&exchange, true)?;
+                }
+                Ok(())
+            }
+            .await,
+        )
+    })
+}
+
+fn error_mirror(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                let others = ctx.others(1)?;
+                let exchange = ctx
+                    .send(
+                        Call::tool("mcp-lang-conformance-no-such-tool", json!({}))
+                            .preference(others[0].as_str()),
+                    )
+                    .await?;
+                if exchange.error().is_none() || exchange.content_language().is_none() {
+                    return Err(Outcome::Skip(
+                        "the server's error for an unknown tool carries no contentLanguage".into(),
+                    ));
+                }
+                mirrored(&exchange, false)
+            }
+            .await,
+        )
+    })
+}
+
+fn missing_header(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                let others = ctx.others(1)?;
+                let tag = others[0].clone();
+                let exchange = ctx
+                    .send(Call::new("tools/list").preference(tag.as_str()).header(HeaderPlan::Omit))
+                    .await?;
+                expect_agree(&exchange, &format!("_meta {tag:?} with no Accept-Language"))?;
+                let got = exchange.content_language_str();
+                ensure(got.is_some_and(|g| g.eq_ignore_ascii_case(&tag)), || {
+                    format!("with the header stripped, the _meta preference {tag:?} was not used: contentLanguage {got:?}")
+                })
+            }
+            .await,
+        )
+    })
+}
+
+fn mismatch(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                let others = ctx.others(1)?;
+                let default = ctx.profile.default.clone();
+                let a = others[0].clone();
+                let exchange = ctx.send(list(Some(&a), &[&format!(" {default}")])).await?;
+                expect_mismatch(
+                    &exchange,
+                    &format!("_meta {a:?} with Accept-Language {default:?}"),
+                )
+            }
+            .await,
+        )
+    })
+}
+
+fn bare_header(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                let others = ctx.others(1)?;
+                let default = ctx.profile.default.clone();
+                let a = others[0].clone();
+                let exchange = ctx.send(list(None, &[&format!(" {a}")])).await?;
+                expect_agree(&exchange, &format!("Accept-Language {a:?} without _meta"))?;
+                let got = exchange.content_language_str();
+                ensure(got.is_none_or(|g| g.eq_ignore_ascii_case(&default)), || {
+                    format!("a bare Accept-Language {a:?} (no _meta) selected {got:?}: it was taken as a preference")
+                })
+            }
+            .await,
+        )
+    })
+}
+
+async fn pair(ctx: &mut Ctx, meta: &str, lines: &[&str], agree: bool) -> Outcome {
+    finish(
+        async {
+            let exchange = ctx.send(list(Some(meta), lines)).await?;
+            let what = format!("_meta {meta:?} with Accept-Language lines {lines:?}");
+            if agree {
+                expect_agree(&exchange, &what)
+            } else {
+                expect_mismatch(&exchange, &what)
+            }
+        }
+        .await,
+    )
+}
+
+fn agree_case(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(pair(ctx, "en-US", &[" en-us"], false))
+}
+
+fn agree_list_whitespace(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(pair(ctx, "en-US,en;q=0.9", &[" en-US, en;q=0.9"], false))
+}
+
+fn agree_q_spelling(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(pair(ctx, "en;q=0.9", &[" en;q=0.900"], false))
+}
+
+fn agree_ows(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(pair(ctx, "en", &["  en "], true))
+}
+
+fn agree_two_lines(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(pair(ctx, "en-US, en;q=0.9", &[" en-US", " en;q=0.9"], true))
+}
+
+fn agree_every_line(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(pair(ctx, "en-US", &[" en-US", " de"], false))
+}
+
+fn agree_before_grammar(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(pair(ctx, "en;q=2", &[" en;q=2.0"], false))
+}
+
+fn sse_header(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                let others = ctx.others(1)?;
+                let tool = ctx.profile.progress_tool.clone();
+                ctx.require_tool(&tool).await?;
+                let exchange = ctx
+                    .result(Call::tool(&tool, json!({})).preference(others[0].as_str()).with_progress())
+                    .await?;
+                if exchange.media_type().as_deref() != Some("text/event-stream") {
+                    return Err(Outcome::Skip(format!("{tool} was not answered with an event stream")));
+                }
+                let lines = exchange.header_lines("content-language");
+                if lines.is_empty() {
+                    return Ok(()); // omission is always allowed on a stream
+                }
+                let header = lines.join(", ");
+                for message in &exchange.messages {
+                    let reported = message
+                        .pointer("/result/_meta")
+                        .or_else(|| message.pointer("/params/_meta"))
+                        .or_else(|| message.pointer("/error/data/_meta"))
+                        .and_then(|m| m.get(CONTENT_LANGUAGE))
+                        .and_then(Value::as_str);
+                    if let Some(reported) = reported {
+                        ensure(reported == header, || {
+                            format!("the stream's Content-Language is {header:?} but a message on it reports {reported:?}")
+                        })?;
+                    }
+                }
+                Ok(())
+            }
+            .await,
+        )
+    })
+}
+
+/// Whether any `Vary` line names `Accept-Language` (or is `*`).
+fn varies_by_language(exchange: &Exchange) -> bool {
+    exchange.header_lines("vary").iter().any(|line| {
+        line.split(',')
+            .map(str::trim)
+            .any(|t| t == "*" || t.eq_ignore_ascii_case("accept-language"))
+    })
+}
+
+fn vary(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                let mut preferences: Vec<Option<String>> = vec![None];
+                preferences.extend(ctx.profile.supported.iter().take(3).cloned().map(Some));
+                for preference in preferences {
+                    let mut call = Call::new("tools/list");
+                    if let Some(p) = &preference {
+                        call = call.preference(p.as_str());
+                    }
+                    let exchange = ctx.result(call).await?;
+                    ensure(varies_by_language(&exchange), || {
+                        format!("the tools/list response (acceptLanguage {preference:?}) has no Vary: Accept-Language; Vary lines: {:?}", exchange.header_lines("vary"))
+                    })?;
+                }
+                Ok(())
+            }
+            .await,
+        )
+    })
+}
+
+fn is_private(exchange: &Exchange) -> bool {
+    exchange.header_lines("cache-control").iter().any(|line| {
+        line.split(',').map(str::trim).any(|d| {
+            let name = d.split('=').next().unwrap_or_default().trim();
+            name.eq_ignore_ascii_case("private") || name.eq_ignore_ascii_case("no-store")
+        })
+    })
+}
+
+fn stripped(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                let others = ctx.others(1)?;
+                let a = others[0].clone();
+                // The same language with its header first (a cache keyed on
+                // the language alone would now hold a public variant) …
+                ctx.result(Call::new("tools/list").preference(a.as_str())).await?;
+                // … then a different preference for it, header stripped.
+                let preference = format!("{a}, *;q=0.1");
+                let exchange = ctx
+                    .result(Call::new("tools/list").preference(preference.as_str()).header(HeaderPlan::Omit))
+                    .await?;
+                ensure(is_private(&exchange), || {
+                    format!("_meta {preference:?} arrived without Accept-Language, but the response is not private: Cache-Control {:?}", exchange.header_lines("cache-control"))
+                })?;
+                let exchange = ctx.result(Call::new("tools/list").preference(preference.as_str())).await?;
+                ensure(varies_by_language(&exchange), || "the same request with its header has no Vary: Accept-Language".to_owned())
+            }
+            .await,
+        )
+    })
+}
+
+fn ttl_scope(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                let mut seen: Option<(String, Value, Value)> = None;
+                for tag in ctx.profile.supported.clone() {
+                    let exchange = ctx.result(Call::new("tools/list").preference(tag.as_str())).await?;
+                    let result = exchange.result().cloned().unwrap_or(Value::Null);
+                    let ttl = result.get("ttlMs").cloned().unwrap_or(Value::Null);
+                    let scope = result.get("cacheScope").cloned().unwrap_or(Value::Null);
+                    ensure(ttl.is_null() || ttl.is_u64(), || format!("ttlMs under {tag:?} is not a non-negative integer: {ttl}"))?;
+                    ensure(
+                        scope.is_null() || scope == json!("public") || scope == json!("private"),
+                        || format!("cacheScope under {tag:?} is {scope}"),
+                    )?;
+                    match &seen {
+                        None => seen = Some((tag, ttl, scope)),
+                        Some((first, t, s)) => ensure(*t == ttl && *s == scope, || {
+                            format!("ttlMs/cacheScope under {tag:?} are {ttl}/{scope}, under {first:?} {t}/{s}: their meaning must not depend on the language")
+                        })?,
+                    }
+                }
+                if seen.as_ref().is_some_and(|(_, t, s)| t.is_null() && s.is_null()) {
+                    return Err(Outcome::Skip("tools/list carries neither ttlMs nor cacheScope".into()));
+                }
+                Ok(())
+            }
+            .await,
+        )
+    })
+}

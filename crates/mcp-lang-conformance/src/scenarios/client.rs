@@ -1,0 +1,422 @@
+//! Client-side scenarios: this project's client pieces against a scripted
+//! server, for the rules a client must keep (items 6, 9 and 10, and the
+//! request grammar).
+//!
+//! "Our client" is what an application built on this workspace sends and
+//! checks with: `mcp-lang-rmcp`'s per-request preference (the `_meta`, over an
+//! rmcp `Peer`), `mcp-lang-http`'s `set_accept_language` and response checks
+//! (the HTTP mirror, here over hyper), `mcp-lang-meta`'s `ResponseCache` and
+//! `PreferenceBuilder`. The scripted servers record what arrives on the wire
+//! and answer with canned bytes, including the broken answers a client must
+//! refuse.
+
+use bytes::Bytes;
+use http::HeaderMap;
+use http_body_util::{BodyExt, Full};
+use hyper_util::rt::TokioIo;
+use mcp_lang_agree::MetaValue;
+use mcp_lang_http::{EventStreamLanguage, check_json_response, set_accept_language};
+use mcp_lang_meta::{CacheRequest, PreferenceBuilder, ResponseCache};
+use mcp_lang_rmcp::client::{check_preference, preference_meta, send_with_preference};
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::net::TcpListener;
+
+use crate::http::parse_response;
+use crate::scenario::{Ctx, Needs, Outcome, Scenario, ScenarioFuture, Step, ensure, finish};
+use crate::wire::{ACCEPT_LANGUAGE, CONTENT_LANGUAGE};
+
+use super::sep;
+
+/// The scenarios of this module, in report order.
+pub const SCENARIOS: &[Scenario] = &[
+    Scenario {
+        id: "client.meta-exact",
+        item: 2,
+        rule: "our rmcp client sends the preference in _meta exactly, per request, and omits it when asked",
+        sep: sep::REUSE,
+        needs: Needs::Client,
+        run: meta_exact,
+    },
+    Scenario {
+        id: "client.header-mirror",
+        item: 6,
+        rule: "our HTTP client sends one Accept-Language line equal to _meta",
+        sep: sep::CLIENT_MIRROR,
+        needs: Needs::Client,
+        run: header_mirror,
+    },
+    Scenario {
+        id: "client.refuse-unsendable",
+        item: 6,
+        rule: "our client refuses a preference it cannot send as one field value or that is not Accept-Language",
+        sep: sep::CLIENT_GRAMMAR,
+        needs: Needs::Client,
+        run: refuse_unsendable,
+    },
+    Scenario {
+        id: "client.conflicting-content-language",
+        item: 6,
+        rule: "our client flags a JSON response whose Content-Language conflicts with contentLanguage, repeated lines included",
+        sep: sep::CLIENT_MALFORMED,
+        needs: Needs::Client,
+        run: conflicting_content_language,
+    },
+    Scenario {
+        id: "client.sse-content-language",
+        item: 8,
+        rule: "our client flags a stream message that disagrees with the stream's Content-Language",
+        sep: sep::SSE,
+        needs: Needs::Client,
+        run: sse_content_language,
+    },
+    Scenario {
+        id: "client.cache-separation",
+        item: 9,
+        rule: "our cache never serves one preference's result for another, even for the same language",
+        sep: sep::CACHE_KEY,
+        needs: Needs::Client,
+        run: cache_separation,
+    },
+    Scenario {
+        id: "client.privacy",
+        item: 10,
+        rule: "our client sends no more detail than configured",
+        sep: sep::PRIVACY,
+        needs: Needs::Client,
+        run: privacy,
+    },
+];
+
+/// A scripted HTTP server for one exchange: it records the request's field
+/// lines as received and answers with `response` (raw bytes).
+async fn scripted_http(
+    response: Vec<u8>,
+) -> std::io::Result<(String, tokio::task::JoinHandle<Vec<(String, String)>>)> {
+    let listener = TcpListener::bind("127.0.0.1:0").await?;
+    let addr = listener.local_addr()?.to_string();
+    let task = tokio::spawn(async move {
+        let Ok((stream, _)) = listener.accept().await else {
+            return Vec::new();
+        };
+        let mut reader = BufReader::new(stream);
+        let mut lines = Vec::new();
+        let mut length = 0usize;
+        loop {
+            let mut line = String::new();
+            if reader.read_line(&mut line).await.unwrap_or(0) == 0 {
+                break;
+            }
+            let line = line.trim_end_matches(['\r', '\n']).to_owned();
+            if line.is_empty() {
+                break;
+            }
+            if let Some((name, value)) = line.split_once(':') {
+                if name.eq_ignore_ascii_case("content-length") {
+                    length = value.trim().parse().unwrap_or(0);
+                }
+                lines.push((name.to_ascii_lowercase(), value.to_owned()));
+            }
+        }
+        let mut body = vec![0u8; length.min(1 << 20)];
+        let _ = reader.read_exact(&mut body).await;
+        let mut stream = reader.into_inner();
+        let _ = stream.write_all(&response).await;
+        let _ = stream.shutdown().await;
+        lines
+    });
+    Ok((addr, task))
+}
+
+fn io(e: impl std::fmt::Display) -> Outcome {
+    Outcome::Fail(format!("scripted server: {e}"))
+}
+
+/// Sends a POST built by our client pieces to a scripted server; returns the
+/// `Accept-Language` lines the server received (values as on the wire) and
+/// the raw response.
+async fn post_with_preference(
+    preference: &str,
+    response: Vec<u8>,
+) -> Step<(Vec<String>, HeaderMap, Bytes)> {
+    let (addr, server) = scripted_http(response).await.map_err(io)?;
+    let meta = preference_meta(preference)
+        .map_err(|e| Outcome::Fail(format!("our client refused {preference:?}: {e}")))?;
+    let body = json!({
+        "jsonrpc": "2.0", "id": 1, "method": "tools/list",
+        "params": { "_meta": meta }
+    });
+    let mut request = http::Request::post("/mcp")
+        .header("host", addr.as_str())
+        .header("content-type", "application/json")
+        // A library default the mirror must replace, not add to.
+        .header("accept-language", "*")
+        .body(Full::new(Bytes::from(body.to_string())))
+        .map_err(io)?;
+    set_accept_language(request.headers_mut(), preference)
+        .map_err(|e| Outcome::Fail(format!("our client refused to mirror {preference:?}: {e}")))?;
+    let stream = tokio::net::TcpStream::connect(&addr).await.map_err(io)?;
+    let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+        .await
+        .map_err(io)?;
+    tokio::spawn(connection);
+    let response = sender.send_request(request).await.map_err(io)?;
+    let headers = response.headers().clone();
+    let bytes = response.into_body().collect().await.map_err(io)?.to_bytes();
+    let lines = server.await.map_err(io)?;
+    let received = lines
+        .into_iter()
+        .filter(|(n, _)| n == "accept-language")
+        .map(|(_, v)| v.trim_matches([' ', '\t']).to_owned())
+        .collect();
+    Ok((received, headers, bytes))
+}
+
+fn json_response(content_language: &[&str], meta: Option<&str>) -> Vec<u8> {
+    let mut result = json!({ "tools": [] });
+    if let Some(m) = meta {
+        result["_meta"] = json!({ CONTENT_LANGUAGE: m });
+    }
+    let body = json!({ "jsonrpc": "2.0", "id": 1, "result": result }).to_string();
+    let mut head = String::from("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n");
+    for line in content_language {
+        head.push_str(&format!("Content-Language: {line}\r\n"));
+    }
+    head.push_str(&format!(
+        "Vary: Accept-Language\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    ));
+    let mut bytes = head.into_bytes();
+    bytes.extend_from_slice(body.as_bytes());
+    bytes
+}
+
+fn header_mirror(_ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                for preference in ["fr-CA,fr;q=0.9,en;q=0.5", "en-US, en;q=0.9", "de;q=0.900", "*"] {
+                    let (received, _, _) =
+                        post_with_preference(preference, json_response(&["fr"], Some("fr"))).await?;
+                    ensure(received.len() == 1, || {
+                        format!("our client sent {} Accept-Language lines {received:?} for {preference:?}", received.len())
+                    })?;
+                    ensure(received[0] == preference, || {
+                        format!("our client sent Accept-Language {:?} for _meta {preference:?}", received[0])
+                    })?;
+                }
+                Ok(())
+            }
+            .await,
+        )
+    })
+}
+
+fn refuse_unsendable(_ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                for value in [
+                    "fr\r\nX-Injected: 1",
+                    " fr",
+                    "fr ",
+                    "fr\u{0}",
+                    "français",
+                    "fr;q=2",
+                    "fr,,;q",
+                ] {
+                    ensure(
+                        preference_meta(value).is_err() && check_preference(value).is_err(),
+                        || format!("our client accepted the unsendable preference {value:?}"),
+                    )?;
+                }
+                for value in ["fr\r\nX-Injected: 1", " fr", "français"] {
+                    let mut headers = HeaderMap::new();
+                    ensure(
+                        set_accept_language(&mut headers, value).is_err() && headers.is_empty(),
+                        || format!("our HTTP client mirrored the unsendable preference {value:?}"),
+                    )?;
+                }
+                Ok(())
+            }
+            .await,
+        )
+    })
+}
+
+fn conflicting_content_language(_ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                let cases: [(&[&str], Option<&str>, bool); 5] = [
+                    (&["fr"], Some("fr"), true),
+                    (&["de"], Some("fr"), false),
+                    (&["fr", "fr"], Some("fr"), false),
+                    (&["fr", "de"], Some("fr"), false),
+                    (&["FR"], Some("fr"), false),
+                ];
+                for (lines, meta, ok) in cases {
+                    let (_, headers, body) =
+                        post_with_preference("fr", json_response(lines, meta)).await?;
+                    let verdict = check_json_response(&headers, &body);
+                    ensure(verdict.is_ok() == ok, || {
+                        format!(
+                            "our client {} a response with Content-Language lines {lines:?} and contentLanguage {meta:?}",
+                            if ok { "refused" } else { "accepted" }
+                        )
+                    })?;
+                }
+                // The raw parse of the same bytes sees both lines, as the check must.
+                let (_, lines, _) = parse_response(&json_response(&["fr", "de"], Some("fr"))).map_err(io)?;
+                ensure(lines.iter().filter(|(n, _)| n == "content-language").count() == 2, || "the scripted response lost a line".to_owned())
+            }
+            .await,
+        )
+    })
+}
+
+fn sse_content_language(_ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                let mut headers = HeaderMap::new();
+                headers.insert(http::header::CONTENT_LANGUAGE, http::HeaderValue::from_static("fr"));
+                let stream = EventStreamLanguage::from_headers(&headers);
+                let good = json!({"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1,"_meta":{CONTENT_LANGUAGE:"fr"}}}).to_string();
+                let bad = json!({"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1,"_meta":{CONTENT_LANGUAGE:"de"}}}).to_string();
+                ensure(stream.check_message(good.as_bytes()).is_ok(), || "our client refused an agreeing stream message".to_owned())?;
+                ensure(stream.check_message(bad.as_bytes()).is_err(), || "our client accepted a stream message in \"de\" on a stream declared \"fr\"".to_owned())?;
+                let undeclared = EventStreamLanguage::from_headers(&HeaderMap::new());
+                ensure(undeclared.check(MetaValue::String("de")).is_ok(), || "our client refused a message on a stream without Content-Language".to_owned())
+            }
+            .await,
+        )
+    })
+}
+
+fn cache_separation(_ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                let mut cache = ResponseCache::new();
+                let result = json!({ "tools": [], "ttlMs": 60000, "cacheScope": "public", "_meta": { CONTENT_LANGUAGE: "fr-CA" } });
+                let first = CacheRequest::new("tools/list").auth_context("alice").accept_language(Some("fr-CA"));
+                cache.store(&first, &result);
+                ensure(cache.get(&first).is_some(), || "our cache does not keep a result with ttlMs".to_owned())?;
+                // Both select fr-CA on any server supporting it: still different preferences.
+                for other in [Some("fr-CA, fr;q=0.9"), Some("fr-ca"), Some("fr-CA,*;q=0.1"), None] {
+                    let request = CacheRequest::new("tools/list").auth_context("alice").accept_language(other);
+                    ensure(cache.get(&request).is_none(), || {
+                        format!("our cache served the result cached for \"fr-CA\" to preference {other:?}")
+                    })?;
+                }
+                // cacheScope public permits other authorization contexts, same preference.
+                let bob = CacheRequest::new("tools/list").auth_context("bob").accept_language(Some("fr-CA"));
+                ensure(cache.get(&bob).is_some(), || "our cache did not share a public result with the same preference".to_owned())?;
+                let bob_other = CacheRequest::new("tools/list").auth_context("bob").accept_language(Some("de"));
+                ensure(cache.get(&bob_other).is_none(), || "cacheScope public was shared across preferences".to_owned())
+            }
+            .await,
+        )
+    })
+}
+
+fn privacy(_ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                let user = ["zh-Hant-TW", "en-US-u-ca-buddhist", "de-DE-1996", "fr-CA", "ja"];
+                let built = PreferenceBuilder::new().languages(user).max_ranges(2).drop_region(true).build();
+                let Some(value) = built else {
+                    return Err(Outcome::Fail("our preference builder sent nothing for two configured ranges".into()));
+                };
+                let ranges: Vec<&str> = value.split(',').map(|r| r.split(';').next().unwrap_or_default().trim()).collect();
+                ensure(ranges.len() <= 2, || format!("our client sent {} ranges {value:?}; 2 were configured", ranges.len()))?;
+                for range in &ranges {
+                    let subtags: Vec<&str> = range.split('-').collect();
+                    ensure(!subtags.iter().skip(1).any(|s| s.len() == 2 || (s.len() == 3 && s.chars().all(|c| c.is_ascii_digit()))), || {
+                        format!("our client sent a region in {range:?} although regions were dropped: {value:?}")
+                    })?;
+                    ensure(!subtags.iter().any(|s| s.len() == 1 || s.len() >= 5), || {
+                        format!("our client sent variants, extensions or private use in {range:?}: {value:?}")
+                    })?;
+                }
+                ensure(check_preference(&value).is_ok(), || format!("our builder produced an unsendable value {value:?}"))?;
+                let none = PreferenceBuilder::new().languages(user).max_ranges(0).build();
+                ensure(none.is_none(), || format!("with 0 ranges configured, our client still sends {none:?}"))
+            }
+            .await,
+        )
+    })
+}
+
+/// A scripted stdio server: answers `initialize`, then each request with an
+/// empty `tools/list` result, and records every request's params `_meta`.
+async fn scripted_stdio(io: tokio::io::DuplexStream) -> Vec<Option<Value>> {
+    let (read, mut write) = tokio::io::split(io);
+    let mut reader = BufReader::new(read);
+    let mut seen = Vec::new();
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).await.unwrap_or(0) == 0 {
+            return seen;
+        }
+        let Ok(message) = serde_json::from_str::<Value>(&line) else {
+            continue;
+        };
+        let Some(id) = message.get("id").cloned() else {
+            continue; // a notification
+        };
+        let method = message
+            .get("method")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let result = if method == "initialize" {
+            json!({
+                "protocolVersion": "2025-11-25",
+                "capabilities": { "tools": {} },
+                "serverInfo": { "name": "scripted", "version": "0" }
+            })
+        } else {
+            seen.push(
+                message
+                    .pointer("/params/_meta")
+                    .and_then(|m| m.get(ACCEPT_LANGUAGE))
+                    .cloned(),
+            );
+            json!({ "tools": [], "_meta": { CONTENT_LANGUAGE: "fr" } })
+        };
+        let answer = json!({ "jsonrpc": "2.0", "id": id, "result": result }).to_string() + "\n";
+        if write.write_all(answer.as_bytes()).await.is_err() {
+            return seen;
+        }
+    }
+}
+
+fn meta_exact(_ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                use rmcp::ServiceExt;
+                use rmcp::model::{ClientRequest, ListToolsRequest};
+                let (server_io, client_io) = tokio::io::duplex(1 << 16);
+                let server = tokio::spawn(scripted_stdio(server_io));
+                let client = ().serve(client_io).await.map_err(|e| Outcome::Fail(format!("our rmcp client failed to start: {e}")))?;
+                let sent = [Some("fr-CA,fr;q=0.9"), None, Some("de"), Some("en-US, en;q=0.9")];
+                for preference in sent {
+                    let request = ClientRequest::ListToolsRequest(ListToolsRequest::default());
+                    send_with_preference(client.peer(), request, preference)
+                        .await
+                        .map_err(|e| Outcome::Fail(format!("our rmcp client failed to send {preference:?}: {e}")))?;
+                }
+                let _ = client.cancel().await;
+                let seen = server.await.map_err(io)?;
+                let expected: Vec<Option<Value>> = sent.iter().map(|p| p.map(|s| json!(s))).collect();
+                ensure(seen == expected, || {
+                    format!("the scripted server received acceptLanguage {seen:?}; our client was asked to send {expected:?}")
+                })
+            }
+            .await,
+        )
+    })
+}

@@ -1,0 +1,636 @@
+//! Items 3, 4 and 5 of the SEP's Conformance list: what is translated, what
+//! never is, and how the language is reported on results, errors,
+//! elicitations and progress notifications.
+//!
+//! The identifier check compares whole responses of the same request under
+//! several preferences with `mcp-lang-meta`'s `IdentifierGuard`: the only
+//! differences allowed are the SEP's display fields and `contentLanguage`.
+
+use mcp_lang_grammar::ContentLanguage;
+use mcp_lang_meta::IdentifierGuard;
+use serde_json::{Value, json};
+
+use crate::scenario::{
+    Ctx, Needs, Outcome, Scenario, ScenarioFuture, Step, Transport, ensure, finish,
+};
+use crate::wire::{CONTENT_LANGUAGE, Call, Exchange};
+
+use super::sep;
+
+/// The scenarios of this module, in report order.
+pub const SCENARIOS: &[Scenario] = &[
+    Scenario {
+        id: "discovery.titles-localized",
+        item: 3,
+        rule: "tools/list titles are in the selected language",
+        sep: sep::TRANSLATE,
+        needs: Needs::Any,
+        run: titles_localized,
+    },
+    Scenario {
+        id: "discovery.names-stable",
+        item: 3,
+        rule: "tool names do not change with the preference",
+        sep: sep::IDENTIFIERS,
+        needs: Needs::Any,
+        run: names_stable,
+    },
+    Scenario {
+        id: "discovery.content-language",
+        item: 3,
+        rule: "contentLanguage is reported, well-formed, and one of the supported tags",
+        sep: sep::CONTENT_LANGUAGE_SYNTAX,
+        needs: Needs::Any,
+        run: content_language,
+    },
+    Scenario {
+        id: "elicitation.localized",
+        item: 4,
+        rule: "the elicitation's message and property labels are in the request's language",
+        sep: sep::MESSAGES,
+        needs: Needs::Any,
+        run: elicitation_localized,
+    },
+    Scenario {
+        id: "elicitation.stable-keys",
+        item: 4,
+        rule: "elicitation property keys, types and formats never change",
+        sep: sep::ELICITATION_KEYS,
+        needs: Needs::Any,
+        run: elicitation_keys,
+    },
+    Scenario {
+        id: "progress.localized",
+        item: 4,
+        rule: "progress messages are in the request's language",
+        sep: sep::MESSAGES,
+        needs: Needs::Any,
+        run: progress_localized,
+    },
+    Scenario {
+        id: "progress.stable-tokens",
+        item: 4,
+        rule: "progress tokens are the client's, untouched",
+        sep: sep::IDENTIFIERS,
+        needs: Needs::Any,
+        run: progress_tokens,
+    },
+    Scenario {
+        id: "notification.per-message-meta",
+        item: 8,
+        rule: "each localized notification carries contentLanguage in params._meta",
+        sep: sep::NOTIFICATION,
+        needs: Needs::Any,
+        run: notification_meta,
+    },
+    Scenario {
+        id: "identifiers.guard",
+        item: 5,
+        rule: "whole list responses differ only in display fields across languages",
+        sep: sep::IDENTIFIERS,
+        needs: Needs::Any,
+        run: identifier_guard,
+    },
+    Scenario {
+        id: "explicit.argument-wins",
+        item: 5,
+        rule: "an explicit language argument beats the preference for the content it controls",
+        sep: sep::EXPLICIT,
+        needs: Needs::Any,
+        run: explicit_argument,
+    },
+    Scenario {
+        id: "error.localized-meta",
+        item: 3,
+        rule: "a localized error reports contentLanguage in error.data._meta, an object; the code is unchanged",
+        sep: sep::ERROR_META,
+        needs: Needs::Any,
+        run: error_meta,
+    },
+];
+
+fn tools(exchange: &Exchange) -> Vec<Value> {
+    exchange
+        .result()
+        .and_then(|r| r.get("tools"))
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default()
+}
+
+fn field(tool: &Value, key: &str) -> String {
+    tool.get(key)
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned()
+}
+
+fn titles_localized(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                let others = ctx.others(1)?;
+                let default = ctx.profile.default.clone();
+                let (_, base) = ctx
+                    .language_of(Call::new("tools/list").preference(default.as_str()))
+                    .await?;
+                let base_titles: Vec<(String, String)> = tools(&base)
+                    .iter()
+                    .map(|t| (field(t, "name"), field(t, "title")))
+                    .collect();
+                ensure(base_titles.iter().any(|(_, t)| !t.is_empty()), || {
+                    "no tool has a title to localize".to_owned()
+                })?;
+                for tag in others {
+                    let (reported, exchange) = ctx
+                        .language_of(Call::new("tools/list").preference(tag.as_str()))
+                        .await?;
+                    ensure(reported.eq_ignore_ascii_case(&tag), || {
+                        format!("acceptLanguage {tag:?} reported contentLanguage {reported:?}")
+                    })?;
+                    let titles: Vec<(String, String)> = tools(&exchange)
+                        .iter()
+                        .map(|t| (field(t, "name"), field(t, "title")))
+                        .collect();
+                    let translated = titles
+                        .iter()
+                        .filter(|(name, title)| {
+                            base_titles
+                                .iter()
+                                .any(|(n, t)| n == name && !t.is_empty() && t != title)
+                        })
+                        .count();
+                    ensure(translated > 0, || {
+                        format!("contentLanguage says {tag:?}, but every tool title is the same as in the default {default:?}")
+                    })?;
+                }
+                Ok(())
+            }
+            .await,
+        )
+    })
+}
+
+fn names_stable(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                let mut reference: Option<(String, Vec<String>)> = None;
+                for tag in ctx.profile.supported.clone() {
+                    let exchange = ctx
+                        .result(Call::new("tools/list").preference(tag.as_str()))
+                        .await?;
+                    let mut names: Vec<String> =
+                        tools(&exchange).iter().map(|t| field(t, "name")).collect();
+                    names.sort();
+                    match &reference {
+                        None => reference = Some((tag, names)),
+                        Some((first, expected)) => ensure(&names == expected, || {
+                            format!("tool names under {tag:?} are {names:?}; under {first:?} they were {expected:?}")
+                        })?,
+                    }
+                }
+                Ok(())
+            }
+            .await,
+        )
+    })
+}
+
+fn content_language(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                let mut preferences: Vec<Option<String>> = vec![None];
+                preferences.extend(ctx.profile.supported.iter().cloned().map(Some));
+                preferences.push(Some(format!(
+                    "{}-ZZ",
+                    ctx.profile.supported.last().cloned().unwrap_or_default()
+                )));
+                for preference in preferences {
+                    let mut call = Call::new("tools/list");
+                    if let Some(p) = &preference {
+                        call = call.preference(p.as_str());
+                    }
+                    let (reported, _) = ctx.language_of(call).await?;
+                    ensure(ContentLanguage::parse(&reported).is_ok(), || {
+                        format!("contentLanguage {reported:?} (for acceptLanguage {preference:?}) is not a Content-Language value")
+                    })?;
+                    let supported = &ctx.profile.supported;
+                    ensure(
+                        supported.iter().any(|s| s.eq_ignore_ascii_case(&reported)),
+                        || format!("contentLanguage {reported:?} (for acceptLanguage {preference:?}) is not a language the server supports {supported:?}: it must report the language actually used"),
+                    )?;
+                }
+                Ok(())
+            }
+            .await,
+        )
+    })
+}
+
+/// The elicitation a tool call produced: the `input_required` result's first
+/// `elicitation/create`, or a server-to-client `elicitation/create` request.
+/// Returns the params and the language reported for them.
+fn elicitation(exchange: &Exchange) -> Option<(Value, Option<String>)> {
+    if let Some(result) = exchange.result()
+        && let Some(requests) = result.get("inputRequests").and_then(Value::as_object)
+    {
+        let request = requests
+            .values()
+            .find(|r| r.get("method").and_then(Value::as_str) == Some("elicitation/create"))?;
+        let params = request.get("params")?.clone();
+        let language = result
+            .pointer("/_meta")
+            .and_then(|m| m.get(CONTENT_LANGUAGE))
+            .or_else(|| {
+                params
+                    .pointer("/_meta")
+                    .and_then(|m| m.get(CONTENT_LANGUAGE))
+            })
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        return Some((params, language));
+    }
+    let request = exchange
+        .server_requests()
+        .find(|r| r.get("method").and_then(Value::as_str) == Some("elicitation/create"))?;
+    let params = request.get("params")?.clone();
+    let language = params
+        .pointer("/_meta")
+        .and_then(|m| m.get(CONTENT_LANGUAGE))
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    Some((params, language))
+}
+
+async fn elicit(ctx: &mut Ctx, tag: &str) -> Step<(Value, Option<String>)> {
+    let stateless = ctx.protocol().is_some_and(crate::wire::is_stateless);
+    if ctx.transport() == Some(Transport::Http) && !stateless {
+        return Err(Outcome::Skip(
+            "before protocol 2026-07-28 an elicitation is a server-to-client request on a session's event stream, which this client does not open; run with --protocol 2026-07-28".into(),
+        ));
+    }
+    let tool = ctx.profile.elicitation_tool.clone();
+    ctx.require_tool(&tool).await?;
+    let exchange = ctx
+        .send(Call::tool(&tool, json!({})).preference(tag))
+        .await?;
+    elicitation(&exchange).ok_or_else(|| {
+        Outcome::Fail(format!(
+            "{tool} under {tag:?} produced no elicitation: {}",
+            exchange.summary()
+        ))
+    })
+}
+
+/// The display texts of an elicitation: message, then each property's title
+/// and description, by key.
+fn labels(params: &Value) -> Vec<(String, String)> {
+    let mut out = vec![(
+        "message".to_owned(),
+        params
+            .get("message")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned(),
+    )];
+    if let Some(properties) = params
+        .pointer("/requestedSchema/properties")
+        .and_then(Value::as_object)
+    {
+        for (key, property) in properties {
+            for label in ["title", "description"] {
+                if let Some(text) = property.get(label).and_then(Value::as_str) {
+                    out.push((format!("{key}.{label}"), text.to_owned()));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn elicitation_localized(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                let others = ctx.others(1)?;
+                let default = ctx.profile.default.clone();
+                let (base, _) = elicit(ctx, &default).await?;
+                let base_labels = labels(&base);
+                for tag in others.iter().take(3) {
+                    let (params, reported) = elicit(ctx, tag).await?;
+                    ensure(
+                        reported.as_deref().is_some_and(|r| r.eq_ignore_ascii_case(tag)),
+                        || format!("the elicitation under {tag:?} reports contentLanguage {reported:?}"),
+                    )?;
+                    let here = labels(&params);
+                    ensure(here.first() != base_labels.first(), || {
+                        format!("the elicitation message under {tag:?} is the default language's: {:?}", here.first())
+                    })?;
+                    let unchanged: Vec<&String> = here
+                        .iter()
+                        .filter(|l| base_labels.contains(l) && !l.1.is_empty())
+                        .map(|l| &l.0)
+                        .collect();
+                    ensure(unchanged.is_empty(), || {
+                        format!("under {tag:?}, these elicitation labels are left in the default language: {unchanged:?}")
+                    })?;
+                }
+                Ok(())
+            }
+            .await,
+        )
+    })
+}
+
+/// The schema with display labels removed: what must be identical.
+fn schema_skeleton(params: &Value) -> Value {
+    let mut schema = params
+        .get("requestedSchema")
+        .cloned()
+        .unwrap_or(Value::Null);
+    if let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut) {
+        for property in properties.values_mut() {
+            if let Some(p) = property.as_object_mut() {
+                p.remove("title");
+                p.remove("description");
+            }
+        }
+    }
+    schema
+}
+
+fn elicitation_keys(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                let others = ctx.others(1)?;
+                let default = ctx.profile.default.clone();
+                let (base, _) = elicit(ctx, &default).await?;
+                let expected = schema_skeleton(&base);
+                for tag in others {
+                    let (params, _) = elicit(ctx, &tag).await?;
+                    let skeleton = schema_skeleton(&params);
+                    ensure(skeleton == expected, || {
+                        format!("the requested schema under {tag:?} differs beyond titles and descriptions: {skeleton} vs {expected}")
+                    })?;
+                    ensure(params.get("mode") == base.get("mode"), || {
+                        format!("the elicitation mode changed under {tag:?}")
+                    })?;
+                }
+                Ok(())
+            }
+            .await,
+        )
+    })
+}
+
+/// The progress notifications of one call of the progress tool under `tag`.
+async fn progress(ctx: &mut Ctx, tag: &str) -> Step<(Exchange, Vec<Value>)> {
+    let tool = ctx.profile.progress_tool.clone();
+    ctx.require_tool(&tool).await?;
+    let exchange = ctx
+        .result(Call::tool(&tool, json!({})).preference(tag).with_progress())
+        .await?;
+    let notes: Vec<Value> = exchange
+        .notifications()
+        .filter(|n| n.get("method").and_then(Value::as_str) == Some("notifications/progress"))
+        .cloned()
+        .collect();
+    if notes.is_empty() {
+        return Err(Outcome::Fail(format!(
+            "{tool} under {tag:?} sent no progress notification although a progressToken was given"
+        )));
+    }
+    Ok((exchange, notes))
+}
+
+fn messages(notes: &[Value]) -> Vec<String> {
+    notes
+        .iter()
+        .filter_map(|n| n.pointer("/params/message").and_then(Value::as_str))
+        .map(str::to_owned)
+        .collect()
+}
+
+fn progress_localized(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                let others = ctx.others(1)?;
+                let default = ctx.profile.default.clone();
+                let (_, base) = progress(ctx, &default).await?;
+                let base_messages = messages(&base);
+                for tag in others.iter().take(3) {
+                    let (_, notes) = progress(ctx, tag).await?;
+                    let here = messages(&notes);
+                    let same: Vec<&String> =
+                        here.iter().filter(|m| base_messages.contains(m)).collect();
+                    ensure(!here.is_empty() && same.is_empty(), || {
+                        format!("progress messages under {tag:?} are the default language's: {same:?}")
+                    })?;
+                    for note in &notes {
+                        let reported = note
+                            .pointer("/params/_meta")
+                            .and_then(|m| m.get(CONTENT_LANGUAGE))
+                            .and_then(Value::as_str);
+                        ensure(reported.is_some_and(|r| r.eq_ignore_ascii_case(tag)), || {
+                            format!("a progress notification under {tag:?} reports contentLanguage {reported:?}")
+                        })?;
+                    }
+                }
+                Ok(())
+            }
+            .await,
+        )
+    })
+}
+
+fn progress_tokens(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                let others = ctx.others(1)?;
+                for tag in others.iter().take(2) {
+                    let (exchange, notes) = progress(ctx, tag).await?;
+                    let sent = exchange
+                        .request
+                        .pointer("/params/_meta/progressToken")
+                        .cloned()
+                        .unwrap_or(Value::Null);
+                    for note in &notes {
+                        let token = note.pointer("/params/progressToken");
+                        ensure(token == Some(&sent), || {
+                            format!("a progress notification under {tag:?} carries token {token:?}, not the client's {sent}")
+                        })?;
+                    }
+                }
+                Ok(())
+            }
+            .await,
+        )
+    })
+}
+
+fn notification_meta(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                let others = ctx.others(1)?;
+                let tag = others[0].clone();
+                let (_, notes) = progress(ctx, &tag).await?;
+                for note in &notes {
+                    let meta = note.pointer("/params/_meta");
+                    let reported = meta.and_then(|m| m.get(CONTENT_LANGUAGE));
+                    ensure(reported.and_then(Value::as_str).is_some(), || {
+                        format!("a localized notification carries no contentLanguage string in params._meta: {note}")
+                    })?;
+                }
+                Ok(())
+            }
+            .await,
+        )
+    })
+}
+
+/// Removes what legitimately differs between two requests: the JSON-RPC id.
+fn without_id(mut response: Value) -> Value {
+    if let Some(object) = response.as_object_mut() {
+        object.remove("id");
+    }
+    response
+}
+
+fn identifier_guard(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                let default = ctx.profile.default.clone();
+                let others = ctx.others(1)?;
+                let guard = IdentifierGuard::new();
+                for method in ["tools/list", "prompts/list", "resources/list", "resources/templates/list"] {
+                    let base = ctx
+                        .send(Call::new(method).preference(default.as_str()))
+                        .await?;
+                    let Some(base_response) = base.response().cloned() else {
+                        continue;
+                    };
+                    if base.result().is_none() {
+                        continue; // the method is not implemented
+                    }
+                    let base_response = without_id(base_response);
+                    for tag in &others {
+                        let exchange = ctx.send(Call::new(method).preference(tag.as_str())).await?;
+                        let response = without_id(exchange.response().cloned().unwrap_or(Value::Null));
+                        let differences = guard.check(&base_response, &response);
+                        ensure(differences.is_empty(), || {
+                            let list: Vec<String> = differences
+                                .iter()
+                                .take(5)
+                                .map(|d| format!("{} ({:?})", d.path(), d.kind()))
+                                .collect();
+                            format!("{method} under {tag:?} differs from {default:?} outside the display fields: {}", list.join(", "))
+                        })?;
+                    }
+                }
+                Ok(())
+            }
+            .await,
+        )
+    })
+}
+
+/// Arguments for the explicit-language tool: for each required property
+/// other than `language`, its first `enum` value (or `"example"`).
+fn explicit_arguments(tool: &Value) -> serde_json::Map<String, Value> {
+    let mut arguments = serde_json::Map::new();
+    let required: Vec<&str> = tool
+        .pointer("/inputSchema/required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    for key in required {
+        if key == "language" {
+            continue;
+        }
+        let value = tool
+            .pointer(&format!("/inputSchema/properties/{key}/enum/0"))
+            .cloned()
+            .unwrap_or(json!("example"));
+        arguments.insert(key.to_owned(), value);
+    }
+    arguments
+}
+
+fn explicit_argument(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                let others = ctx.others(1)?;
+                let default = ctx.profile.default.clone();
+                let name = ctx.profile.explicit_language_tool.clone();
+                let tool = ctx.require_tool(&name).await?;
+                let base = explicit_arguments(&tool);
+                for (preference, explicit) in [(default.clone(), others[0].clone()), (others[0].clone(), default.clone())] {
+                    let mut arguments = base.clone();
+                    arguments.insert("language".into(), json!(explicit));
+                    let (reported, with_argument) = ctx
+                        .language_of(Call::tool(&name, Value::Object(arguments)).preference(preference.as_str()))
+                        .await?;
+                    ensure(reported.eq_ignore_ascii_case(&explicit), || {
+                        format!("{name} with language {explicit:?} under acceptLanguage {preference:?} returned content in {reported:?}: the preference overrode the explicit argument")
+                    })?;
+                    let (_, without) = ctx
+                        .language_of(Call::tool(&name, Value::Object(base.clone())).preference(preference.as_str()))
+                        .await?;
+                    ensure(with_argument.result().and_then(|r| r.get("content")) != without.result().and_then(|r| r.get("content")), || {
+                        format!("{name} returned the same content with language {explicit:?} as without it under {preference:?}")
+                    })?;
+                }
+                Ok(())
+            }
+            .await,
+        )
+    })
+}
+
+fn error_meta(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                let others = ctx.others(1)?;
+                let default = ctx.profile.default.clone();
+                let call = |tag: &str| {
+                    Call::tool("mcp-lang-conformance-no-such-tool", json!({})).preference(tag)
+                };
+                let base = ctx.send(call(&default)).await?;
+                let Some(base_error) = base.error().cloned() else {
+                    return Err(Outcome::Skip("calling an unknown tool did not produce a JSON-RPC error".into()));
+                };
+                for tag in others.iter().take(3) {
+                    let exchange = ctx.send(call(tag)).await?;
+                    let Some(error) = exchange.error().cloned() else {
+                        return Err(Outcome::Fail(format!("an unknown tool under {tag:?} succeeded: {}", exchange.summary())));
+                    };
+                    ensure(error.get("code") == base_error.get("code"), || {
+                        format!("error.code under {tag:?} is {:?}, under {default:?} {:?}", error.get("code"), base_error.get("code"))
+                    })?;
+                    if error.get("message") == base_error.get("message") {
+                        continue; // not localized: nothing to report
+                    }
+                    let data = error.get("data");
+                    ensure(data.is_some_and(Value::is_object), || {
+                        format!("a localized error under {tag:?} has no error.data object to carry contentLanguage: {error}")
+                    })?;
+                    let reported = error.pointer("/data/_meta").and_then(|m| m.get(CONTENT_LANGUAGE)).and_then(Value::as_str);
+                    ensure(reported.is_some_and(|r| r.eq_ignore_ascii_case(tag)), || {
+                        format!("a localized error under {tag:?} reports contentLanguage {reported:?} in error.data._meta")
+                    })?;
+                }
+                Ok(())
+            }
+            .await,
+        )
+    })
+}

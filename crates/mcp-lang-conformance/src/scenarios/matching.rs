@@ -1,0 +1,340 @@
+//! Items 1 and 2 of the SEP's Conformance list, and the malformed-value rule of
+//! its Security section: what a server selects for a preference, and that the
+//! preference lives exactly as long as its request.
+//!
+//! Every check reads the language the server says it used
+//! (`contentLanguage` of a `tools/list` result) and compares it with what RFC
+//! 4647 matching over the profile's supported set allows.
+
+use crate::scenario::{Ctx, Needs, Scenario, ScenarioFuture, Step, ensure, finish};
+use crate::wire::Call;
+use serde_json::json;
+
+use super::sep;
+
+/// The scenarios of this module, in report order.
+pub const SCENARIOS: &[Scenario] = &[
+    Scenario {
+        id: "match.supported",
+        item: 1,
+        rule: "a supported tag is selected and reported",
+        sep: sep::REPORT,
+        needs: Needs::Any,
+        run: supported,
+    },
+    Scenario {
+        id: "match.weights",
+        item: 1,
+        rule: "q-values decide, not range order",
+        sep: sep::MATCH,
+        needs: Needs::Any,
+        run: weights,
+    },
+    Scenario {
+        id: "match.exclusion",
+        item: 1,
+        rule: "q=0 makes a language not acceptable",
+        sep: sep::MATCH,
+        needs: Needs::Any,
+        run: exclusion,
+    },
+    Scenario {
+        id: "match.wildcard",
+        item: 1,
+        rule: "`*` covers only languages no other range names",
+        sep: sep::MATCH,
+        needs: Needs::Any,
+        run: wildcard,
+    },
+    Scenario {
+        id: "match.case-insensitive",
+        item: 1,
+        rule: "ranges match tags case-insensitively",
+        sep: sep::MATCH,
+        needs: Needs::Any,
+        run: case_insensitive,
+    },
+    Scenario {
+        id: "match.fallback",
+        item: 1,
+        rule: "an unmatched preference gets the default, not an error",
+        sep: sep::FALLBACK,
+        needs: Needs::Any,
+        run: fallback,
+    },
+    Scenario {
+        id: "match.malformed-ignored",
+        item: 0,
+        rule: "a malformed preference is ignored as absent, not an error",
+        sep: sep::MALFORMED,
+        needs: Needs::Any,
+        run: malformed,
+    },
+    Scenario {
+        id: "scope.change",
+        item: 2,
+        rule: "a changed preference is honoured on the same connection",
+        sep: sep::REUSE,
+        needs: Needs::Any,
+        run: change,
+    },
+    Scenario {
+        id: "scope.omission",
+        item: 2,
+        rule: "an omitted preference is not taken from an earlier request",
+        sep: sep::REUSE,
+        needs: Needs::Any,
+        run: omission,
+    },
+];
+
+/// The language `tools/list` reports for `preference`.
+pub(crate) async fn listed(ctx: &mut Ctx, preference: Option<&str>) -> Step<String> {
+    let mut call = Call::new("tools/list");
+    if let Some(p) = preference {
+        call = call.preference(p);
+    }
+    ctx.language_of(call).await.map(|(tag, _)| tag)
+}
+
+fn same(a: &str, b: &str) -> bool {
+    a.eq_ignore_ascii_case(b)
+}
+
+fn expect(ctx_default: &str, preference: &str, got: &str, want: &str) -> Step<()> {
+    ensure(same(got, want), || {
+        format!(
+            "acceptLanguage {preference:?} selected {got:?}; expected {want:?} (default {ctx_default:?})"
+        )
+    })
+}
+
+fn supported(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                for tag in ctx.profile.supported.clone() {
+                    let got = listed(ctx, Some(&tag)).await?;
+                    expect(&ctx.profile.default, &tag, &got, &tag)?;
+                }
+                Ok(())
+            }
+            .await,
+        )
+    })
+}
+
+fn weights(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                let others = ctx.others(1)?;
+                let a = others[0].clone();
+                let b = others
+                    .get(1)
+                    .cloned()
+                    .unwrap_or(ctx.profile.default.clone());
+                // The first range has the lower weight: order must not decide.
+                let preference = format!("{a};q=0.3, {b};q=0.9");
+                let got = listed(ctx, Some(&preference)).await?;
+                expect(&ctx.profile.default, &preference, &got, &b)?;
+                let preference = format!("{b};q=0.2, {a}");
+                let got = listed(ctx, Some(&preference)).await?;
+                expect(&ctx.profile.default, &preference, &got, &a)
+            }
+            .await,
+        )
+    })
+}
+
+fn exclusion(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                let others = ctx.others(1)?;
+                let a = others[0].clone();
+                let b = others
+                    .get(1)
+                    .cloned()
+                    .unwrap_or(ctx.profile.default.clone());
+                let preference = format!("{a};q=0, {b};q=0.5");
+                let got = listed(ctx, Some(&preference)).await?;
+                expect(&ctx.profile.default, &preference, &got, &b)
+            }
+            .await,
+        )
+    })
+}
+
+fn wildcard(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                let others = ctx.others(1)?;
+                let a = others[0].clone();
+                let default = ctx.profile.default.clone();
+                // `*` rates every language but `a` at 0.5; `a` itself only 0.1.
+                let preference = format!("*;q=0.5, {a};q=0.1");
+                let got = listed(ctx, Some(&preference)).await?;
+                ensure(!same(&got, &a), || {
+                    format!("acceptLanguage {preference:?} selected {got:?}, which `*` does not cover and which is rated below the others")
+                })?;
+                // The default excluded, `*` accepts every other supported language.
+                let preference = format!("{default};q=0, *");
+                let got = listed(ctx, Some(&preference)).await?;
+                let supported = ctx.profile.supported.clone();
+                ensure(
+                    !same(&got, &default) && supported.iter().any(|s| same(s, &got)),
+                    || format!("acceptLanguage {preference:?} selected {got:?}; expected a supported language other than the excluded default {default:?}"),
+                )
+            }
+            .await,
+        )
+    })
+}
+
+fn case_insensitive(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                let others = ctx.others(1)?;
+                for tag in others.iter().take(3) {
+                    let flipped: String = tag
+                        .chars()
+                        .map(|c| {
+                            if c.is_ascii_lowercase() {
+                                c.to_ascii_uppercase()
+                            } else {
+                                c.to_ascii_lowercase()
+                            }
+                        })
+                        .collect();
+                    let got = listed(ctx, Some(&flipped)).await?;
+                    expect(&ctx.profile.default, &flipped, &got, tag)?;
+                }
+                Ok(())
+            }
+            .await,
+        )
+    })
+}
+
+/// A well-formed tag the profile does not support (private-use primary
+/// languages `qaa`–`qtz` are never registered).
+pub(crate) fn unsupported_tag(ctx: &Ctx) -> String {
+    ["qaa", "qab", "qtz"]
+        .into_iter()
+        .find(|t| !ctx.profile.supported.iter().any(|s| same(s, t)))
+        .unwrap_or("qac")
+        .to_owned()
+}
+
+fn fallback(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                let default = ctx.profile.default.clone();
+                let tag = unsupported_tag(ctx);
+                for preference in [
+                    tag.clone(),
+                    format!("{tag}, *;q=0"),
+                    format!("{tag}-x-private"),
+                ] {
+                    let exchange = ctx
+                        .send(Call::new("tools/list").preference(preference.as_str()))
+                        .await?;
+                    ensure(
+                        exchange.error().is_none() && exchange.result().is_some(),
+                        || {
+                            format!(
+                                "an unmatched acceptLanguage {preference:?} produced an error: {}",
+                                exchange.summary()
+                            )
+                        },
+                    )?;
+                    let got = exchange
+                        .content_language_str()
+                        .unwrap_or_default()
+                        .to_owned();
+                    expect(&default, &preference, &got, &default)?;
+                }
+                Ok(())
+            }
+            .await,
+        )
+    })
+}
+
+fn malformed(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                let default = ctx.profile.default.clone();
+                let others = ctx.others(1)?;
+                let a = others[0].clone();
+                // Each names a supported language, but is not well-formed.
+                let values = [
+                    json!(format!("{a};q=2")),
+                    json!(format!("{a};q=0.5;q=0.4")),
+                    json!(format!("{a} {a}")),
+                    json!(42),
+                ];
+                for value in values {
+                    let call = Call::new("tools/list")
+                        .preference(crate::wire::Preference::Value(value.clone()));
+                    let exchange = ctx.send(call).await?;
+                    ensure(exchange.error().is_none() && exchange.result().is_some(), || {
+                        format!("a malformed acceptLanguage {value} produced an error: {}", exchange.summary())
+                    })?;
+                    if let Some(got) = exchange.content_language_str() {
+                        ensure(same(got, &default), || {
+                            format!("a malformed acceptLanguage {value} was used: it selected {got:?}, not the default {default:?}")
+                        })?;
+                    }
+                }
+                Ok(())
+            }
+            .await,
+        )
+    })
+}
+
+fn change(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                let others = ctx.others(1)?;
+                let default = ctx.profile.default.clone();
+                let a = others[0].clone();
+                let b = others.get(1).cloned().unwrap_or(default.clone());
+                for want in [&a, &b, &a, &default] {
+                    let got = listed(ctx, Some(want)).await?;
+                    ensure(same(&got, want), || {
+                        format!("after earlier requests on this connection, acceptLanguage {want:?} selected {got:?}: an earlier preference was reused")
+                    })?;
+                }
+                Ok(())
+            }
+            .await,
+        )
+    })
+}
+
+fn omission(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                let others = ctx.others(1)?;
+                let default = ctx.profile.default.clone();
+                let a = others[0].clone();
+                let got = listed(ctx, Some(&a)).await?;
+                expect(&default, &a, &got, &a)?;
+                let got = listed(ctx, None).await?;
+                ensure(same(&got, &default), || {
+                    format!("a request without acceptLanguage, after one with {a:?}, selected {got:?} instead of the default {default:?}")
+                })
+            }
+            .await,
+        )
+    })
+}

@@ -1,0 +1,32 @@
+//! Every scenario of the suite, grouped by the part of the SEP it checks.
+//!
+//! | module | SEP Conformance items |
+//! |--------|-----------------------|
+//! | [`matching`] | 1 (weights, wildcard, selection, fallback), 2 (request scope), Security's malformed value |
+//! | [`display`] | 3 (titles, names, `contentLanguage`), 4 (elicitation, progress), 5 (identifiers, explicit arguments), 8 (notification `_meta`) |
+//! | [`binding`] | 6 (HTTP mirroring, missing header, HeaderMismatch), 7 (exact agreement), 8 (SSE), 9 (caching) |
+//! | [`client`] | client side of 2, 6, 8, 9 and 10 (privacy), against scripted servers |
+
+use crate::scenario::Scenario;
+
+pub mod binding;
+pub mod client;
+pub mod display;
+pub mod matching;
+mod sep;
+
+/// Every scenario, in report order.
+pub fn all() -> Vec<Scenario> {
+    [
+        matching::SCENARIOS,
+        display::SCENARIOS,
+        binding::SCENARIOS,
+        client::SCENARIOS,
+    ]
+    .concat()
+}
+
+/// The scenario with this id.
+pub fn find(id: &str) -> Option<Scenario> {
+    all().into_iter().find(|s| s.id == id)
+}

@@ -1,0 +1,217 @@
+//! JSON-RPC over a byte stream, one message per line: the stdio transport.
+//!
+//! A [`StdioConnection`] writes one request line, then reads lines until the
+//! response with the same id arrives, recording every notification and
+//! server-to-client request in between (it answers those: an elicitation is
+//! accepted, `ping` answered). It works over a child process's pipes
+//! ([`StdioConnection::spawn`]) or any in-process pipe
+//! ([`StdioConnection::new`]), which is how the embedded reference server is
+//! reached without a process.
+
+use std::process::Stdio;
+use std::time::Duration;
+
+use serde_json::{Map, Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::process::{Child, Command};
+
+use crate::wire::{
+    Call, Exchange, PROTOCOL_HANDSHAKE, WireError, answer_server_request, is_stateless,
+    stateless_meta,
+};
+
+type Reader = BufReader<Box<dyn AsyncRead + Unpin + Send>>;
+type Writer = Box<dyn AsyncWrite + Unpin + Send>;
+
+/// How long one request may take before the suite gives up on it.
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(15);
+
+/// One stdio connection (one logical client).
+pub struct StdioConnection {
+    reader: Reader,
+    writer: Writer,
+    next_id: i64,
+    meta: Map<String, Value>,
+    protocol: String,
+    child: Option<Child>,
+}
+
+impl std::fmt::Debug for StdioConnection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StdioConnection")
+            .field("next_id", &self.next_id)
+            .field("protocol", &self.protocol)
+            .finish_non_exhaustive()
+    }
+}
+
+impl StdioConnection {
+    /// A connection over a pipe; [`Self::open`] must run before requests.
+    pub fn new(
+        reader: impl AsyncRead + Unpin + Send + 'static,
+        writer: impl AsyncWrite + Unpin + Send + 'static,
+        protocol: &str,
+    ) -> Self {
+        let meta = if is_stateless(protocol) {
+            stateless_meta(protocol)
+        } else {
+            Map::new()
+        };
+        Self {
+            reader: BufReader::new(Box::new(reader)),
+            writer: Box::new(writer),
+            next_id: 1,
+            meta,
+            protocol: protocol.to_owned(),
+            child: None,
+        }
+    }
+
+    /// Spawns `command` (split on whitespace; the first word is the program)
+    /// and connects to its stdin/stdout. Its stderr is discarded.
+    ///
+    /// # Errors
+    ///
+    /// The command is empty or cannot be started.
+    pub fn spawn(command: &str, protocol: &str) -> Result<Self, WireError> {
+        let mut words = command.split_whitespace();
+        let program = words
+            .next()
+            .ok_or_else(|| WireError("empty --stdio command".into()))?;
+        let mut child = Command::new(program)
+            .args(words)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .map_err(|e| WireError(format!("cannot start {command:?}: {e}")))?;
+        let stdin = child
+            .stdin
+            .take()
+            .ok_or_else(|| WireError("no stdin".into()))?;
+        let stdout = child
+            .stdout
+            .take()
+            .ok_or_else(|| WireError("no stdout".into()))?;
+        let mut connection = Self::new(stdout, stdin, protocol);
+        connection.child = Some(child);
+        Ok(connection)
+    }
+
+    /// Opens the session: the `initialize` handshake for handshake protocols,
+    /// nothing for stateless ones (every request carries its own protocol
+    /// `_meta`).
+    ///
+    /// # Errors
+    ///
+    /// The handshake failed.
+    pub async fn open(&mut self) -> Result<(), WireError> {
+        if is_stateless(&self.protocol) {
+            return Ok(());
+        }
+        let call = Call::new("initialize")
+            .param("protocolVersion", json!(self.protocol))
+            .param("capabilities", json!({ "elicitation": { "form": {} } }))
+            .param(
+                "clientInfo",
+                json!({ "name": "mcp-lang-conformance", "version": env!("CARGO_PKG_VERSION") }),
+            );
+        let exchange = self.send(&call).await?;
+        if exchange.result().is_none() {
+            return Err(WireError(format!(
+                "initialize failed: {}",
+                exchange.summary()
+            )));
+        }
+        self.write(&json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }))
+            .await
+    }
+
+    /// The protocol version this connection speaks.
+    pub fn protocol(&self) -> &str {
+        &self.protocol
+    }
+
+    async fn write(&mut self, message: &Value) -> Result<(), WireError> {
+        let mut line = message.to_string();
+        line.push('\n');
+        self.writer.write_all(line.as_bytes()).await?;
+        self.writer.flush().await?;
+        Ok(())
+    }
+
+    /// Sends one request and collects everything until its response.
+    ///
+    /// # Errors
+    ///
+    /// The stream closed, a line was not JSON, or the response took longer
+    /// than [`REQUEST_TIMEOUT`].
+    pub async fn send(&mut self, call: &Call) -> Result<Exchange, WireError> {
+        let id = self.next_id;
+        self.next_id += 1;
+        let meta = if call.method == "initialize" {
+            Map::new()
+        } else {
+            self.meta.clone()
+        };
+        let request = call.to_message(id, &meta);
+        self.write(&request).await?;
+        let mut exchange = Exchange {
+            request,
+            ..Exchange::default()
+        };
+        let deadline = tokio::time::Instant::now() + REQUEST_TIMEOUT;
+        loop {
+            let mut line = String::new();
+            let read = tokio::time::timeout_at(deadline, self.reader.read_line(&mut line))
+                .await
+                .map_err(|_| {
+                    WireError(format!(
+                        "no response to {} within {REQUEST_TIMEOUT:?}",
+                        call.method
+                    ))
+                })??;
+            if read == 0 {
+                return Err(WireError(format!(
+                    "the server closed the stream before answering {}",
+                    call.method
+                )));
+            }
+            let line = line.trim();
+            if line.is_empty() {
+                continue;
+            }
+            let message: Value = serde_json::from_str(line)
+                .map_err(|e| WireError(format!("a line is not JSON ({e}): {line}")))?;
+            let is_server_request = message.get("method").is_some() && message.get("id").is_some();
+            let is_response = message.get("id") == Some(&json!(id))
+                && (message.get("result").is_some() || message.get("error").is_some());
+            if is_server_request {
+                let answer = answer_server_request(&message);
+                exchange.messages.push(message);
+                self.write(&answer).await?;
+                continue;
+            }
+            exchange.messages.push(message);
+            if is_response {
+                return Ok(exchange);
+            }
+        }
+    }
+
+    /// Closes the pipes and, for a spawned process, waits briefly for it to
+    /// exit, then kills it.
+    pub async fn close(mut self) {
+        let _ = self.writer.shutdown().await;
+        if let Some(mut child) = self.child.take() {
+            let exited = tokio::time::timeout(Duration::from_secs(2), child.wait()).await;
+            if exited.is_err() {
+                let _ = child.kill().await;
+            }
+        }
+    }
+}
+
+/// The default protocol of a stdio connection.
+pub const DEFAULT_PROTOCOL: &str = PROTOCOL_HANDSHAKE;

@@ -1,0 +1,339 @@
+//! What goes over the wire: the requests the suite sends and the exchanges it
+//! records.
+//!
+//! The suite is a raw JSON-RPC client on purpose. It must see the exact `_meta`
+//! of every message (results, errors, notifications and server-to-client
+//! requests) and, on HTTP, every field line of the response in received order.
+//! A high-level SDK client (rmcp's included) decodes messages into typed
+//! structures, merges `_meta` with its own keys, may cache list results, and
+//! does not expose response headers — each of which would hide exactly what a
+//! conformance check has to look at. So requests are built here as JSON values
+//! and answers are kept as JSON values; [`Exchange`] is everything one request
+//! produced.
+
+use serde_json::{Map, Value, json};
+
+/// The request `_meta` key of the preference.
+pub const ACCEPT_LANGUAGE: &str = "io.modelcontextprotocol/acceptLanguage";
+/// The response `_meta` key of the language used.
+pub const CONTENT_LANGUAGE: &str = "io.modelcontextprotocol/contentLanguage";
+
+/// The newest protocol version the suite speaks: stateless, every request
+/// carries its protocol version and client capabilities in `_meta` (SEP-2575),
+/// and elicitation comes back as an `input_required` result.
+pub const PROTOCOL_STATELESS: &str = "2026-07-28";
+/// The newest protocol version with the `initialize` handshake, for servers
+/// that do not speak [`PROTOCOL_STATELESS`] (`--protocol 2025-11-25`).
+pub const PROTOCOL_HANDSHAKE: &str = "2025-11-25";
+
+/// What a request carries as `io.modelcontextprotocol/acceptLanguage`.
+///
+/// ```
+/// use mcp_lang_conformance::wire::Preference;
+/// assert_eq!(Preference::from("fr").as_str(), Some("fr"));
+/// assert_eq!(Preference::Absent.as_str(), None);
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub enum Preference {
+    /// No `acceptLanguage` key at all.
+    Absent,
+    /// Any JSON value under the key (normally a string; other types test the
+    /// receiver's robustness).
+    Value(Value),
+}
+
+impl Preference {
+    /// The preference as a string, when it is one.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Self::Value(Value::String(s)) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+impl From<&str> for Preference {
+    fn from(value: &str) -> Self {
+        Self::Value(Value::String(value.to_owned()))
+    }
+}
+
+/// How the `Accept-Language` request field is sent on HTTP (ignored on stdio).
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub enum HeaderPlan {
+    /// One field line equal to the `_meta` string, as a conforming client
+    /// sends it; no line when there is no string preference.
+    #[default]
+    Mirror,
+    /// No `Accept-Language` line (an intermediary stripped it).
+    Omit,
+    /// Exactly these field lines, written byte for byte on a raw TCP
+    /// connection (surrounding whitespace and repeated lines survive).
+    Lines(Vec<String>),
+}
+
+/// One JSON-RPC request to send.
+///
+/// ```
+/// use mcp_lang_conformance::wire::{Call, Preference};
+/// let call = Call::new("tools/list").preference("de");
+/// assert_eq!(call.method, "tools/list");
+/// assert_eq!(call.preference, Preference::from("de"));
+/// ```
+#[derive(Clone, Debug)]
+pub struct Call {
+    /// The JSON-RPC method.
+    pub method: String,
+    /// The params object, without `_meta` (the connection adds it).
+    pub params: Map<String, Value>,
+    /// The language preference.
+    pub preference: Preference,
+    /// Ask for progress notifications (adds a `progressToken`).
+    pub progress: bool,
+    /// The `Accept-Language` plan on HTTP.
+    pub header: HeaderPlan,
+}
+
+impl Call {
+    /// A request with empty params, no preference and a mirrored header.
+    pub fn new(method: &str) -> Self {
+        Self {
+            method: method.to_owned(),
+            params: Map::new(),
+            preference: Preference::Absent,
+            progress: false,
+            header: HeaderPlan::Mirror,
+        }
+    }
+
+    /// `tools/call` of `name` with `arguments`.
+    pub fn tool(name: &str, arguments: Value) -> Self {
+        let mut call = Self::new("tools/call");
+        call.params
+            .insert("name".into(), Value::String(name.into()));
+        call.params.insert("arguments".into(), arguments);
+        call
+    }
+
+    /// Sets a params member.
+    pub fn param(mut self, key: &str, value: Value) -> Self {
+        self.params.insert(key.to_owned(), value);
+        self
+    }
+
+    /// Sets the preference.
+    pub fn preference(mut self, preference: impl Into<Preference>) -> Self {
+        self.preference = preference.into();
+        self
+    }
+
+    /// Sets the `Accept-Language` plan (HTTP).
+    pub fn header(mut self, header: HeaderPlan) -> Self {
+        self.header = header;
+        self
+    }
+
+    /// Asks for progress notifications.
+    pub fn with_progress(mut self) -> Self {
+        self.progress = true;
+        self
+    }
+
+    /// The JSON-RPC request object with `id`, adding `extra_meta` (protocol
+    /// keys of the connection) to `_meta`.
+    pub fn to_message(&self, id: i64, extra_meta: &Map<String, Value>) -> Value {
+        let mut meta = extra_meta.clone();
+        if let Preference::Value(value) = &self.preference {
+            meta.insert(ACCEPT_LANGUAGE.to_owned(), value.clone());
+        }
+        if self.progress {
+            meta.insert("progressToken".to_owned(), json!(format!("progress-{id}")));
+        }
+        let mut params = self.params.clone();
+        if !meta.is_empty() {
+            params.insert("_meta".to_owned(), Value::Object(meta));
+        }
+        json!({ "jsonrpc": "2.0", "id": id, "method": self.method, "params": params })
+    }
+
+    /// The value of the SEP-2243 `Mcp-Name` header for this request, if the
+    /// method has one.
+    pub fn mcp_name(&self) -> Option<&str> {
+        let key = match self.method.as_str() {
+            "tools/call" | "prompts/get" => "name",
+            "resources/read" => "uri",
+            _ => return None,
+        };
+        self.params.get(key).and_then(Value::as_str)
+    }
+}
+
+impl From<String> for Preference {
+    fn from(value: String) -> Self {
+        Self::Value(Value::String(value))
+    }
+}
+
+/// Everything one request produced.
+#[derive(Clone, Debug, Default)]
+pub struct Exchange {
+    /// The request as sent.
+    pub request: Value,
+    /// The HTTP status (HTTP only).
+    pub status: Option<u16>,
+    /// The response field lines in received order, names lower-cased (HTTP only).
+    pub headers: Vec<(String, String)>,
+    /// Every JSON-RPC message received while the request was open, in order:
+    /// notifications, server-to-client requests, and the response last.
+    pub messages: Vec<Value>,
+}
+
+impl Exchange {
+    /// The response to the request (the message with its id and a `result`
+    /// or an `error`).
+    pub fn response(&self) -> Option<&Value> {
+        let id = self.request.get("id")?;
+        self.messages.iter().rev().find(|m| {
+            m.get("id") == Some(id) && (m.get("result").is_some() || m.get("error").is_some())
+        })
+    }
+
+    /// The `result` member of the response.
+    pub fn result(&self) -> Option<&Value> {
+        self.response()?.get("result")
+    }
+
+    /// The `error` member of the response.
+    pub fn error(&self) -> Option<&Value> {
+        self.response()?.get("error")
+    }
+
+    /// The `contentLanguage` of the response: `result._meta` or
+    /// `error.data._meta`. `None` when absent; the value as found otherwise.
+    pub fn content_language(&self) -> Option<&Value> {
+        let response = self.response()?;
+        response
+            .pointer("/result/_meta")
+            .or_else(|| response.pointer("/error/data/_meta"))
+            .and_then(|meta| meta.get(CONTENT_LANGUAGE))
+    }
+
+    /// [`Self::content_language`] when it is a string.
+    pub fn content_language_str(&self) -> Option<&str> {
+        self.content_language().and_then(Value::as_str)
+    }
+
+    /// Notifications received for this request.
+    pub fn notifications(&self) -> impl Iterator<Item = &Value> {
+        self.messages
+            .iter()
+            .filter(|m| m.get("method").is_some() && m.get("id").is_none())
+    }
+
+    /// Server-to-client requests received while this request was open.
+    pub fn server_requests(&self) -> impl Iterator<Item = &Value> {
+        self.messages
+            .iter()
+            .filter(|m| m.get("method").is_some() && m.get("id").is_some())
+    }
+
+    /// The values of every response field line named `name` (ASCII
+    /// case-insensitive), in received order.
+    pub fn header_lines(&self, name: &str) -> Vec<&str> {
+        self.headers
+            .iter()
+            .filter(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+            .collect()
+    }
+
+    /// The response's media type, lower-cased, without parameters.
+    pub fn media_type(&self) -> Option<String> {
+        self.header_lines("content-type").first().map(|v| {
+            v.split(';')
+                .next()
+                .unwrap_or_default()
+                .trim()
+                .to_ascii_lowercase()
+        })
+    }
+
+    /// A one-line summary of the response for failure messages.
+    pub fn summary(&self) -> String {
+        let mut out = String::new();
+        if let Some(status) = self.status {
+            out.push_str(&format!("HTTP {status}; "));
+        }
+        match self.response() {
+            Some(r) => {
+                let text = r.to_string();
+                let cut: String = text.chars().take(300).collect();
+                out.push_str(&cut);
+                if cut.len() < text.len() {
+                    out.push('…');
+                }
+            }
+            None => out.push_str("no JSON-RPC response"),
+        }
+        out
+    }
+}
+
+/// Why an exchange could not be completed.
+#[derive(Debug)]
+pub struct WireError(pub String);
+
+impl std::fmt::Display for WireError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for WireError {}
+
+impl From<std::io::Error> for WireError {
+    fn from(e: std::io::Error) -> Self {
+        Self(format!("I/O error: {e}"))
+    }
+}
+
+/// The `_meta` keys a stateless (2026-07-28) request carries besides the
+/// preference.
+pub fn stateless_meta(protocol: &str) -> Map<String, Value> {
+    let mut meta = Map::new();
+    meta.insert(
+        "io.modelcontextprotocol/protocolVersion".into(),
+        json!(protocol),
+    );
+    meta.insert(
+        "io.modelcontextprotocol/clientInfo".into(),
+        json!({ "name": "mcp-lang-conformance", "version": env!("CARGO_PKG_VERSION") }),
+    );
+    meta.insert(
+        "io.modelcontextprotocol/clientCapabilities".into(),
+        json!({ "elicitation": { "form": {} } }),
+    );
+    meta
+}
+
+/// Whether `protocol` is stateless (no `initialize` handshake).
+pub fn is_stateless(protocol: &str) -> bool {
+    protocol >= PROTOCOL_STATELESS
+}
+
+/// The suite's answer to a server-to-client request: it accepts an
+/// elicitation with a fixed address, answers `ping`, refuses the rest.
+pub fn answer_server_request(request: &Value) -> Value {
+    let id = request.get("id").cloned().unwrap_or(Value::Null);
+    match request.get("method").and_then(Value::as_str) {
+        Some("elicitation/create") => json!({
+            "jsonrpc": "2.0", "id": id,
+            "result": { "action": "accept", "content": { "email": "ada@example.org" } }
+        }),
+        Some("ping") => json!({ "jsonrpc": "2.0", "id": id, "result": {} }),
+        _ => json!({
+            "jsonrpc": "2.0", "id": id,
+            "error": { "code": -32601, "message": "the conformance client does not handle this method" }
+        }),
+    }
+}

@@ -1,0 +1,46 @@
+//! The suite's self-test: every fault injected into the reference server is
+//! caught by the scenario for the rule it breaks.
+
+use mcp_lang_conformance::faults::{check_all, expected_failures};
+use mcp_lang_conformance::scenarios;
+use mcp_lang_reference::fault::Fault;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_fault_is_caught() {
+    let score = check_all().await.unwrap();
+    for check in &score.checks {
+        let mark = if check.caught { "caught" } else { "MISSED" };
+        println!(
+            "{mark:>6}  {:<36} {}",
+            check.fault.name(),
+            check.fault.description()
+        );
+        for (scenario, transport, outcome, reason) in &check.details {
+            println!(
+                "        {transport:<5} {scenario:<28} {outcome}: {}",
+                reason.chars().take(140).collect::<String>()
+            );
+        }
+    }
+    println!("faults caught: {}/{}", score.caught(), score.checks.len());
+    assert_eq!(score.checks.len(), Fault::ALL.len());
+    assert!(
+        score.missed().is_empty(),
+        "faults not caught: {:?}",
+        score.missed()
+    );
+}
+
+#[test]
+fn every_fault_names_existing_scenarios() {
+    for fault in Fault::ALL {
+        let expected = expected_failures(*fault);
+        assert!(!expected.is_empty(), "{fault} has no scenario");
+        for id in expected {
+            assert!(
+                scenarios::find(id).is_some(),
+                "{fault} names unknown scenario {id}"
+            );
+        }
+    }
+}

@@ -1,0 +1,63 @@
+//! The suite against the reference server: every scenario passes over stdio
+//! and Streamable HTTP, and the client-side scenarios pass against their
+//! scripted servers.
+
+use mcp_lang_conformance::report::Format;
+use mcp_lang_conformance::run::{Config, Target, run};
+use mcp_lang_conformance::scenario::Needs;
+use mcp_lang_conformance::scenarios;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_reference_server_passes_over_stdio_and_http() {
+    let report = run(&Config::new(Target::Embedded)).await.unwrap();
+    println!("{}", report.table());
+    assert!(!report.failed(), "{}", report.table());
+    // Every server scenario ran on both transports; HTTP-only ones are
+    // skipped, with the reason, on stdio and pass on HTTP.
+    for scenario in scenarios::all() {
+        let rows: Vec<_> = report.rows_of(scenario.id).collect();
+        match scenario.needs {
+            Needs::Any => {
+                assert_eq!(rows.len(), 2, "{}", scenario.id);
+                assert!(
+                    rows.iter().all(|r| r.outcome.as_str() == "pass"),
+                    "{}: {rows:?}",
+                    scenario.id
+                );
+            }
+            Needs::Http => {
+                let stdio = rows.iter().find(|r| r.transport == "stdio").unwrap();
+                assert!(stdio.outcome.reason().contains("Streamable HTTP"));
+                let http = rows.iter().find(|r| r.transport == "http").unwrap();
+                assert_eq!(http.outcome.as_str(), "pass", "{}", scenario.id);
+            }
+            Needs::Client => {
+                assert_eq!(rows.len(), 1);
+                assert_eq!(rows[0].outcome.as_str(), "pass", "{}", scenario.id);
+            }
+        }
+    }
+    // The machine formats carry the same results.
+    let json: serde_json::Value = serde_json::from_str(&report.render(Format::Json)).unwrap();
+    assert_eq!(json["summary"]["failed"], 0);
+    assert_eq!(json["results"].as_array().unwrap().len(), report.rows.len());
+    let junit = report.render(Format::Junit);
+    assert!(junit.contains("<testsuite name=\"sep-2792.http\""));
+    assert_eq!(junit.matches("<testcase ").count(), report.rows.len());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_handshake_protocol_passes_too() {
+    let mut config = Config::new(Target::Embedded);
+    config.protocol = "2025-11-25".into();
+    config.client_side = false;
+    config.only = vec![
+        "match.".into(),
+        "scope.".into(),
+        "discovery.".into(),
+        "elicitation.".into(),
+        "progress.".into(),
+    ];
+    let report = run(&config).await.unwrap();
+    assert!(!report.failed(), "{}", report.table());
+}
