@@ -800,3 +800,69 @@ async fn a_json_response_over_the_response_limit_is_a_500_saying_so() {
             .contains("64-byte limit")
     );
 }
+
+// ---- The shared agreement cases, replayed on the wire --------------------------------
+
+/// Every case of `testdata/agree/*.json` (the language-neutral agreement cases), sent as
+/// a real request: `_meta` in the body (absent when the case's `meta` is null), each
+/// line as its own `Accept-Language` field line on the socket. A mismatch must be a
+/// 400 / -32020; anything else must reach the handler with the matching outcome.
+#[tokio::test]
+async fn testdata_agreement_cases_on_the_wire() {
+    let addr = server().await;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/agree");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    let mut replayed = 0;
+    for file in files {
+        let suite: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+        for case in suite["cases"].as_array().unwrap() {
+            let name = case["name"].as_str().unwrap();
+            let request = &case["request"];
+            let meta = &request["meta"];
+            let lines: Vec<&str> = request["lines"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|l| l.as_str().unwrap())
+                .collect();
+            let preference = (!meta.is_null()).then(|| meta.clone());
+            let body = message(json!(name), "tools/list", preference);
+            let header_lines: String = lines
+                .iter()
+                .map(|l| format!("Accept-Language: {l}\r\n"))
+                .collect();
+            let a = raw(
+                addr,
+                &raw_head(addr, &header_lines, body.as_bytes()),
+                body.as_bytes(),
+            )
+            .await;
+            let expected = case["response"]["agreement"].as_str().unwrap();
+            match expected {
+                "mismatch" => assert_mismatch(&a, json!(name)),
+                _ => {
+                    assert_eq!(a.status, StatusCode::OK, "{name}");
+                    let outcome = match expected {
+                        "agree" => "agreed",
+                        "bare-header" => "bare-header",
+                        "header-absent" if meta.is_string() => "header-missing",
+                        "header-absent" => "no-preference",
+                        other => panic!("{name}: unknown agreement {other}"),
+                    };
+                    assert_eq!(a.json()["result"]["agreement"], outcome, "{name}");
+                }
+            }
+            replayed += 1;
+        }
+    }
+    assert!(
+        replayed >= 50,
+        "only {replayed} cases found in {}",
+        dir.display()
+    );
+}
