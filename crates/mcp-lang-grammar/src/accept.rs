@@ -22,7 +22,7 @@
 
 use core::fmt;
 
-use crate::chars::{ascii_str, is_alpha, is_ows, skip_ows};
+use crate::chars::{ascii_str, ends_range, is_alpha, is_ows, skip_ows};
 use crate::error::{Expected, PResult, ParseError, fail};
 use crate::list::ListRule;
 use crate::quality::{Quality, qvalue, read_validated_qvalue};
@@ -337,10 +337,7 @@ impl<'a> Iterator for Ranges<'a> {
             i += 1;
         }
         let start = i;
-        while let Some(&b) = bytes.get(i) {
-            if is_ows(b) || b == b';' || b == b',' {
-                break;
-            }
+        while bytes.get(i).is_some_and(|&b| !ends_range(b)) {
             i += 1;
         }
         let range = self.value.get(start..i).unwrap_or("");

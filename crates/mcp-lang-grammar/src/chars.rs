@@ -3,6 +3,7 @@
 const ALPHA: u8 = 1;
 const DIGIT: u8 = 2;
 const OWS: u8 = 4;
+const RANGE_END: u8 = 8;
 
 /// The class bits of every byte: one table load instead of range compares
 /// on the hot paths.
@@ -16,7 +17,9 @@ static CLASSES: [u8; 256] = {
         } else if byte.is_ascii_digit() {
             DIGIT
         } else if byte == b' ' || byte == b'\t' {
-            OWS
+            OWS | RANGE_END
+        } else if byte == b';' || byte == b',' {
+            RANGE_END
         } else {
             0
         };
@@ -54,11 +57,23 @@ pub(crate) fn is_ows(b: u8) -> bool {
     class(b) & OWS != 0
 }
 
+/// OWS, `;` or `,`: what ends a range inside a well-formed `Accept-Language`.
+#[inline(always)]
+pub(crate) fn ends_range(b: u8) -> bool {
+    class(b) & RANGE_END != 0
+}
+
 /// The input after any OWS.
 #[inline(always)]
 pub(crate) fn skip_ows(input: &[u8]) -> &[u8] {
-    let n = input.iter().take_while(|&&b| is_ows(b)).count();
-    input.get(n..).unwrap_or(&[])
+    let mut rest = input;
+    while let Some((&b, after)) = rest.split_first() {
+        if !is_ows(b) {
+            break;
+        }
+        rest = after;
+    }
+    rest
 }
 
 /// Splits `input` at `n` without panicking (`n` past the end splits at the end).

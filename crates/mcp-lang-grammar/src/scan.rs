@@ -7,104 +7,88 @@
 //! what was expected; the nom parser is the reference grammar, and the tests
 //! check on generated input that the two always agree.
 
-use crate::chars::{is_alpha, is_alphanum, is_digit, is_ows};
+use crate::chars::{is_alpha, is_alphanum, is_digit, skip_ows};
 
 /// The number of ranges when `b` is a well-formed `Accept-Language` value.
 #[inline]
-pub(crate) fn count_ranges(b: &[u8]) -> Option<usize> {
-    let mut i = 0;
+pub(crate) fn count_ranges(mut b: &[u8]) -> Option<usize> {
     let mut count = 0;
     loop {
         // An element may start here.
-        match b.get(i) {
-            Some(&c) if is_alpha(c) => {
-                i = subtag_end(b, i, is_alpha)?;
-                if b.get(i).is_some_and(|&c| is_digit(c)) {
+        match b.split_first() {
+            Some((&c, _)) if is_alpha(c) => {
+                b = subtag(b, is_alpha)?;
+                if b.first().is_some_and(|&c| is_digit(c)) {
                     return None;
                 }
-                while b.get(i) == Some(&b'-') {
-                    i = subtag_end(b, i + 1, is_alphanum)?;
+                while let Some((b'-', after)) = b.split_first() {
+                    b = subtag(after, is_alphanum)?;
                 }
-                i = weight(b, i)?;
+                b = weight(b)?;
                 count += 1;
             }
-            Some(b'*') => {
-                i = weight(b, i + 1)?;
+            Some((b'*', after)) => {
+                b = weight(after)?;
                 count += 1;
             }
             _ => {}
         }
         // Then OWS and "," or the end (with no OWS before it).
-        let before_ows = i;
-        while b.get(i).is_some_and(|&c| is_ows(c)) {
-            i += 1;
-        }
-        match b.get(i) {
-            None if i == before_ows => return Some(count),
-            Some(b',') => {
-                i += 1;
-                while b.get(i).is_some_and(|&c| is_ows(c)) {
-                    i += 1;
-                }
-            }
+        let after_ows = skip_ows(b);
+        match after_ows.split_first() {
+            None if after_ows.len() == b.len() => return Some(count),
+            Some((b',', after)) => b = skip_ows(after),
             _ => return None,
         }
     }
 }
 
-/// The end of a subtag of 1 to 8 bytes of `class` starting at `start`.
+/// The input after a subtag of 1 to 8 bytes of `class`.
 #[inline(always)]
-fn subtag_end(b: &[u8], start: usize, class: fn(u8) -> bool) -> Option<usize> {
-    let mut i = start;
-    while b.get(i).is_some_and(|&c| class(c)) {
-        i += 1;
+fn subtag(b: &[u8], class: fn(u8) -> bool) -> Option<&[u8]> {
+    let mut rest = b;
+    let mut len = 0;
+    while let Some((&c, after)) = rest.split_first() {
+        if !class(c) {
+            break;
+        }
+        rest = after;
+        len += 1;
     }
-    if i == start || i - start > 8 || b.get(i).is_some_and(|&c| is_alphanum(c)) {
+    if len == 0 || len > 8 || rest.first().is_some_and(|&c| is_alphanum(c)) {
         return None;
     }
-    Some(i)
+    Some(rest)
 }
 
-/// After a range at `i`: an optional `OWS ";" OWS "q=" qvalue`; returns the
-/// end of the weight, or `i` when there is none.
+/// After a range: an optional `OWS ";" OWS "q=" qvalue`; returns the input
+/// after the weight, or `b` unchanged when there is none.
 #[inline(always)]
-fn weight(b: &[u8], i: usize) -> Option<usize> {
-    let mut j = i;
-    while b.get(j).is_some_and(|&c| is_ows(c)) {
-        j += 1;
-    }
-    if b.get(j) != Some(&b';') {
-        return Some(i);
-    }
-    j += 1;
-    while b.get(j).is_some_and(|&c| is_ows(c)) {
-        j += 1;
-    }
-    if !matches!(b.get(j), Some(b'q' | b'Q')) || b.get(j + 1) != Some(&b'=') {
-        return None;
-    }
-    j += 2;
-    let zero_only = match b.get(j) {
-        Some(b'0') => false,
-        Some(b'1') => true,
+fn weight(b: &[u8]) -> Option<&[u8]> {
+    let Some((b';', after)) = skip_ows(b).split_first() else {
+        return Some(b);
+    };
+    let (zero_only, after_int) = match skip_ows(after) {
+        [b'q' | b'Q', b'=', b'0', rest @ ..] => (false, rest),
+        [b'q' | b'Q', b'=', b'1', rest @ ..] => (true, rest),
         _ => return None,
     };
-    j += 1;
-    if b.get(j) == Some(&b'.') {
-        j += 1;
-        let start = j;
-        while b
-            .get(j)
-            .is_some_and(|&c| if zero_only { c == b'0' } else { is_digit(c) })
-            && j - start < 3
-        {
-            j += 1;
+    let mut rest = after_int;
+    if let Some((b'.', decimals)) = rest.split_first() {
+        rest = decimals;
+        for _ in 0..3 {
+            match rest.split_first() {
+                Some((&c, after)) if if zero_only { c == b'0' } else { is_digit(c) } => {
+                    rest = after
+                }
+                _ => break,
+            }
         }
     }
-    if b.get(j).is_some_and(|&c| is_digit(c)) {
+    if rest.first().is_some_and(|&c| is_digit(c)) {
         return None;
     }
-    Some(j)
+    Some(rest)
 }
 
 #[cfg(test)]
