@@ -61,7 +61,9 @@ enum Script {
 
 /// The name of each exchange, in the order the chapter uses them, and its script.
 fn scripts() -> Vec<(&'static str, Script)> {
-    let meta = |preference: &str| format!(r#""_meta":{{"io.modelcontextprotocol/acceptLanguage":"{preference}"}}"#);
+    let meta = |preference: &str| {
+        format!(r#""_meta":{{"io.modelcontextprotocol/acceptLanguage":"{preference}"}}"#)
+    };
     let stateless = |extra: &str| format!(r#""_meta":{{{CLIENT_CONTEXT}{extra}}}"#);
     vec![
         (
@@ -140,7 +142,9 @@ fn scripts() -> Vec<(&'static str, Script)> {
                 ],
                 body: format!(
                     r#"{{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{{"name":"prepare_report","arguments":{{"topic":"SEP-2792"}},{}}}}}"#,
-                    stateless(r#","progressToken":"report-1","io.modelcontextprotocol/acceptLanguage":"ja""#)
+                    stateless(
+                        r#","progressToken":"report-1","io.modelcontextprotocol/acceptLanguage":"ja""#
+                    )
                 ),
             }]),
         ),
@@ -177,7 +181,10 @@ fn scripts() -> Vec<(&'static str, Script)> {
         (
             "two-field-lines",
             Script::Http(vec![HttpRequest {
-                headers: vec![("Accept-Language", "en-US"), ("Accept-Language", "  en;q=0.9")],
+                headers: vec![
+                    ("Accept-Language", "en-US"),
+                    ("Accept-Language", "  en;q=0.9"),
+                ],
                 body: format!(
                     r#"{{"jsonrpc":"2.0","id":10,"method":"prompts/list","params":{{{}}}}}"#,
                     meta("en-US, en;q=0.9")
@@ -217,8 +224,7 @@ fn scripts() -> Vec<(&'static str, Script)> {
             "bare-header",
             Script::Http(vec![HttpRequest {
                 headers: vec![("Accept-Language", "fr-CA")],
-                body: r#"{"jsonrpc":"2.0","id":14,"method":"prompts/list","params":{}}"#
-                    .to_owned(),
+                body: r#"{"jsonrpc":"2.0","id":14,"method":"prompts/list","params":{}}"#.to_owned(),
             }]),
         ),
     ]
@@ -259,12 +265,11 @@ pub fn generate() -> Result<Vec<(&'static str, String)>, BoxError> {
                     }
                     text
                 }
-                Script::Stdio(messages) => tokio::time::timeout(
-                    EXCHANGE_TIMEOUT,
-                    run_stdio(server.clone(), &messages),
-                )
-                .await
-                .map_err(|_| format!("exchange `{name}` timed out"))??,
+                Script::Stdio(messages) => {
+                    tokio::time::timeout(EXCHANGE_TIMEOUT, run_stdio(server.clone(), &messages))
+                        .await
+                        .map_err(|_| format!("exchange `{name}` timed out"))??
+                }
             };
             rendered.push((name, text));
         }
@@ -323,7 +328,11 @@ fn parse_reply(raw: &[u8]) -> Result<HttpReply, BoxError> {
     let chunked = headers
         .iter()
         .any(|(n, v)| n.eq_ignore_ascii_case("transfer-encoding") && v.contains("chunked"));
-    let body = if chunked { dechunk(rest)? } else { rest.to_vec() };
+    let body = if chunked {
+        dechunk(rest)?
+    } else {
+        rest.to_vec()
+    };
     Ok(HttpReply {
         status,
         headers,
@@ -372,9 +381,10 @@ fn render_http(request: &HttpRequest, reply: &HttpReply) -> Result<String, BoxEr
     }
     out.push('\n');
     let body = std::str::from_utf8(&reply.body)?;
-    let is_json = reply.headers.iter().any(|(n, v)| {
-        n.eq_ignore_ascii_case("content-type") && v.starts_with("application/json")
-    });
+    let is_json = reply
+        .headers
+        .iter()
+        .any(|(n, v)| n.eq_ignore_ascii_case("content-type") && v.starts_with("application/json"));
     if is_json {
         out.push_str(&json_text(body, Layout::Pretty)?);
         out.push('\n');
@@ -526,8 +536,14 @@ impl std::fmt::Display for SpliceError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Self::Unclosed(n) => write!(f, "exchange `{n}` has no closing `{END}`"),
-            Self::Unknown(n) => write!(f, "the document marks exchange `{n}`, which is not generated"),
-            Self::Unplaced(n) => write!(f, "exchange `{n}` is generated but not marked in the document"),
+            Self::Unknown(n) => write!(
+                f,
+                "the document marks exchange `{n}`, which is not generated"
+            ),
+            Self::Unplaced(n) => write!(
+                f,
+                "exchange `{n}` is generated but not marked in the document"
+            ),
             Self::Repeated(n) => write!(f, "exchange `{n}` is marked twice"),
         }
     }
@@ -559,9 +575,9 @@ pub fn splice(document: &str, generated: &[(&str, String)]) -> Result<String, Sp
     let mut rest = document;
     while let Some(start) = rest.find(BEGIN) {
         let after_begin = &rest[start + BEGIN.len()..];
-        let name_end = after_begin
-            .find(" -->")
-            .ok_or_else(|| SpliceError::Unclosed(after_begin.lines().next().unwrap_or("").to_owned()))?;
+        let name_end = after_begin.find(" -->").ok_or_else(|| {
+            SpliceError::Unclosed(after_begin.lines().next().unwrap_or("").to_owned())
+        })?;
         let name = &after_begin[..name_end];
         let marker_line_end = after_begin[name_end..]
             .find('\n')
@@ -588,6 +604,14 @@ pub fn splice(document: &str, generated: &[(&str, String)]) -> Result<String, Sp
         return Err(SpliceError::Unplaced((*name).to_owned()));
     }
     Ok(out)
+}
+
+/// Where the chapter lives: `docs/specification-chapter.md` at the workspace root.
+pub fn chapter_path() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("docs")
+        .join("specification-chapter.md")
 }
 
 #[cfg(test)]
@@ -619,8 +643,12 @@ mod tests {
             splice("<!-- exchange: b -->\n<!-- /exchange -->\n", &one),
             Err(SpliceError::Unknown("b".into()))
         );
-        assert_eq!(splice("no markers\n", &one), Err(SpliceError::Unplaced("a".into())));
-        let twice = "<!-- exchange: a -->\n<!-- /exchange -->\n<!-- exchange: a -->\n<!-- /exchange -->\n";
+        assert_eq!(
+            splice("no markers\n", &one),
+            Err(SpliceError::Unplaced("a".into()))
+        );
+        let twice =
+            "<!-- exchange: a -->\n<!-- /exchange -->\n<!-- exchange: a -->\n<!-- /exchange -->\n";
         assert_eq!(splice(twice, &one), Err(SpliceError::Repeated("a".into())));
     }
 
@@ -631,14 +659,8 @@ mod tests {
         )
         .unwrap();
         assert_eq!(reply.body, b"abcde");
-        assert!(parse_reply(b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n9\r\nab").is_err());
+        assert!(
+            parse_reply(b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n9\r\nab").is_err()
+        );
     }
-}
-
-/// Where the chapter lives: `docs/specification-chapter.md` at the workspace root.
-pub fn chapter_path() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join("docs")
-        .join("specification-chapter.md")
 }

@@ -15,7 +15,7 @@ fn specification_chapter_exchanges_are_current() {
             .lines()
             .zip(fresh.lines())
             .position(|(a, b)| a != b)
-            .map_or_else(|| checked_in.lines().count().min(fresh.lines().count()), |i| i);
+            .unwrap_or_else(|| checked_in.lines().count().min(fresh.lines().count()));
         panic!(
             "{} is stale from line {} on (checked in: {:?}, server now: {:?}); run `cargo xtask docs`",
             path.display(),

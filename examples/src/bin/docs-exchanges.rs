@@ -13,7 +13,9 @@ use std::process::ExitCode;
 use mcp_lang_examples::exchanges;
 
 fn main() -> ExitCode {
-    let mode = std::env::args().nth(1).unwrap_or_else(|| "--check".to_owned());
+    let mode = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| "--check".to_owned());
     let path = exchanges::chapter_path();
     let result = (|| -> Result<ExitCode, exchanges::BoxError> {
         let generated = exchanges::generate()?;
@@ -43,7 +45,9 @@ fn main() -> ExitCode {
                 );
                 Ok(ExitCode::FAILURE)
             }
-            other => Err(format!("unknown option `{other}` (use --check, --write or --print)").into()),
+            other => {
+                Err(format!("unknown option `{other}` (use --check, --write or --print)").into())
+            }
         }
     })();
     result.unwrap_or_else(|e| {
