@@ -292,7 +292,7 @@ impl<'a> Scanner<'a> {
         match self.peek() {
             Some(b'{') => self.object(depth, |s, depth, _| s.value(depth)),
             Some(b'[') => self.array(depth),
-            Some(b'"') => self.skip_string().map(|_| ()),
+            Some(b'"') => self.skip_string(),
             Some(b't') => self.literal(b"true"),
             Some(b'f') => self.literal(b"false"),
             Some(b'n') => self.literal(b"null"),
@@ -375,15 +375,19 @@ impl<'a> Scanner<'a> {
         Ok(())
     }
 
-    /// Consumes and validates a string (the current byte must be `"`); returns where its
-    /// contents start, the contents (between the quotes, escapes not decoded) and whether
-    /// it has escapes.
-    fn skip_string(&mut self) -> Result<(usize, &'a str, bool)> {
+    /// Consumes a string (the current byte must be `"`), checking its escapes and that it
+    /// has no control characters, but not yet its UTF-8: returns where its contents start
+    /// and end (between the quotes), whether it has escapes, and whether it has any byte
+    /// above 0x7F (only then can its UTF-8 be invalid).
+    fn scan_string(&mut self) -> Result<(usize, usize, bool, bool)> {
         self.expect(b'"', "`\"`")?;
         let start = self.pos;
         let mut escaped = false;
+        let mut non_ascii = false;
         loop {
-            self.pos += plain_run(self.input.get(self.pos..).unwrap_or_default());
+            let (run, high) = plain_run(self.input.get(self.pos..).unwrap_or_default());
+            self.pos += run;
+            non_ascii |= high;
             let Some(b) = self.peek() else {
                 return Err(self.error(ExtractErrorKind::UnexpectedEnd, "`\"`"));
             };
@@ -394,20 +398,33 @@ impl<'a> Scanner<'a> {
                     self.escape()?;
                 }
                 0x00..=0x1f => return Err(self.error(ExtractErrorKind::ControlCharacter, "")),
-                _ => self.pos += 1,
+                _ => {
+                    non_ascii |= b > 0x7f;
+                    self.pos += 1;
+                }
             }
         }
         let end = self.pos;
         self.pos += 1;
-        let contents = self.input.get(start..end).unwrap_or_default();
-        match core::str::from_utf8(contents) {
-            Ok(text) => Ok((start, text, escaped)),
-            Err(e) => Err(ExtractError::new(
-                start + e.valid_up_to(),
-                ExtractErrorKind::InvalidUtf8,
-                "",
-            )),
+        Ok((start, end, escaped, non_ascii))
+    }
+
+    /// The contents of a scanned string as text, or the UTF-8 error.
+    fn contents(&self, start: usize, end: usize) -> Result<&'a str> {
+        let bytes = self.input.get(start..end).unwrap_or_default();
+        core::str::from_utf8(bytes).map_err(|e| {
+            ExtractError::new(start + e.valid_up_to(), ExtractErrorKind::InvalidUtf8, "")
+        })
+    }
+
+    /// Consumes and fully validates a string whose value is not needed. An ASCII string
+    /// needs no UTF-8 check.
+    fn skip_string(&mut self) -> Result<()> {
+        let (start, end, _, non_ascii) = self.scan_string()?;
+        if non_ascii {
+            self.contents(start, end)?;
         }
+        Ok(())
     }
 
     /// Validates one escape (the current byte is the backslash) and moves past it.
@@ -468,13 +485,15 @@ impl<'a> Scanner<'a> {
 
     /// Consumes an object key (without decoding it).
     fn key(&mut self) -> Result<Key<'a>> {
-        let (_, text, escaped) = self.skip_string()?;
+        let (start, end, escaped, _) = self.scan_string()?;
+        let text = self.contents(start, end)?;
         Ok(Key { text, escaped })
     }
 
     /// Consumes a string and returns its decoded value: borrowed when it has no escapes.
     fn string(&mut self) -> Result<Cow<'a, str>> {
-        let (start, text, escaped) = self.skip_string()?;
+        let (start, end, escaped, _) = self.scan_string()?;
+        let text = self.contents(start, end)?;
         if escaped {
             decode(text, start).map(Cow::Owned)
         } else {
@@ -483,17 +502,19 @@ impl<'a> Scanner<'a> {
     }
 }
 
-/// The length of the leading run of bytes that need no attention inside a JSON string:
-/// anything but `"`, `\\` and control characters (U+0000 to U+001F).
+/// The length of the leading run of bytes that need no attention inside a JSON string
+/// (anything but `"`, `\\` and control characters, U+0000 to U+001F), and whether that
+/// run has a byte above 0x7F.
 ///
 /// Eight bytes at a time (SWAR): for a word `x`, `(x - 0x01…01 * n) & !x & 0x80…80` is
 /// non-zero exactly when some byte of `x` is below `n` (for `n <= 0x80`); a byte equal to
 /// `c` is a zero byte of `x ^ (0x01…01 * c)`. Then byte by byte within the word that hit.
-fn plain_run(bytes: &[u8]) -> usize {
+fn plain_run(bytes: &[u8]) -> (usize, bool) {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let below = |x: u64, n: u8| x.wrapping_sub(ONES * u64::from(n)) & !x & HIGH;
     let mut skipped = 0;
+    let mut high = 0;
     for chunk in bytes.chunks_exact(8) {
         let Ok(word) = <[u8; 8]>::try_from(chunk) else {
             break;
@@ -505,14 +526,20 @@ fn plain_run(bytes: &[u8]) -> usize {
         if special != 0 {
             break;
         }
+        high |= x & HIGH;
         skipped += 8;
     }
     let rest = bytes.get(skipped..).unwrap_or_default();
-    skipped
-        + rest
-            .iter()
-            .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
-            .unwrap_or(rest.len())
+    let tail = rest
+        .iter()
+        .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+        .unwrap_or(rest.len());
+    let tail_high = rest
+        .get(..tail)
+        .unwrap_or_default()
+        .iter()
+        .any(|&b| b > 0x7f);
+    (skipped + tail, high != 0 || tail_high)
 }
 
 /// An object key as written: compared with a name by decoding its escapes on the fly, so
