@@ -14,7 +14,10 @@ pub struct DemoArgs {}
 
 /// Runs `mcp-lang demo`.
 pub fn run(_args: &DemoArgs) -> ExitCode {
-    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
         Ok(runtime) => runtime,
         Err(error) => {
             eprintln!("mcp-lang demo: cannot start the runtime: {error}");

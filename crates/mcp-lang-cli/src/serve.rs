@@ -18,6 +18,7 @@ use std::{net::SocketAddr, process::ExitCode};
 use clap::Args;
 use mcp_lang_reference::{
     ReferenceServer,
+    fault::{self, Fault},
     serve::{HttpMode, serve_stdio, spawn_http},
 };
 
@@ -35,6 +36,10 @@ pub struct ServeArgs {
     /// instead of stateless JSON responses.
     #[arg(long, requires = "http")]
     pub sessions: bool,
+    /// Break one SEP-2792 rule on purpose, for testing the conformance suite
+    /// (`mcp_lang_reference::fault`; an unknown name lists the known ones).
+    #[arg(long, value_name = "NAME")]
+    pub fault: Option<Fault>,
 }
 
 fn init_logging() {
@@ -56,7 +61,10 @@ pub fn run(args: &ServeArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
         Ok(runtime) => runtime,
         Err(error) => {
             eprintln!("mcp-lang serve: cannot start the runtime: {error}");
@@ -66,13 +74,29 @@ pub fn run(args: &ServeArgs) -> ExitCode {
     let outcome = runtime.block_on(async {
         match args.http {
             Some(addr) => {
-                let mode = if args.sessions { HttpMode::Sessions } else { HttpMode::Stateless };
+                let mode = if args.sessions {
+                    HttpMode::Sessions
+                } else {
+                    HttpMode::Stateless
+                };
+                // Fault injection (engineer G): the same server, one rule broken.
+                if let Some(fault) = args.fault {
+                    let http = fault::spawn_http(server, addr, mode, Some(fault)).await?;
+                    tracing::warn!(url = %http.url(), %fault, "serving Streamable HTTP with an injected fault");
+                    http.wait().await?;
+                    return Ok(());
+                }
                 let http = spawn_http(server, addr, mode).await?;
                 tracing::info!(url = %http.url(), ?mode, "serving Streamable HTTP");
                 http.wait().await?;
                 Ok(())
             }
             None => {
+                // Fault injection (engineer G).
+                if let Some(fault) = args.fault {
+                    tracing::warn!(%fault, "serving stdio with an injected fault");
+                    return fault::serve_stdio(server, Some(fault)).await;
+                }
                 tracing::info!("serving stdio");
                 serve_stdio(server).await
             }

@@ -47,8 +47,14 @@ fn run_client(python: &Path, transport: &str, target: &str) {
     let stdout = String::from_utf8_lossy(&output.stdout);
     print!("{stdout}");
     eprint!("{}", String::from_utf8_lossy(&output.stderr));
-    assert!(output.status.success(), "{transport}: the Python client reported a failure");
-    assert!(stdout.contains(r#""result": "pass""#), "{transport}: no pass line");
+    assert!(
+        output.status.success(),
+        "{transport}: the Python client reported a failure"
+    );
+    assert!(
+        stdout.contains(r#""result": "pass""#),
+        "{transport}: no pass line"
+    );
 }
 
 struct Server(Child);
@@ -86,7 +92,10 @@ fn python_sdk_client_over_streamable_http() {
     );
     let deadline = Instant::now() + Duration::from_secs(20);
     while std::net::TcpStream::connect(&addr).is_err() {
-        assert!(Instant::now() < deadline, "the server did not listen on {addr}");
+        assert!(
+            Instant::now() < deadline,
+            "the server did not listen on {addr}"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
     run_client(&python, "http", &format!("http://{addr}/mcp"));

@@ -125,7 +125,9 @@ impl ReferenceServer {
                 reason = %language.reason(),
                 "negotiated"
             ),
-            Err(error) => tracing::warn!(method, %error.message, "HTTP mirror disagrees with _meta"),
+            Err(error) => {
+                tracing::warn!(method, %error.message, "HTTP mirror disagrees with _meta")
+            }
         }
         language
     }

@@ -17,9 +17,13 @@ const VERSION: (&str, &str) = ("MCP-Protocol-Version", "2025-11-25");
 
 async fn start() -> HttpServer {
     let server = ReferenceServer::new().unwrap();
-    let http = spawn_http(server, SocketAddr::from(([127, 0, 0, 1], 0)), HttpMode::Stateless)
-        .await
-        .unwrap();
+    let http = spawn_http(
+        server,
+        SocketAddr::from(([127, 0, 0, 1], 0)),
+        HttpMode::Stateless,
+    )
+    .await
+    .unwrap();
     let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25", "capabilities": {},
         "clientInfo": {"name": "loopback-test", "version": "0"}}});
@@ -31,7 +35,8 @@ async fn start() -> HttpServer {
 }
 
 fn tools_list(meta: Value) -> String {
-    json!({"jsonrpc": "2.0", "id": 7, "method": "tools/list", "params": {"_meta": meta}}).to_string()
+    json!({"jsonrpc": "2.0", "id": 7, "method": "tools/list", "params": {"_meta": meta}})
+        .to_string()
 }
 
 async fn list(http: &HttpServer, meta: Value, lines: &[&str]) -> Exchange {
@@ -190,7 +195,10 @@ async fn a_localized_error_is_mirrored_too() {
     .await
     .unwrap();
     let json = exchange.json().unwrap();
-    assert_eq!(json["error"]["message"], "Unbekanntes Werkzeug: no_such_tool");
+    assert_eq!(
+        json["error"]["message"],
+        "Unbekanntes Werkzeug: no_such_tool"
+    );
     assert_eq!(json["error"]["data"]["_meta"][CONTENT], "de");
     assert_eq!(exchange.header_values("content-language"), ["de"]);
     http.shutdown().await;
