@@ -10,6 +10,8 @@
 //! |------------|--------------|
 //! | `parse [--content-language\|--tag\|--extended] [--json] VALUE` | checks a value against its grammar (default `Accept-Language`) |
 //! | `negotiate --supported TAGS --default TAG [--json] [VALUE]` | the supported language a server picks, and why |
+//! | `serve --stdio` / `serve --http ADDR` | the SEP-2792 reference server (stdio, or Streamable HTTP at `/mcp`) |
+//! | `demo` | the SEP walked through against the reference server, in the terminal |
 //! | `match --jsonl` | the test oracle: JSON requests on stdin, one JSON answer per line on stdout |
 //!
 //! ```
@@ -24,9 +26,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 pub mod agree;
+pub mod demo;
 pub mod jsonl;
 pub mod negotiate;
 pub mod parse;
+pub mod serve;
 
 /// `mcp-lang`: language preferences for MCP (SEP-2792), from the command line.
 #[derive(Debug, Parser)]
@@ -48,6 +52,10 @@ pub enum Command {
     Negotiate(negotiate::NegotiateArgs),
     /// Check that a `_meta` value and HTTP field lines agree exactly (SEP-2792, D5).
     Agree(agree::AgreeArgs),
+    /// Run the SEP-2792 reference server over stdio or Streamable HTTP.
+    Serve(serve::ServeArgs),
+    /// Walk through SEP-2792 against the reference server, in the terminal.
+    Demo(demo::DemoArgs),
 }
 
 /// Runs one parsed command line.
@@ -65,6 +73,8 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Match(args) => jsonl::run(&args),
         Command::Negotiate(args) => negotiate::run(&args),
         Command::Agree(args) => agree::run(&args),
+        Command::Serve(args) => serve::run(&args),
+        Command::Demo(args) => demo::run(&args),
     }
 }
 
