@@ -28,7 +28,7 @@ use crate::workspace::Metadata;
 use crate::{Result, bail};
 
 pub(crate) const USAGE: &str = "  bench [-- CRITERION_ARGS…]
-      Runs `cargo bench -p mcp-lang-benches` once (criterion arguments after `--`, default
+      Runs the benchmarks of mcp-lang-benches once (criterion arguments after `--`, default
       `--noplot`; a filter such as `-- parse` runs a subset), then prints one markdown table:
       operation, ours (`mcp-lang`), each peer, and the ratio peer/ours.";
 
@@ -47,10 +47,16 @@ pub(crate) fn run(args: Args) -> Result<()> {
     let metadata = Metadata::load()?;
     // File times have coarse resolution on some file systems: allow a little slack.
     let since = SystemTime::now() - Duration::from_secs(2);
-    Cmd::cargo()
-        .args(["bench", "-p", PACKAGE, "--"])
-        .args(&criterion_args)
-        .run()?;
+    let Some(package) = metadata.packages.iter().find(|p| p.name == PACKAGE) else {
+        bail!("no package {PACKAGE} in the workspace");
+    };
+    // Only the [[bench]] targets: the package's library would run as a libtest harness,
+    // which rejects criterion's arguments.
+    let mut cmd = Cmd::cargo().args(["bench", "-p", PACKAGE]);
+    for bench in &package.benches {
+        cmd = cmd.args(["--bench", bench]);
+    }
+    cmd.arg("--").args(&criterion_args).run()?;
     let results = read_criterion_dir(&metadata.target_dir.join("criterion"), Some(since))?;
     if results.is_empty() {
         bail!("the run wrote no criterion results (is a filter excluding everything?)");

@@ -18,8 +18,9 @@ use crate::{Result, bail};
 pub(crate) const USAGE: &str =
     "  ci [--skip STEP]… [--only STEP]… [--skip-fuzz] [--fuzz-time SECS] [--list]
       Runs every gate in order, each timed, stopping at the first failure: fmt, clippy,
-      test, doc, bench (build only), package, fuzz (a smoke run of every target, default
-      20 s each). `.ci/run` calls this.";
+      test, conformance (the SEP-2792 suite against the reference server), doc, bench
+      (build only), package, fuzz (a smoke run of every target, default 20 s each).
+      `.ci/run` calls this.";
 
 /// Seconds each fuzz target runs in the smoke run.
 const DEFAULT_FUZZ_SECONDS: u64 = 20;
@@ -45,8 +46,14 @@ const STEPS: &[Step] = &[
     },
     Step {
         name: "test",
-        about: "cargo test --workspace (unit, integration and doc tests)",
+        about: "cargo test --workspace --no-fail-fast (unit, integration and doc tests)",
         run: test,
+    },
+    // SEP-2792 conformance suite (engineer G): see `sep2792_conformance` below.
+    Step {
+        name: "conformance",
+        about: "mcp-lang conformance: the SEP-2792 suite against the embedded reference server (stdio and HTTP)",
+        run: sep2792_conformance,
     },
     Step {
         name: "doc",
@@ -202,10 +209,12 @@ fn clippy(_: &mut Ci) -> Result<()> {
         .run()
 }
 
+/// Every test binary runs even after one fails (`--no-fail-fast`), so one CI log shows every
+/// failing test.
 fn test(ci: &mut Ci) -> Result<()> {
     let tally = &mut ci.tally;
     let result = Cmd::cargo()
-        .args(["test", "--workspace"])
+        .args(["test", "--workspace", "--no-fail-fast"])
         .run_tee(|line| tally.add_line(line));
     println!("{tally}");
     result?;
@@ -213,6 +222,16 @@ fn test(ci: &mut Ci) -> Result<()> {
         bail!("cargo test printed no `test result:` line: no test ran");
     }
     Ok(())
+}
+
+/// The SEP-2792 conformance suite (`crates/mcp-lang-conformance`) against the embedded
+/// reference server, over stdio and Streamable HTTP, plus its client-side scenarios; the
+/// table goes to the log and any failing scenario fails the step. (The fault self-test,
+/// every injected fault caught, runs in the `test` step as the crate's `faults` test.)
+fn sep2792_conformance(_: &mut Ci) -> Result<()> {
+    Cmd::cargo()
+        .args(["run", "--quiet", "-p", "mcp-lang-cli", "--", "conformance"])
+        .run()
 }
 
 fn doc(_: &mut Ci) -> Result<()> {
