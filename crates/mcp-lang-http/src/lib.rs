@@ -62,8 +62,8 @@
 //! # }
 //! ```
 //!
-//! A complete server is in `examples/axum_server.rs`
-//! (`cargo run -p mcp-lang-http --features tower --example axum_server`).
+//! A complete server is in `examples/localized_tools.rs`
+//! (`cargo run -p mcp-lang-http --features tower --example localized_tools`).
 //!
 //! # Example: without tower
 //!

@@ -2,7 +2,7 @@
 //! title is localized and whose name is not.
 //!
 //! ```text
-//! cargo run -p mcp-lang-http --features tower --example axum_server [PORT]
+//! cargo run -p mcp-lang-http --features tower --example localized_tools [PORT]
 //! ```
 //!
 //! Then try (the header agrees with `_meta`, so the answer is French):
