@@ -103,7 +103,8 @@
 //! - **Client, HTTP mirroring.** `StreamableHttpClient::post_message` receives
 //!   the whole outgoing message and a `custom_headers` map, so a wrapper can set
 //!   one `Accept-Language` line equal to `_meta` (`accept-language` is not one
-//!   of rmcp's reserved header names). **No hook for `Content-Language`:** the
+//!   of rmcp's reserved header names): `http_client::MirroringClient`
+//!   (feature `http-client`). **No hook for `Content-Language`:** the
 //!   trait returns a decoded `StreamableHttpPostResponse` without the response
 //!   headers, so verifying `Content-Language` against `_meta` needs a client
 //!   below rmcp's trait (a custom `StreamableHttpClient` that owns the HTTP
@@ -132,5 +133,7 @@ pub const CONTENT_LANGUAGE: &str = "io.modelcontextprotocol/contentLanguage";
 
 #[cfg(feature = "client")]
 pub mod client;
+#[cfg(feature = "http-client")]
+pub mod http_client;
 #[cfg(feature = "server")]
 pub mod server;
