@@ -26,6 +26,7 @@ mod bench;
 mod ci;
 mod conformance;
 mod corpus;
+mod docs;
 mod fuzz;
 mod process;
 mod workspace;
@@ -101,6 +102,11 @@ const TASKS: &[Task] = &[
         name: "conformance",
         usage: conformance::USAGE,
         run: conformance::run,
+    },
+    Task {
+        name: "docs",
+        usage: docs::USAGE,
+        run: docs::run,
     },
     Task {
         name: "seed-corpus",
