@@ -12,6 +12,7 @@
 //! | `negotiate --supported TAGS --default TAG [--json] [VALUE]` | the supported language a server picks, and why |
 //! | `serve --stdio` / `serve --http ADDR` | the SEP-2792 reference server (stdio, or Streamable HTTP at `/mcp`) |
 //! | `demo` | the SEP walked through against the reference server, in the terminal |
+//! | `conformance [--url URL\|--stdio CMD] [--format table\|json\|junit]` | the SEP-2792 conformance suite against a server (default: the embedded reference server); `--self-test` checks every injected fault is caught |
 //! | `match --jsonl` | the test oracle: JSON requests on stdin, one JSON answer per line on stdout |
 //!
 //! ```
@@ -26,6 +27,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 pub mod agree;
+pub mod conformance;
 pub mod demo;
 pub mod jsonl;
 pub mod negotiate;
@@ -56,6 +58,8 @@ pub enum Command {
     Serve(serve::ServeArgs),
     /// Walk through SEP-2792 against the reference server, in the terminal.
     Demo(demo::DemoArgs),
+    /// Run the SEP-2792 conformance suite against a server (default: the reference server).
+    Conformance(conformance::ConformanceArgs),
 }
 
 /// Runs one parsed command line.
@@ -75,6 +79,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Agree(args) => agree::run(&args),
         Command::Serve(args) => serve::run(&args),
         Command::Demo(args) => demo::run(&args),
+        Command::Conformance(args) => conformance::run(&args),
     }
 }
 

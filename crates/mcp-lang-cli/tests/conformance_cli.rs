@@ -1,0 +1,137 @@
+//! `mcp-lang conformance` against real processes: the reference server
+//! started as `mcp-lang serve --stdio` and `mcp-lang serve --http`, with and
+//! without an injected fault.
+
+use std::net::TcpListener;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+const BIN: &str = env!("CARGO_BIN_EXE_mcp-lang");
+
+fn conformance(args: &[&str]) -> (i32, String) {
+    let output = Command::new(BIN)
+        .arg("conformance")
+        .args(args)
+        .output()
+        .expect("mcp-lang runs");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    eprintln!("{}", String::from_utf8_lossy(&output.stderr));
+    (output.status.code().unwrap_or(-1), stdout)
+}
+
+/// `mcp-lang serve --http` on a free loopback port, killed on drop.
+struct HttpServer(Child, String);
+
+impl HttpServer {
+    fn start(extra: &[&str]) -> Self {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let addr = format!("127.0.0.1:{port}");
+        let child = Command::new(BIN)
+            .args(["serve", "--http", &addr])
+            .args(extra)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while std::net::TcpStream::connect(&addr).is_err() {
+            assert!(
+                Instant::now() < deadline,
+                "mcp-lang serve --http did not start"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Self(child, format!("http://{addr}/mcp"))
+    }
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn the_stdio_process_passes_with_a_probed_profile() {
+    let command = format!("{BIN} serve --stdio");
+    let (code, stdout) = conformance(&["--stdio", &command, "--no-client", "--format", "json"]);
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(code, 0, "{stdout}");
+    assert_eq!(report["summary"]["failed"], 0);
+    let results = report["results"].as_array().unwrap();
+    assert!(results.iter().all(|r| r["transport"] == "stdio"));
+    // HTTP scenarios are skipped on stdio, with the reason.
+    let skipped = results.iter().find(|r| r["id"] == "http.mismatch").unwrap();
+    assert_eq!(skipped["outcome"], "skip");
+    assert!(
+        skipped["reason"]
+            .as_str()
+            .unwrap()
+            .contains("Streamable HTTP")
+    );
+}
+
+#[test]
+fn the_http_process_passes_with_a_given_profile() {
+    let server = HttpServer::start(&[]);
+    let (code, stdout) = conformance(&[
+        "--url",
+        &server.1,
+        "--supported",
+        "en,fr,fr-CA,de,ja,ga",
+        "--default",
+        "en",
+    ]);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.contains("0 failed"), "{stdout}");
+}
+
+#[test]
+fn an_injected_fault_fails_its_scenario_with_exit_status_1() {
+    let server = HttpServer::start(&["--fault", "skip-agreement-check"]);
+    let (code, stdout) = conformance(&[
+        "--url",
+        &server.1,
+        "--only",
+        "http.mismatch",
+        "--no-client",
+        "--format",
+        "junit",
+    ]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(stdout.contains("<failure"), "{stdout}");
+    assert!(stdout.contains("HeaderMismatch"), "{stdout}");
+
+    let command = format!("{BIN} serve --stdio --fault ignore-weights");
+    let (code, stdout) = conformance(&[
+        "--stdio",
+        &command,
+        "--only",
+        "match.weights",
+        "--no-client",
+        "--default",
+        "en",
+        "--supported",
+        "en,fr,de",
+    ]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(stdout.contains("FAIL"), "{stdout}");
+}
+
+#[test]
+fn an_unknown_fault_is_refused_with_the_list() {
+    let output = Command::new(BIN)
+        .args(["serve", "--stdio", "--fault", "nope"])
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("drop-vary"), "{stderr}");
+}
