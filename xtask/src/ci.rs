@@ -16,10 +16,11 @@ use crate::workspace::Metadata;
 use crate::{Result, bail};
 
 pub(crate) const USAGE: &str =
-    "  ci [--skip STEP]… [--only STEP]… [--skip-fuzz] [--fuzz-time SECS] [--list]
+    "  ci [--skip STEP]… [--only STEP]… [--skip-fuzz] [--fuzz-time SECS] [--keep-going] [--list]
       Runs every gate in order, each timed, stopping at the first failure: fmt, clippy,
       test, conformance (the SEP-2792 suite against the reference server), doc, bench
       (build only), package, fuzz (a smoke run of every target, default 20 s each).
+      --keep-going runs the remaining steps after a failure (still exiting non-zero).
       `.ci/run` calls this.";
 
 /// Seconds each fuzz target runs in the smoke run.
