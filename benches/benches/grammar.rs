@@ -26,8 +26,7 @@ static ALLOC: CountingAllocator = CountingAllocator::new();
 
 const TYPICAL: &str = "fr-CA,fr;q=0.9,en;q=0.5";
 
-const BROWSER_12: &str =
-    "en-US,en;q=0.9,fr-FR;q=0.8,fr;q=0.7,de-DE;q=0.6,de;q=0.5,es-ES;q=0.4,es;q=0.3,it-IT;q=0.2,it;q=0.1,ja;q=0.05,*;q=0.01";
+const BROWSER_12: &str = "en-US,en;q=0.9,fr-FR;q=0.8,fr;q=0.7,de-DE;q=0.6,de;q=0.5,es-ES;q=0.4,es;q=0.3,it-IT;q=0.2,it;q=0.1,ja;q=0.05,*;q=0.01";
 
 /// 64 KiB of well-formed ranges.
 fn hostile_64k() -> String {
@@ -42,7 +41,10 @@ fn hostile_64k() -> String {
 /// Ours: validate, then read every range and quality.
 fn mcp_lang(value: &str) -> usize {
     match AcceptLanguage::parse(value) {
-        Ok(parsed) => parsed.iter().map(|w| black_box(w).range.as_str().len() + usize::from(w.quality.get())).sum(),
+        Ok(parsed) => parsed
+            .iter()
+            .map(|w| black_box(w).range.as_str().len() + usize::from(w.quality.get()))
+            .sum(),
         Err(_) => 0,
     }
 }
@@ -60,22 +62,35 @@ fn report_allocations(inputs: &[(&str, &str)]) {
         let (ours, _) = ALLOC.count(|| black_box(mcp_lang(black_box(value))));
         let (al, _) = ALLOC.count(|| black_box(accept_language_peer(black_box(value))));
         let (fl, _) = ALLOC.count(|| black_box(fluent_langneg_peer(black_box(value))));
-        println!("allocations per parse, parse/{name}: mcp-lang {ours}, accept-language {al}, fluent-langneg {fl}");
+        println!(
+            "allocations per parse, parse/{name}: mcp-lang {ours}, accept-language {al}, fluent-langneg {fl}"
+        );
         assert_eq!(ours, 0, "mcp-lang-grammar allocated while parsing {name}");
     }
 }
 
 fn bench(c: &mut Criterion) {
     let hostile = hostile_64k();
-    assert_eq!(AcceptLanguage::parse(&hostile).map(|v| v.len()).ok(), Some(64 * 1024 / 13 + 1));
-    let inputs: [(&str, &str); 3] = [("typical", TYPICAL), ("browser-12", BROWSER_12), ("hostile-64k", &hostile)];
+    assert_eq!(
+        AcceptLanguage::parse(&hostile).map(|v| v.len()).ok(),
+        Some(64 * 1024 / 13 + 1)
+    );
+    let inputs: [(&str, &str); 3] = [
+        ("typical", TYPICAL),
+        ("browser-12", BROWSER_12),
+        ("hostile-64k", &hostile),
+    ];
     report_allocations(&inputs);
     for (name, value) in inputs {
         let mut group = c.benchmark_group(format!("parse/{name}"));
         group.throughput(Throughput::Bytes(value.len() as u64));
         group.bench_function("mcp-lang", |b| b.iter(|| mcp_lang(black_box(value))));
-        group.bench_function("accept-language", |b| b.iter(|| accept_language_peer(black_box(value))));
-        group.bench_function("fluent-langneg", |b| b.iter(|| fluent_langneg_peer(black_box(value))));
+        group.bench_function("accept-language", |b| {
+            b.iter(|| accept_language_peer(black_box(value)))
+        });
+        group.bench_function("fluent-langneg", |b| {
+            b.iter(|| fluent_langneg_peer(black_box(value)))
+        });
         group.finish();
     }
 }

@@ -6,7 +6,9 @@ use libfuzzer_sys::fuzz_target;
 use mcp_lang_grammar::{AcceptLanguage, serialize};
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(value) = AcceptLanguage::parse_bytes(data) else { return };
+    let Ok(value) = AcceptLanguage::parse_bytes(data) else {
+        return;
+    };
     let written = serialize::serialize(value.iter()).to_string();
     let again = AcceptLanguage::parse(&written).expect("serialized value parses");
     assert_eq!(again.len(), value.len());

@@ -7,14 +7,24 @@ use libfuzzer_sys::fuzz_target;
 use mcp_lang_grammar::{ExtendedRange, LanguageRange, LanguageTag};
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(s) = std::str::from_utf8(data) else { return };
+    let Ok(s) = std::str::from_utf8(data) else {
+        return;
+    };
     match LanguageTag::parse(s) {
         Ok(tag) => {
             assert!(LanguageRange::parse(s).is_ok());
             assert!(ExtendedRange::parse(s).is_ok());
-            for part in [tag.language(), tag.extlangs(), tag.script(), tag.region(), tag.variants(), tag.extensions(), tag.private_use()]
-                .into_iter()
-                .flatten()
+            for part in [
+                tag.language(),
+                tag.extlangs(),
+                tag.script(),
+                tag.region(),
+                tag.variants(),
+                tag.extensions(),
+                tag.private_use(),
+            ]
+            .into_iter()
+            .flatten()
             {
                 assert!(s.contains(part));
             }

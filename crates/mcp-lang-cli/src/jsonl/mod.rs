@@ -37,11 +37,7 @@ pub mod matching;
 pub type Op = fn(&Value) -> Value;
 
 /// Every registered op table, searched in order. Register new modules here.
-pub const OP_TABLES: &[&[(&str, Op)]] = &[
-    grammar::OPS,
-    matching::OPS,
-    agree::OPS,
-];
+pub const OP_TABLES: &[&[(&str, Op)]] = &[grammar::OPS, matching::OPS, agree::OPS];
 
 /// Arguments of `mcp-lang match`.
 #[derive(Debug, Args)]
