@@ -58,3 +58,84 @@ fn header_fix_ups_do_not_allocate_in_the_common_case() {
     assert_eq!(headers[VARY], "Accept-Language");
     assert_eq!(n, 0);
 }
+
+/// What the layer allocates per request, beyond the inner service: printed for the
+/// record and bounded so that a regression shows.
+#[cfg(feature = "tower")]
+#[test]
+fn layer_allocations_per_request_are_few_and_bounded() {
+    use std::convert::Infallible;
+    use std::future::{Ready, ready};
+    use std::pin::pin;
+    use std::task::{Context, Poll, Waker};
+
+    use bytes::Bytes;
+    use http::header::CONTENT_TYPE;
+    use http::{Request, Response};
+    use http_body_util::Full;
+    use mcp_lang_http::LanguageLayer;
+    use tower_layer::Layer;
+    use tower_service::Service;
+
+    #[derive(Clone)]
+    struct Trivial;
+    impl Service<Request<Full<Bytes>>> for Trivial {
+        type Response = Response<Full<Bytes>>;
+        type Error = Infallible;
+        type Future = Ready<Result<Self::Response, Infallible>>;
+        fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+            Poll::Ready(Ok(()))
+        }
+        fn call(&mut self, _: Request<Full<Bytes>>) -> Self::Future {
+            let mut response = Response::new(Full::new(Bytes::from_static(
+                br#"{"jsonrpc":"2.0","id":1,"result":{"_meta":{"io.modelcontextprotocol/contentLanguage":"de"}}}"#,
+            )));
+            response
+                .headers_mut()
+                .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+            ready(Ok(response))
+        }
+    }
+
+    fn run<S: Service<Request<Full<Bytes>>>>(
+        service: &mut S,
+        request: Request<Full<Bytes>>,
+    ) -> S::Response {
+        let mut future = pin!(service.call(request));
+        match future
+            .as_mut()
+            .poll(&mut Context::from_waker(Waker::noop()))
+        {
+            Poll::Ready(Ok(response)) => response,
+            _ => panic!("ready at once"),
+        }
+    }
+
+    let body = Bytes::from_static(
+        br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/acceptLanguage":"de"}}}"#,
+    );
+    let request = || {
+        let mut r = Request::post("/mcp").body(Full::new(body.clone())).unwrap();
+        r.headers_mut()
+            .insert(ACCEPT_LANGUAGE, HeaderValue::from_static("de"));
+        r
+    };
+    let mut bare = Trivial;
+    let mut layered = LanguageLayer::new().layer(Trivial);
+    // Warm up (lazy statics, thread-locals).
+    drop(run(&mut layered, request()));
+
+    let (without, _) = ALLOC.count(|| {
+        let r = request();
+        drop(run(&mut bare, r))
+    });
+    let (with, response) = ALLOC.count(|| {
+        let r = request();
+        run(&mut layered, r)
+    });
+    assert_eq!(response.headers()[CONTENT_LANGUAGE], "de");
+    let extra = with - without;
+    println!("allocations per request: {without} without the layer, {with} with it (+{extra})");
+    // Today: the boxed future, the raw preference string, and the request extensions.
+    assert!(extra <= 6, "the layer made {extra} extra allocations");
+}
