@@ -608,8 +608,10 @@ pub fn splice(document: &str, generated: &[(&str, String)]) -> Result<String, Sp
 
 /// Where the chapter lives: `docs/specification-chapter.md` at the workspace root.
 pub fn chapter_path() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
+    let package = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    package
+        .parent()
+        .unwrap_or(package)
         .join("docs")
         .join("specification-chapter.md")
 }
