@@ -183,7 +183,7 @@ impl Toolchain {
     fn describe(self) -> &'static str {
         match self {
             Toolchain::Nightly => "nightly (`cargo +nightly fuzz`)",
-            Toolchain::StableBootstrap => "stable with RUSTC_BOOTSTRAP=1 (no nightly found)",
+            Toolchain::StableBootstrap => "stable with RUSTC_BOOTSTRAP=1",
         }
     }
 }
