@@ -766,3 +766,30 @@ fn the_environment_is_read_like_gettext() {
         .with_environment_from(env(&[("LANG", "en_US.UTF-8"), ("LANGUAGE", "en_US:de")]));
     assert_eq!(b.build().as_deref(), Some("en-US,de;q=0.9"));
 }
+
+// ---------------------------------------------------------------- Agreement before grammar
+
+#[test]
+fn agreement_is_evaluated_before_grammar_so_a_malformed_value_that_agrees_is_an_ignored_preference()
+{
+    use mcp_lang_agree::{Agreement, agree};
+
+    let n = negotiator();
+    let body = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/acceptLanguage":"fr;q=2"}}}"#;
+    let skim = mcp_lang_meta::skim_request(body).unwrap();
+    // 1. Agreement: the header repeats the malformed value exactly, so there is no mismatch.
+    assert_eq!(
+        agree(skim.accept_language().as_meta_value(), [&b"fr;q=2"[..]]),
+        Agreement::Agree
+    );
+    // 2. Grammar: the value is malformed, so it is ignored as absent (the default, no error).
+    let lang = RequestLanguage::from_raw(skim.into_accept_language(), &n);
+    assert_eq!(
+        (lang.selected(), lang.reason(), lang.is_well_formed()),
+        ("en", Reason::Malformed, false)
+    );
+    // A well-formed value that disagrees is a mismatch, whatever it would select.
+    let body = br#"{"params":{"_meta":{"io.modelcontextprotocol/acceptLanguage":"fr"}}}"#;
+    let raw = mcp_lang_meta::extract_accept_language(body).unwrap();
+    assert!(agree(raw.as_meta_value(), [&b"FR"[..]]).is_mismatch());
+}
