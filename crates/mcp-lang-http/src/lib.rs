@@ -107,6 +107,37 @@
 //! this crate only decides whether the two carriers of the preference agree and keeps
 //! the HTTP side honest.
 //!
+//! # Decisions this crate makes where the SEP leaves room
+//!
+//! - **The -32020 body.** `{"jsonrpc":"2.0","id":<the request id, or null>,"error":{"code":-32020,
+//!   "message":…,"data":{"header":"Accept-Language","headerValue":…,"fieldLines":…,
+//!   "metaKey":…,"metaValue":…|null,"metaIsString":…,"offset":…|null}}}`. The id is echoed
+//!   when it is a string or a number; `headerValue` is the combined value that was compared.
+//!   The layer's own error responses carry `Vary: Accept-Language` and
+//!   `Cache-Control: no-store`.
+//! - **Bodies that are not one JSON object** (malformed JSON, a batch array) carry no
+//!   preference the layer can see: the header counts as bare and the request goes on to the
+//!   MCP server, which answers with its own parse error.
+//! - **`Cache-Control: private`** (stripped-header case) keeps the directives already there
+//!   except `public`, `s-maxage` and a field-qualified `private="…"`; nothing changes when
+//!   the response is already `private` or `no-store`. It is added only when `_meta` holds a
+//!   string: a non-string value is no preference, so the response does not vary by it.
+//! - **`Vary`** is rewritten as one line listing the existing members followed by
+//!   `Accept-Language`, unless a member already is `Accept-Language` (any case) or `*`.
+//! - **Event streams:** the server side never sets `Content-Language` on
+//!   `text/event-stream`; the layer removes a handler-set one unless configured to keep it.
+//! - **D8, made precise:** a value is sendable when it is ASCII, has no control characters
+//!   other than HTAB, and does not start or end with SP/HTAB (which a receiver would trim
+//!   away). The empty string is sendable. The same rule guards `Content-Language`: a
+//!   `contentLanguage` that breaks it is not mirrored, and any `Content-Language` line is
+//!   removed so that no header contradicts the body.
+//! - **Repeated `Content-Language` lines** are joined before the comparison, so two
+//!   identical lines `de` / `de` (combined `de, de`) disagree with `contentLanguage: "de"`
+//!   and make a malformed response, as the SEP's one-line rule implies.
+//! - **Limits:** an oversized request is `413` with a JSON-RPC error (-32600) naming the
+//!   limit; an oversized JSON response is replaced by a `500` with -32603, since it cannot
+//!   be mirrored.
+//!
 //! # Limits
 //!
 //! The layer reads at most `LanguageLayer::body_limit` bytes of a request (default
