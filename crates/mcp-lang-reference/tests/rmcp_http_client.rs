@@ -75,7 +75,8 @@ async fn the_wrapper_mirrors_meta_into_one_agreeing_header() {
     client.cancel().await.unwrap();
 
     // The same stale header without the wrapper: HeaderMismatch.
-    let transport = StreamableHttpClientTransport::with_client(reqwest::Client::new(), config(http.url()));
+    let transport =
+        StreamableHttpClientTransport::with_client(reqwest::Client::new(), config(http.url()));
     let client = ().serve(transport).await.unwrap();
     let error = send_with_preference(client.peer(), list(), Some("de"))
         .await

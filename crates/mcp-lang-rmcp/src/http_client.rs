@@ -110,34 +110,27 @@ fn refused<E>(error: PreferenceError) -> StreamableHttpError<E>
 where
     E: std::error::Error + Send + Sync + 'static,
 {
-    StreamableHttpError::Io(std::io::Error::new(
-        std::io::ErrorKind::InvalidInput,
-        error,
-    ))
+    StreamableHttpError::Io(std::io::Error::new(std::io::ErrorKind::InvalidInput, error))
 }
 
 impl<C: StreamableHttpClient + Sync> StreamableHttpClient for MirroringClient<C> {
     type Error = C::Error;
 
-    fn post_message(
+    async fn post_message(
         &self,
         uri: Arc<str>,
         message: ClientJsonRpcMessage,
         session_id: Option<Arc<str>>,
         auth_header: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
-    ) -> impl Future<Output = Result<StreamableHttpPostResponse, StreamableHttpError<Self::Error>>>
-    + Send
-    + '_ {
-        async move {
-            let headers = mirror_headers(&message, custom_headers).map_err(refused)?;
-            self.inner
-                .post_message(uri, message, session_id, auth_header, headers)
-                .await
-        }
+    ) -> Result<StreamableHttpPostResponse, StreamableHttpError<Self::Error>> {
+        let headers = mirror_headers(&message, custom_headers).map_err(refused)?;
+        self.inner
+            .post_message(uri, message, session_id, auth_header, headers)
+            .await
     }
 
-    fn post_message_with_response_limits(
+    async fn post_message_with_response_limits(
         &self,
         uri: Arc<str>,
         message: ClientJsonRpcMessage,
@@ -145,22 +138,18 @@ impl<C: StreamableHttpClient + Sync> StreamableHttpClient for MirroringClient<C>
         auth_header: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
         limits: StreamableHttpResponseLimits,
-    ) -> impl Future<Output = Result<StreamableHttpPostResponse, StreamableHttpError<Self::Error>>>
-    + Send
-    + '_ {
-        async move {
-            let headers = mirror_headers(&message, custom_headers).map_err(refused)?;
-            self.inner
-                .post_message_with_response_limits(
-                    uri,
-                    message,
-                    session_id,
-                    auth_header,
-                    headers,
-                    limits,
-                )
-                .await
-        }
+    ) -> Result<StreamableHttpPostResponse, StreamableHttpError<Self::Error>> {
+        let headers = mirror_headers(&message, custom_headers).map_err(refused)?;
+        self.inner
+            .post_message_with_response_limits(
+                uri,
+                message,
+                session_id,
+                auth_header,
+                headers,
+                limits,
+            )
+            .await
     }
 
     fn delete_session(
@@ -182,7 +171,10 @@ impl<C: StreamableHttpClient + Sync> StreamableHttpClient for MirroringClient<C>
         auth_header: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> impl Future<
-        Output = Result<BoxStream<'static, Result<Sse, SseError>>, StreamableHttpError<Self::Error>>,
+        Output = Result<
+            BoxStream<'static, Result<Sse, SseError>>,
+            StreamableHttpError<Self::Error>,
+        >,
     > + Send
     + '_ {
         self.inner
@@ -198,7 +190,10 @@ impl<C: StreamableHttpClient + Sync> StreamableHttpClient for MirroringClient<C>
         custom_headers: HashMap<HeaderName, HeaderValue>,
         max_sse_event_size: usize,
     ) -> impl Future<
-        Output = Result<BoxStream<'static, Result<Sse, SseError>>, StreamableHttpError<Self::Error>>,
+        Output = Result<
+            BoxStream<'static, Result<Sse, SseError>>,
+            StreamableHttpError<Self::Error>,
+        >,
     > + Send
     + '_ {
         self.inner.get_stream_with_max_sse_event_size(
