@@ -1,5 +1,7 @@
 //! The translation catalogs: Fluent files from `data/catalogs/`, one folder per
-//! language, compiled into the binary.
+//! language, compiled into the binary. (The crate reaches them through its
+//! `catalogs` symlink to `../../data/catalogs`, which `cargo package` follows,
+//! so the published crate carries its catalogs.)
 //!
 //! Each language has two resources: `server.ftl` (display text only: titles,
 //! elicitation text, progress and error messages) and `documents.ftl` (the
@@ -34,8 +36,8 @@ macro_rules! source {
     ($tag:literal) => {
         Source {
             tag: $tag,
-            server: include_str!(concat!("../../../data/catalogs/", $tag, "/server.ftl")),
-            documents: include_str!(concat!("../../../data/catalogs/", $tag, "/documents.ftl")),
+            server: include_str!(concat!("../catalogs/", $tag, "/server.ftl")),
+            documents: include_str!(concat!("../catalogs/", $tag, "/documents.ftl")),
         }
     };
 }
