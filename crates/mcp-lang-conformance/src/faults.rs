@@ -58,6 +58,13 @@ pub fn expected_failures(fault: Fault) -> &'static [&'static str] {
         Fault::PublicWhenStripped => &["cache.stripped-header"],
         Fault::CacheByNegotiatedLanguage => &["cache.stripped-header"],
         Fault::WrongMismatchCode => &["http.mismatch"],
+        Fault::QZeroAcceptable => &["match.exclusion"],
+        Fault::PrimaryLanguageOnly => &["match.supported"],
+        Fault::JoinWithoutSpace => &["agree.two-lines"],
+        Fault::TrimMeta => &["agree.meta-untrimmed"],
+        Fault::RejectAcceptLanguage => &["http.request-mirror"],
+        Fault::OmitNotificationLanguage => &["notification.per-message-meta"],
+        Fault::RewriteProgressToken => &["progress.stable-tokens"],
         _ => &[],
     }
 }

@@ -15,10 +15,7 @@ use serde_json::{Map, Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::process::{Child, Command};
 
-use crate::wire::{
-    Call, Exchange, PROTOCOL_HANDSHAKE, WireError, answer_server_request, is_stateless,
-    stateless_meta,
-};
+use crate::wire::{Call, Exchange, WireError, answer_server_request, is_stateless, stateless_meta};
 
 type Reader = BufReader<Box<dyn AsyncRead + Unpin + Send>>;
 type Writer = Box<dyn AsyncWrite + Unpin + Send>;
@@ -212,6 +209,3 @@ impl StdioConnection {
         }
     }
 }
-
-/// The default protocol of a stdio connection.
-pub const DEFAULT_PROTOCOL: &str = PROTOCOL_HANDSHAKE;

@@ -44,3 +44,27 @@ fn every_fault_names_existing_scenarios() {
         }
     }
 }
+
+/// Every server scenario can be made to fail by some fault, except the one
+/// no fault above the HTTP parser can express: an HTTP/1.1 parser (hyper, as
+/// every server stack uses one) strips the whitespace around a field line
+/// before any layer sees it, so "does not trim" cannot be injected.
+#[test]
+fn every_server_scenario_is_proven_by_a_fault() {
+    let named: Vec<&str> = Fault::ALL
+        .iter()
+        .flat_map(|f| expected_failures(*f).iter().copied())
+        .collect();
+    for scenario in scenarios::all() {
+        if scenario.needs == mcp_lang_conformance::scenario::Needs::Client
+            || scenario.id == "agree.surrounding-whitespace"
+        {
+            continue;
+        }
+        assert!(
+            named.contains(&scenario.id),
+            "no fault proves {} can fail",
+            scenario.id
+        );
+    }
+}

@@ -126,6 +126,10 @@ faults! {
     OmitErrorLanguage = "omit-error-language", Handler;
     /// Gives `ttlMs` depending on the language.
     LanguageDependentTtl = "language-dependent-ttl", Handler;
+    /// Treats `q=0` as the lowest acceptable weight instead of "not acceptable".
+    QZeroAcceptable = "q-zero-acceptable", Handler;
+    /// Matches on the primary language subtag only (`fr-CA` is served as `fr`).
+    PrimaryLanguageOnly = "primary-language-only", Handler;
     /// Accepts any `Accept-Language` without checking agreement.
     SkipAgreementCheck = "skip-agreement-check", Http;
     /// Checks agreement ignoring ASCII case.
@@ -160,6 +164,16 @@ faults! {
     CacheByNegotiatedLanguage = "cache-by-negotiated-language", Http;
     /// Answers a mismatch with 400 but a different JSON-RPC code.
     WrongMismatchCode = "wrong-mismatch-code", Http;
+    /// Trims the `_meta` value before comparing it with the header.
+    TrimMeta = "trim-meta", Http;
+    /// Joins repeated `Accept-Language` lines with `,` instead of `", "`.
+    JoinWithoutSpace = "join-without-space", Http;
+    /// Rejects every request that carries `Accept-Language`, agreeing or not.
+    RejectAcceptLanguage = "reject-accept-language", Http;
+    /// Drops `contentLanguage` from the notifications of an event stream.
+    OmitNotificationLanguage = "omit-notification-language", Http;
+    /// Replaces the progress token of the notifications of an event stream.
+    RewriteProgressToken = "rewrite-progress-token", Http;
 }
 
 impl Fault {
@@ -196,6 +210,8 @@ impl Fault {
                 "localizes errors without contentLanguage in error.data._meta"
             }
             Self::LanguageDependentTtl => "gives ttlMs depending on the language",
+            Self::QZeroAcceptable => "treats q=0 as the lowest acceptable weight",
+            Self::PrimaryLanguageOnly => "matches on the primary language subtag only",
             Self::SkipAgreementCheck => "accepts any Accept-Language without checking agreement",
             Self::CaseInsensitiveAgreement => "checks agreement ignoring ASCII case",
             Self::WhitespaceInsensitiveAgreement => "checks agreement ignoring whitespace",
@@ -217,6 +233,17 @@ impl Fault {
             Self::PublicWhenStripped => "drops Cache-Control: private when the header was stripped",
             Self::CacheByNegotiatedLanguage => "keys a response cache by the negotiated language",
             Self::WrongMismatchCode => "answers a mismatch with 400 but not -32020",
+            Self::TrimMeta => "trims the _meta value before comparing it with the header",
+            Self::JoinWithoutSpace => {
+                "joins repeated Accept-Language lines with \",\" instead of \", \""
+            }
+            Self::RejectAcceptLanguage => "rejects every request that carries Accept-Language",
+            Self::OmitNotificationLanguage => {
+                "drops contentLanguage from event-stream notifications"
+            }
+            Self::RewriteProgressToken => {
+                "replaces the progress token of event-stream notifications"
+            }
         }
     }
 }
@@ -412,6 +439,42 @@ impl FaultyServer {
             Fault::IgnoreWildcard => {
                 if let Some(raw) = raw {
                     set(context, Some(Value::String(strip_wildcards(&raw))));
+                }
+            }
+            Fault::QZeroAcceptable => {
+                if let Some(raw) = raw {
+                    let loosened: Vec<String> = raw
+                        .split(',')
+                        .map(|r| match r.split_once(';') {
+                            Some((range, weight)) => {
+                                let q = weight.trim().trim_start_matches(['q', 'Q', '=']);
+                                if !q.is_empty() && q.chars().all(|c| c == '0' || c == '.') {
+                                    format!("{range};q=0.001")
+                                } else {
+                                    r.to_owned()
+                                }
+                            }
+                            None => r.to_owned(),
+                        })
+                        .collect();
+                    set(context, Some(Value::String(loosened.join(","))));
+                }
+            }
+            Fault::PrimaryLanguageOnly => {
+                if let Some(raw) = raw {
+                    let primary: Vec<String> = raw
+                        .split(',')
+                        .map(|r| {
+                            let (range, weight) = r.split_once(';').unwrap_or((r, ""));
+                            let first = range.trim().split('-').next().unwrap_or_default();
+                            if weight.is_empty() {
+                                first.to_owned()
+                            } else {
+                                format!("{first};{weight}")
+                            }
+                        })
+                        .collect();
+                    set(context, Some(Value::String(primary.join(","))));
                 }
             }
             Fault::CaseSensitiveMatch => {
@@ -995,6 +1058,39 @@ mod http_faults {
             {
                 set_accept_language(&mut parts.headers, None);
             }
+            // The faulty server normalizes its `_meta` copy, so the layer
+            // behind it compares the trimmed value.
+            Fault::TrimMeta => {
+                if let Some(m) = &meta_str
+                    && !lines.is_empty()
+                    && m.trim_matches([' ', '\t']) == joined
+                    && let Some(slot) = message
+                        .pointer_mut("/params/_meta")
+                        .and_then(|meta| meta.get_mut(ACCEPT_LANGUAGE))
+                {
+                    *slot = Value::String(joined.clone());
+                    body_changed = true;
+                }
+            }
+            Fault::JoinWithoutSpace if lines.len() > 1 => {
+                let squashed = lines.join(",");
+                if meta_str.as_deref() == Some(squashed.as_str()) {
+                    set_accept_language(&mut parts.headers, meta_str.as_deref());
+                } else {
+                    return json_response(
+                        StatusCode::BAD_REQUEST,
+                        &json!({ "jsonrpc": "2.0", "id": id, "error": {
+                            "code": -32020, "message": "Accept-Language does not agree with _meta" } }),
+                    );
+                }
+            }
+            Fault::RejectAcceptLanguage if !lines.is_empty() => {
+                return json_response(
+                    StatusCode::BAD_REQUEST,
+                    &json!({ "jsonrpc": "2.0", "id": id, "error": {
+                        "code": -32020, "message": "Accept-Language does not agree with _meta" } }),
+                );
+            }
             Fault::RejectMissingHeader if meta.is_some() && lines.is_empty() => {
                 return json_response(
                     StatusCode::BAD_REQUEST,
@@ -1073,6 +1169,43 @@ mod http_faults {
                 parts.headers.remove(header::CACHE_CONTROL);
             }
             _ => {}
+        }
+
+        if is_stream
+            && matches!(
+                fault,
+                Fault::OmitNotificationLanguage | Fault::RewriteProgressToken
+            )
+        {
+            let Ok(bytes) = axum::body::to_bytes(Body::new(body), LIMIT).await else {
+                return json_response(StatusCode::INTERNAL_SERVER_ERROR, &json!({}));
+            };
+            let text = String::from_utf8_lossy(&bytes);
+            let mut out = String::with_capacity(text.len());
+            for line in text.split_inclusive('\n') {
+                let data = line.strip_prefix("data:").map(str::trim);
+                let message = data.and_then(|d| serde_json::from_str::<Value>(d).ok());
+                match message {
+                    Some(mut m) if m.get("method").is_some() && m.get("id").is_none() => {
+                        if fault == Fault::OmitNotificationLanguage
+                            && let Some(meta) = m
+                                .pointer_mut("/params/_meta")
+                                .and_then(Value::as_object_mut)
+                        {
+                            meta.remove(CONTENT_LANGUAGE);
+                        }
+                        if fault == Fault::RewriteProgressToken
+                            && let Some(token) = m.pointer_mut("/params/progressToken")
+                        {
+                            *token = json!("fault-injected-token");
+                        }
+                        out.push_str(&format!("data: {m}\n"));
+                    }
+                    _ => out.push_str(line),
+                }
+            }
+            parts.headers.remove(header::CONTENT_LENGTH);
+            return Response::from_parts(parts, Body::from(out));
         }
 
         let needs_body = matches!(

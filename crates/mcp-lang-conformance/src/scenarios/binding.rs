@@ -103,6 +103,14 @@ pub const SCENARIOS: &[Scenario] = &[
         run: agree_ows,
     },
     Scenario {
+        id: "agree.meta-untrimmed",
+        item: 7,
+        rule: "the `_meta` value is compared untrimmed: ` en` does not agree with `en`",
+        sep: sep::AGREE_META,
+        needs: Needs::Http,
+        run: agree_meta_untrimmed,
+    },
+    Scenario {
         id: "agree.two-lines",
         item: 7,
         rule: "lines `en-US` and `en;q=0.9` agree with `en-US, en;q=0.9`",
@@ -415,6 +423,10 @@ fn agree_q_spelling(ctx: &mut Ctx) -> ScenarioFuture<'_> {
 
 fn agree_ows(ctx: &mut Ctx) -> ScenarioFuture<'_> {
     Box::pin(pair(ctx, "en", &["  en "], true))
+}
+
+fn agree_meta_untrimmed(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(pair(ctx, " en", &[" en"], false))
 }
 
 fn agree_two_lines(ctx: &mut Ctx) -> ScenarioFuture<'_> {

@@ -152,14 +152,19 @@ fn exclusion(ctx: &mut Ctx) -> ScenarioFuture<'_> {
         finish(
             async {
                 let others = ctx.others(1)?;
+                let default = ctx.profile.default.clone();
                 let a = others[0].clone();
-                let b = others
-                    .get(1)
-                    .cloned()
-                    .unwrap_or(ctx.profile.default.clone());
+                let b = others.get(1).cloned().unwrap_or(default.clone());
                 let preference = format!("{a};q=0, {b};q=0.5");
                 let got = listed(ctx, Some(&preference)).await?;
-                expect(&ctx.profile.default, &preference, &got, &b)
+                expect(&default, &preference, &got, &b)?;
+                // Nothing acceptable: the default, never the excluded language.
+                for zero in ["0", "0.0", "0.000"] {
+                    let preference = format!("{a};q={zero}");
+                    let got = listed(ctx, Some(&preference)).await?;
+                    expect(&default, &preference, &got, &default)?;
+                }
+                Ok(())
             }
             .await,
         )

@@ -36,3 +36,4 @@ pub(crate) const CLIENT_GRAMMAR: &str =
 pub(crate) const CLIENT_MALFORMED: &str =
     "If a client receives both values and they do not agree, the response is malformed.";
 pub(crate) const PRIVACY: &str = "Clients SHOULD follow the privacy guidance in RFC 9110 §12.5.4, including sending only the detail needed for the interaction or omitting the preference when appropriate.";
+pub(crate) const AGREE_META: &str = "Take the decoded _meta string from the parsed JSON body. The implementation MUST NOT trim, case-fold, reorder, or otherwise normalize it.";
