@@ -284,7 +284,7 @@ pub(crate) fn run_plan(plan: &Plan) -> Result<Vec<Outcome>> {
         "fuzz: {} target(s), {} s each, {} at a time, sanitizer {sanitizer}, toolchain {}",
         targets.len(),
         plan.seconds,
-        plan.jobs,
+        plan.jobs.min(targets.len()),
         toolchain.describe()
     );
     // One build of every target, with cargo's output on the terminal.
