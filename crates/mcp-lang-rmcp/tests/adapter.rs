@@ -1,0 +1,183 @@
+//! The adapter's rules on rmcp's own types, without a transport.
+
+use mcp_lang_rmcp::client::{PreferenceError, check_preference, content_language};
+use mcp_lang_rmcp::server::{
+    Preference, ServerLanguages, check_http_mirror, form_elicitation, input_required,
+    localized_error, stamp, stamp_result,
+};
+use rmcp::model::{
+    CallToolResult, EmptyResult, ErrorCode, ListPromptsResult, ListToolsResult, ServerResult,
+};
+use serde_json::{Value, json};
+
+const CONTENT: &str = "io.modelcontextprotocol/contentLanguage";
+
+fn languages() -> ServerLanguages {
+    ServerLanguages::new(["en", "fr", "fr-CA", "de", "ja", "ga"], "en").unwrap()
+}
+
+#[test]
+fn weights_wildcard_and_fallback() {
+    let l = languages();
+    let cases = [
+        (
+            Some("fr-CA,fr;q=0.9,en;q=0.5"),
+            "fr-CA",
+            Preference::WellFormed,
+        ),
+        (Some("de;q=0.5, ja"), "ja", Preference::WellFormed),
+        (Some("*"), "en", Preference::WellFormed),
+        (Some("*;q=0.1, ga"), "ga", Preference::WellFormed),
+        (Some("en;q=0, *"), "fr", Preference::WellFormed),
+        (Some("tlh"), "en", Preference::WellFormed),
+        (Some("fr;q=1.5"), "en", Preference::Malformed),
+        (Some(""), "en", Preference::WellFormed),
+        (None, "en", Preference::Absent),
+    ];
+    for (raw, tag, kind) in cases {
+        let language = l.negotiate_raw(raw);
+        assert_eq!(language.tag(), tag, "{raw:?}");
+        assert_eq!(language.preference(), kind, "{raw:?}");
+        assert_eq!(language.raw(), raw);
+    }
+}
+
+#[test]
+fn a_non_string_meta_value_is_absent() {
+    let l = languages();
+    for value in [json!(5), json!(null), json!(["de"]), json!({"de": 1})] {
+        let meta = json!({"io.modelcontextprotocol/acceptLanguage": value});
+        let language = l.negotiate_meta(meta.as_object());
+        assert_eq!(language.tag(), "en");
+        assert_eq!(language.preference(), Preference::NotString);
+        assert_eq!(language.raw(), None);
+    }
+    assert_eq!(l.negotiate_meta(None).preference(), Preference::Absent);
+}
+
+#[test]
+fn configuration_errors_are_typed() {
+    assert!(ServerLanguages::new(Vec::<&str>::new(), "en").is_err());
+    assert!(ServerLanguages::new(["en", "not a tag"], "en").is_err());
+    assert!(ServerLanguages::new(["en"], "de").is_err());
+}
+
+#[test]
+fn stamp_result_reaches_every_result_with_a_meta_slot_and_keeps_a_handler_choice() {
+    let mut list = ServerResult::ListToolsResult(ListToolsResult::default());
+    assert!(stamp_result(&mut list, "de"));
+    assert_eq!(content_language(&list), Some("de"));
+    // A handler that reported another language (an explicit argument) wins.
+    let mut call = CallToolResult::success(vec![]);
+    stamp(&mut call.meta, "ga");
+    let mut call = ServerResult::CallToolResult(call);
+    assert!(stamp_result(&mut call, "de"));
+    assert_eq!(content_language(&call), Some("ga"));
+    // Other `_meta` keys survive.
+    let mut prompts = ListPromptsResult::default();
+    prompts.meta = Some(serde_json::from_value(json!({"x-trace": "1"})).unwrap());
+    let mut prompts = ServerResult::ListPromptsResult(prompts);
+    stamp_result(&mut prompts, "ja");
+    let wire = serde_json::to_value(&prompts).unwrap();
+    assert_eq!(wire["_meta"]["x-trace"], "1");
+    assert_eq!(wire["_meta"][CONTENT], "ja");
+    // `EmptyResult` has no slot.
+    assert!(!stamp_result(
+        &mut ServerResult::EmptyResult(EmptyResult {}),
+        "de"
+    ));
+}
+
+#[test]
+fn localized_errors_keep_their_code_and_data() {
+    let mut data = serde_json::Map::new();
+    data.insert("uri".into(), json!("mcp-lang://x"));
+    data.insert("_meta".into(), json!({"x-trace": "1"}));
+    let error = localized_error(ErrorCode::INVALID_PARAMS, "Ungültig", "de", Some(data));
+    let wire = serde_json::to_value(&error).unwrap();
+    assert_eq!(wire["code"], -32602);
+    assert_eq!(wire["data"]["uri"], "mcp-lang://x");
+    assert_eq!(wire["data"]["_meta"]["x-trace"], "1");
+    assert_eq!(wire["data"]["_meta"][CONTENT], "de");
+    // A `_meta` member that is not an object is replaced by one (the SEP
+    // requires an object where `contentLanguage` is carried).
+    let mut data = serde_json::Map::new();
+    data.insert("_meta".into(), json!(7));
+    let wire = serde_json::to_value(localized_error(
+        ErrorCode::INTERNAL_ERROR,
+        "x",
+        "ja",
+        Some(data),
+    ))
+    .unwrap();
+    assert_eq!(wire["data"]["_meta"][CONTENT], "ja");
+}
+
+#[test]
+fn http_mirror_agreement_uses_every_field_line() {
+    let meta = json!({"io.modelcontextprotocol/acceptLanguage": "en-US, en;q=0.9"});
+    let meta = meta.as_object().unwrap();
+    let mut headers = http::HeaderMap::new();
+    assert!(
+        check_http_mirror(meta, &headers).is_ok(),
+        "stripped header is tolerated"
+    );
+    headers.append("accept-language", "en-US".parse().unwrap());
+    assert!(
+        check_http_mirror(meta, &headers).is_err(),
+        "first line alone does not agree"
+    );
+    headers.append("accept-language", "en;q=0.9".parse().unwrap());
+    assert!(check_http_mirror(meta, &headers).is_ok());
+    headers.append("accept-language", "de".parse().unwrap());
+    let error = check_http_mirror(meta, &headers).unwrap_err();
+    assert_eq!(error.code, ErrorCode::HEADER_MISMATCH);
+    assert_eq!(error.data.unwrap()["headerValue"], "en-US, en;q=0.9, de");
+    // A bare header (no `_meta`) is not a mismatch.
+    let empty = serde_json::Map::new();
+    assert!(check_http_mirror(&empty, &headers).is_ok());
+}
+
+#[test]
+fn elicitation_keeps_keys_and_reports_the_language() {
+    let schema = json!({
+        "type": "object",
+        "properties": {"email": {"type": "string", "format": "email", "title": "Adresse courriel", "description": "Adresse pour la confirmation"}},
+        "required": ["email"]
+    });
+    let params =
+        form_elicitation("Veuillez entrer votre adresse courriel.", schema, "fr-CA").unwrap();
+    let result = input_required("contact", params, None, "fr-CA");
+    let wire = serde_json::to_value(&result).unwrap();
+    assert_eq!(wire["resultType"], "input_required");
+    assert_eq!(wire["_meta"][CONTENT], "fr-CA");
+    let params: &Value = &wire["inputRequests"]["contact"]["params"];
+    assert_eq!(
+        wire["inputRequests"]["contact"]["method"],
+        "elicitation/create"
+    );
+    assert_eq!(
+        params["requestedSchema"]["properties"]["email"]["format"],
+        "email"
+    );
+    assert_eq!(params["requestedSchema"]["required"], json!(["email"]));
+    // Not an object of primitive properties: refused, not sent.
+    assert!(form_elicitation("x", json!({"type": "array"}), "en").is_err());
+}
+
+#[test]
+fn client_refuses_what_http_cannot_carry() {
+    assert_eq!(check_preference("de-CH, de;q=0.9"), Ok(()));
+    assert_eq!(
+        check_preference("de\t"),
+        Err(PreferenceError::NotFieldValue { offset: 2 })
+    );
+    assert_eq!(
+        check_preference("dé"),
+        Err(PreferenceError::NotFieldValue { offset: 1 })
+    );
+    assert!(matches!(
+        check_preference("de;q=0.1234"),
+        Err(PreferenceError::Malformed { .. })
+    ));
+}
