@@ -8,7 +8,8 @@
 //! (`--format json`) or JUnit XML (`--format junit`); the exit status is 1 when
 //! any scenario fails and 2 when the target cannot be tested at all.
 //!
-//! `--self-test` instead injects every fault into the reference server in turn
+//! `--list` prints every scenario with the SEP sentence it checks, and the
+//! faults. `--self-test` instead injects every fault into the reference server in turn
 //! and checks that the scenario for the rule it breaks fails, printing
 //! `faults caught: N/M`.
 //!
@@ -69,6 +70,29 @@ pub struct ConformanceArgs {
     /// and require the scenario for its rule to fail.
     #[arg(long, conflicts_with_all = ["url", "stdio", "fault"])]
     pub self_test: bool,
+    /// List the scenarios (id, SEP item, transport needs, rule, the SEP
+    /// sentence) and the injectable faults, then exit.
+    #[arg(long)]
+    pub list: bool,
+}
+
+fn list() -> ExitCode {
+    for scenario in mcp_lang_conformance::scenarios::all() {
+        let needs = match scenario.needs {
+            mcp_lang_conformance::scenario::Needs::Any => "any",
+            mcp_lang_conformance::scenario::Needs::Http => "http",
+            mcp_lang_conformance::scenario::Needs::Client => "client",
+        };
+        println!(
+            "{:<38} item {:>2}  {:<6}  {}\n{:<38}             SEP: \"{}\"",
+            scenario.id, scenario.item, needs, scenario.rule, "", scenario.sep
+        );
+    }
+    println!("\nfaults (mcp-lang serve --fault NAME):");
+    for fault in Fault::ALL {
+        println!("  {:<36} {}", fault.name(), fault.description());
+    }
+    ExitCode::SUCCESS
 }
 
 fn profile(args: &ConformanceArgs) -> Result<Option<Profile>, String> {
@@ -125,6 +149,9 @@ fn self_test() -> ExitCode {
 
 /// Runs `mcp-lang conformance`.
 pub fn run(args: &ConformanceArgs) -> ExitCode {
+    if args.list {
+        return list();
+    }
     if args.self_test {
         return self_test();
     }

@@ -20,7 +20,7 @@ use serde_json::{Map, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
-use crate::stdio::REQUEST_TIMEOUT;
+use crate::stdio::{MAX_MESSAGE_BYTES, REQUEST_TIMEOUT};
 use crate::wire::{
     Call, Exchange, HeaderPlan, Preference, WireError, is_stateless, stateless_meta,
 };
@@ -193,8 +193,7 @@ impl HttpConnection {
                 )
             })
             .collect();
-        let bytes = response
-            .into_body()
+        let bytes = http_body_util::Limited::new(response.into_body(), MAX_MESSAGE_BYTES as usize)
             .collect()
             .await
             .map_err(|e| WireError(format!("reading the response body failed: {e}")))?
@@ -287,7 +286,7 @@ async fn raw_post(
     stream.write_all(body.as_bytes()).await?;
     stream.flush().await?;
     let mut raw = Vec::new();
-    stream.read_to_end(&mut raw).await?;
+    stream.take(MAX_MESSAGE_BYTES).read_to_end(&mut raw).await?;
     let (status, lines, body) = parse_response(&raw)?;
     Ok(finish(message, status, lines, &body))
 }

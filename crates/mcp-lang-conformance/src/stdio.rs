@@ -12,13 +12,17 @@ use std::process::Stdio;
 use std::time::Duration;
 
 use serde_json::{Map, Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::process::{Child, Command};
 
 use crate::wire::{Call, Exchange, WireError, answer_server_request, is_stateless, stateless_meta};
 
 type Reader = BufReader<Box<dyn AsyncRead + Unpin + Send>>;
 type Writer = Box<dyn AsyncWrite + Unpin + Send>;
+
+/// The longest line (one JSON-RPC message) the suite reads from a server:
+/// a longer one fails the exchange instead of growing without bound.
+pub const MAX_MESSAGE_BYTES: u64 = 16 << 20;
 
 /// How long one request may take before the suite gives up on it.
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(15);
@@ -161,7 +165,8 @@ impl StdioConnection {
         let deadline = tokio::time::Instant::now() + REQUEST_TIMEOUT;
         loop {
             let mut line = String::new();
-            let read = tokio::time::timeout_at(deadline, self.reader.read_line(&mut line))
+            let mut bounded = (&mut self.reader).take(MAX_MESSAGE_BYTES);
+            let read = tokio::time::timeout_at(deadline, bounded.read_line(&mut line))
                 .await
                 .map_err(|_| {
                     WireError(format!(
@@ -169,6 +174,11 @@ impl StdioConnection {
                         call.method
                     ))
                 })??;
+            if read as u64 >= MAX_MESSAGE_BYTES && !line.ends_with('\n') {
+                return Err(WireError(format!(
+                    "a message from the server exceeds {MAX_MESSAGE_BYTES} bytes"
+                )));
+            }
             if read == 0 {
                 return Err(WireError(format!(
                     "the server closed the stream before answering {}",
