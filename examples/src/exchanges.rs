@@ -97,6 +97,25 @@ fn scripts() -> Vec<(&'static str, Script)> {
             ]),
         ),
         (
+            "weights",
+            Script::Http(vec![
+                HttpRequest {
+                    headers: vec![("Accept-Language", "ja;q=0.8, *;q=0.5, en;q=0")],
+                    body: format!(
+                        r#"{{"jsonrpc":"2.0","id":15,"method":"resources/templates/list","params":{{{}}}}}"#,
+                        meta("ja;q=0.8, *;q=0.5, en;q=0")
+                    ),
+                },
+                HttpRequest {
+                    headers: vec![("Accept-Language", "pt-BR, *;q=0.1, en;q=0")],
+                    body: format!(
+                        r#"{{"jsonrpc":"2.0","id":16,"method":"resources/templates/list","params":{{{}}}}}"#,
+                        meta("pt-BR, *;q=0.1, en;q=0")
+                    ),
+                },
+            ]),
+        ),
+        (
             "fallback",
             Script::Http(vec![HttpRequest {
                 headers: vec![("Accept-Language", "pt-BR, es;q=0.8")],
