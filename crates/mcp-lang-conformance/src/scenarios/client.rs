@@ -5,7 +5,9 @@
 //! "Our client" is what an application built on this workspace sends and
 //! checks with: `mcp-lang-rmcp`'s per-request preference (the `_meta`, over an
 //! rmcp `Peer`), `mcp-lang-http`'s `set_accept_language` and response checks
-//! (the HTTP mirror, here over hyper), `mcp-lang-meta`'s `ResponseCache` and
+//! (the HTTP mirror, here over hyper), `mcp-lang-rmcp`'s `MirroringClient` (through
+//! `mirror_headers`, what it applies to every POST of rmcp's Streamable HTTP
+//! transport), `mcp-lang-meta`'s `ResponseCache` and
 //! `PreferenceBuilder`. The scripted servers record what arrives on the wire
 //! and answer with canned bytes, including the broken answers a client must
 //! refuse.
@@ -18,7 +20,12 @@ use mcp_lang_agree::MetaValue;
 use mcp_lang_http::{EventStreamLanguage, check_json_response, set_accept_language};
 use mcp_lang_meta::{CacheRequest, PreferenceBuilder, ResponseCache};
 use mcp_lang_rmcp::client::{check_preference, preference_meta, send_with_preference};
+use mcp_lang_rmcp::http_client::mirror_headers;
+use rmcp::model::{
+    ClientJsonRpcMessage, ClientRequest, GetMeta, JsonRpcRequest, ListToolsRequest, NumberOrString,
+};
 use serde_json::{Value, json};
+use std::collections::HashMap;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpListener;
 
@@ -41,7 +48,7 @@ pub const SCENARIOS: &[Scenario] = &[
     Scenario {
         id: "client.header-mirror",
         item: 6,
-        rule: "our HTTP client sends one Accept-Language line equal to _meta",
+        rule: "our HTTP clients (rmcp MirroringClient, mcp-lang-http) send one Accept-Language line equal to _meta",
         sep: sep::CLIENT_MIRROR,
         needs: Needs::Client,
         run: header_mirror,
@@ -135,26 +142,64 @@ fn io(e: impl std::fmt::Display) -> Outcome {
 /// Sends a POST built by our client pieces to a scripted server; returns the
 /// `Accept-Language` lines the server received (values as on the wire) and
 /// the raw response.
+/// Which of our clients mirrors the preference into the HTTP request.
+#[derive(Clone, Copy, Debug)]
+enum Mirror {
+    /// `mcp-lang-rmcp`'s `MirroringClient` (through `mirror_headers`, what it
+    /// does to every POST of rmcp's Streamable HTTP transport), on an rmcp
+    /// request message.
+    Rmcp,
+    /// `mcp-lang-http`'s `set_accept_language`, on a JSON request body.
+    Http,
+}
+
 async fn post_with_preference(
+    mirror: Mirror,
     preference: &str,
     response: Vec<u8>,
 ) -> Step<(Vec<String>, HeaderMap, Bytes)> {
     let (addr, server) = scripted_http(response).await.map_err(io)?;
     let meta = preference_meta(preference)
         .map_err(|e| Outcome::Fail(format!("our client refused {preference:?}: {e}")))?;
-    let body = json!({
-        "jsonrpc": "2.0", "id": 1, "method": "tools/list",
-        "params": { "_meta": meta }
-    });
-    let mut request = http::Request::post("/mcp")
+    let mut request = ClientRequest::ListToolsRequest(ListToolsRequest::default());
+    request.get_meta_mut().extend(meta);
+    let message =
+        ClientJsonRpcMessage::Request(JsonRpcRequest::new(NumberOrString::Number(1), request));
+    let body = serde_json::to_string(&message).map_err(io)?;
+    let mut builder = http::Request::post("/mcp")
         .header("host", addr.as_str())
-        .header("content-type", "application/json")
-        // A library default the mirror must replace, not add to.
-        .header("accept-language", "*")
-        .body(Full::new(Bytes::from(body.to_string())))
-        .map_err(io)?;
-    set_accept_language(request.headers_mut(), preference)
-        .map_err(|e| Outcome::Fail(format!("our client refused to mirror {preference:?}: {e}")))?;
+        .header("content-type", "application/json");
+    let mut headers = HashMap::new();
+    // A library default the mirror must replace, not add to.
+    headers.insert(
+        http::header::ACCEPT_LANGUAGE,
+        http::HeaderValue::from_static("*"),
+    );
+    match mirror {
+        Mirror::Rmcp => {
+            let headers = mirror_headers(&message, headers).map_err(|e| {
+                Outcome::Fail(format!(
+                    "our rmcp client refused to mirror {preference:?}: {e}"
+                ))
+            })?;
+            for (name, value) in headers {
+                builder = builder.header(name, value);
+            }
+        }
+        Mirror::Http => {
+            let mut map = HeaderMap::new();
+            map.extend(headers);
+            set_accept_language(&mut map, preference).map_err(|e| {
+                Outcome::Fail(format!(
+                    "our HTTP client refused to mirror {preference:?}: {e}"
+                ))
+            })?;
+            for (name, value) in &map {
+                builder = builder.header(name, value);
+            }
+        }
+    }
+    let request = builder.body(Full::new(Bytes::from(body))).map_err(io)?;
     let stream = tokio::net::TcpStream::connect(&addr).await.map_err(io)?;
     let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
         .await
@@ -195,14 +240,19 @@ fn header_mirror(_ctx: &mut Ctx) -> ScenarioFuture<'_> {
     Box::pin(async move {
         finish(
             async {
-                for preference in ["fr-CA,fr;q=0.9,en;q=0.5", "en-US, en;q=0.9", "de;q=0.900", "*"] {
+                let cases = ["fr-CA,fr;q=0.9,en;q=0.5", "en-US, en;q=0.9", "de;q=0.900", "*"];
+                for (mirror, preference) in cases
+                    .iter()
+                    .flat_map(|p| [(Mirror::Rmcp, *p), (Mirror::Http, *p)])
+                {
                     let (received, _, _) =
-                        post_with_preference(preference, json_response(&["fr"], Some("fr"))).await?;
+                        post_with_preference(mirror, preference, json_response(&["fr"], Some("fr")))
+                            .await?;
                     ensure(received.len() == 1, || {
-                        format!("our client sent {} Accept-Language lines {received:?} for {preference:?}", received.len())
+                        format!("our {mirror:?} client sent {} Accept-Language lines {received:?} for {preference:?}", received.len())
                     })?;
                     ensure(received[0] == preference, || {
-                        format!("our client sent Accept-Language {:?} for _meta {preference:?}", received[0])
+                        format!("our {mirror:?} client sent Accept-Language {:?} for _meta {preference:?}", received[0])
                     })?;
                 }
                 Ok(())
@@ -229,6 +279,21 @@ fn refuse_unsendable(_ctx: &mut Ctx) -> ScenarioFuture<'_> {
                         preference_meta(value).is_err() && check_preference(value).is_err(),
                         || format!("our client accepted the unsendable preference {value:?}"),
                     )?;
+                }
+                for value in ["fr\r\nX-Injected: 1", " fr", "français", "fr;q=2"] {
+                    let mut request = ClientRequest::ListToolsRequest(ListToolsRequest::default());
+                    request
+                        .get_meta_mut()
+                        .insert(ACCEPT_LANGUAGE.into(), json!(value));
+                    let message = ClientJsonRpcMessage::Request(JsonRpcRequest::new(
+                        NumberOrString::Number(1),
+                        request,
+                    ));
+                    ensure(mirror_headers(&message, HashMap::new()).is_err(), || {
+                        format!(
+                            "our rmcp HTTP client would send the unsendable preference {value:?}"
+                        )
+                    })?;
                 }
                 for value in ["fr\r\nX-Injected: 1", " fr", "français"] {
                     let mut headers = HeaderMap::new();
@@ -257,7 +322,7 @@ fn conflicting_content_language(_ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 ];
                 for (lines, meta, ok) in cases {
                     let (_, headers, body) =
-                        post_with_preference("fr", json_response(lines, meta)).await?;
+                        post_with_preference(Mirror::Http, "fr", json_response(lines, meta)).await?;
                     let verdict = check_json_response(&headers, &body);
                     ensure(verdict.is_ok() == ok, || {
                         format!(
