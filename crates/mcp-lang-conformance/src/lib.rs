@@ -34,6 +34,34 @@
 //! 4. The [`report::Report`] is printed as a table, JSON or JUnit XML; any
 //!    failure makes the command exit non-zero.
 //!
+//! # Decisions the scenarios make
+//!
+//! Where the SEP leaves room, the suite takes these positions (each scenario's
+//! failure message says which one it applied):
+//!
+//! - **Protocol.** The default is `2026-07-28`: stateless requests carrying
+//!   their protocol `_meta`, elicitation as an `input_required` result.
+//!   `--protocol 2025-11-25` runs the `initialize` handshake instead; over
+//!   stateless HTTP the elicitation scenarios are then skipped, because an
+//!   `elicitation/create` request needs a session's event stream.
+//! - **"Private".** `Cache-Control: private` or `no-store` satisfies the
+//!   stripped-header rule; `Vary: *` counts as varying by `Accept-Language`.
+//! - **Translation (SHOULD).** A `tools/list` that reports a non-default
+//!   language must change at least one tool title; an elicitation must change
+//!   its message and every property label. A server reporting a language
+//!   while showing the default's text fails: `contentLanguage` must be the
+//!   language actually used.
+//! - **Errors.** A call of an unknown tool must keep its `error.code` in every
+//!   language; when its message is localized, `error.data` must be an object
+//!   carrying `contentLanguage` in `_meta`.
+//! - **Explicit arguments.** The tool named in the profile is called with
+//!   `language` set to a supported tag other than the preference's; the
+//!   result must report that tag and differ from the call without it.
+//! - **Self-test.** A handler fault must be caught on both transports, an
+//!   HTTP fault on HTTP. One rule has no fault: `Accept-Language:  en ` agreeing
+//!   with `en`, because an HTTP/1.1 parser strips a line's surrounding
+//!   whitespace before any server code sees it.
+//!
 //! ```
 //! use mcp_lang_conformance::run::{Config, Target, run};
 //!
