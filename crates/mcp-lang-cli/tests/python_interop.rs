@@ -15,7 +15,11 @@ use std::time::{Duration, Instant};
 /// The SDK version the script was written against.
 const MCP_PYPI: &str = "mcp==2.3.0";
 
+/// Both tests need the environment; the first one to get here builds it.
+static VENV: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 fn venv() -> PathBuf {
+    let _guard = VENV.lock().unwrap_or_else(|e| e.into_inner());
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("py-interop");
     let python = dir.join("bin").join("python");
     if !python.exists() {
