@@ -12,8 +12,10 @@
 //!
 //! 1. the method,
 //! 2. the params without `_meta` (in a canonical form: object keys sorted, so key order
-//!    does not split entries; `_meta` carries the preference and per-request tokens, and
-//!    the preference is keyed separately),
+//!    does not split entries; `_meta` carries per-request tokens), but when no
+//!    [`CacheRequest::accept_language`] is given, the raw
+//!    `_meta["io.modelcontextprotocol/acceptLanguage"]` of the params is keyed instead,
+//!    so a caller that forgets the preference still keys by language,
 //! 3. the authorization context, for `cacheScope: "private"` entries only (a `"public"`
 //!    entry may be served to any context),
 //! 4. the raw `acceptLanguage` string exactly as sent (or its absence), never the language
@@ -36,6 +38,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use serde_json::Value;
+
+use crate::ACCEPT_LANGUAGE_KEY;
 
 /// A source of monotonic time in milliseconds.
 pub trait Clock {
@@ -145,7 +149,22 @@ impl<'a> CacheRequest<'a> {
         }
     }
 
-    /// The request's params (its `_meta` is left out of the key).
+    /// The request's params. Their `_meta` is left out of the key (it carries per-request
+    /// tokens), except that, when no [`accept_language`](Self::accept_language) is given,
+    /// `_meta["io.modelcontextprotocol/acceptLanguage"]` is keyed exactly as sent: the
+    /// SEP's cache-key rule holds even when the caller forgets to pass the preference.
+    ///
+    /// ```
+    /// use mcp_lang_meta::{CacheRequest, ManualClock, ResponseCache};
+    /// use serde_json::json;
+    ///
+    /// let mut cache = ResponseCache::with_clock(ManualClock::new());
+    /// let fr = json!({"_meta": {"io.modelcontextprotocol/acceptLanguage": "fr"}});
+    /// let de = json!({"_meta": {"io.modelcontextprotocol/acceptLanguage": "de"}});
+    /// cache.store(&CacheRequest::new("tools/list").params(&fr), &json!({"tools": [], "ttlMs": 1000}));
+    /// assert!(cache.get(&CacheRequest::new("tools/list").params(&fr)).is_some());
+    /// assert!(cache.get(&CacheRequest::new("tools/list").params(&de)).is_none());
+    /// ```
     pub fn params(mut self, params: &'a Value) -> Self {
         self.params = Some(params);
         self
@@ -172,6 +191,17 @@ impl<'a> CacheRequest<'a> {
                 CacheScope::Private => Sharing::Private(self.auth_context.map(str::to_owned)),
             },
             preference: self.accept_language.map(str::to_owned),
+            // Only when no preference was given: the explicit one is what was sent.
+            meta_preference: self
+                .params
+                .filter(|_| self.accept_language.is_none())
+                .and_then(|p| p.get("_meta"))
+                .and_then(|m| m.get(ACCEPT_LANGUAGE_KEY))
+                .map(|v| {
+                    let mut text = String::new();
+                    write_canonical(&mut text, v);
+                    text
+                }),
         }
     }
 }
@@ -188,6 +218,9 @@ struct Key {
     params: String,
     auth: Sharing,
     preference: Option<String>,
+    /// `params._meta[acceptLanguage]` as canonical JSON text (any JSON value: a
+    /// non-string preference keys apart too).
+    meta_preference: Option<String>,
 }
 
 #[derive(Clone, Debug)]

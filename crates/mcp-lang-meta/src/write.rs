@@ -49,6 +49,23 @@ pub enum WriteError {
     /// The value is not well formed: not a `Content-Language` value (RFC 9110 §8.5) for
     /// `contentLanguage`, not an `Accept-Language` value (§12.5.4) for `acceptLanguage`.
     InvalidLanguage(ParseError),
+    /// The value parses (a recipient accepts empty list elements, RFC 9110 §5.6.1) but
+    /// has an empty list element, which "a sender MUST NOT generate" (same section):
+    /// `en,,fr`, `,en` or `en, `. `offset` is the byte where the empty element starts.
+    ///
+    /// ```
+    /// use mcp_lang_meta::{write_result_content_language, WriteError};
+    /// use serde_json::json;
+    ///
+    /// let mut result = json!({});
+    /// let err = write_result_content_language(&mut result, "en,,fr").unwrap_err();
+    /// assert_eq!(err, WriteError::EmptyListElement { offset: 3 });
+    /// assert_eq!(result, json!({}));
+    /// ```
+    EmptyListElement {
+        /// The byte offset of the empty element in the value.
+        offset: usize,
+    },
 }
 
 impl fmt::Display for WriteError {
@@ -69,6 +86,11 @@ impl fmt::Display for WriteError {
             WriteError::InvalidLanguage(e) => {
                 write!(f, "cannot write a malformed language value ({e})")
             }
+            WriteError::EmptyListElement { offset } => write!(
+                f,
+                "cannot write a language value with an empty list element at byte {offset} \
+                 (a sender must not generate one, RFC 9110 section 5.6.1)"
+            ),
         }
     }
 }
@@ -196,9 +218,22 @@ fn set_in_meta(
 }
 
 fn check(language: &str) -> Result<(), WriteError> {
-    ContentLanguage::parse(language)
-        .map(|_| ())
-        .map_err(WriteError::InvalidLanguage)
+    ContentLanguage::parse(language).map_err(WriteError::InvalidLanguage)?;
+    no_empty_element(language)
+}
+
+/// Refuses a value with an empty list element (RFC 9110 §5.6.1: a recipient accepts
+/// them, "a sender MUST NOT generate" them). Only for values that already parsed: neither
+/// grammar has quoted strings, so every `,` separates list elements.
+fn no_empty_element(value: &str) -> Result<(), WriteError> {
+    let mut start = 0;
+    for element in value.split(',') {
+        if element.trim_matches([' ', '\t']).is_empty() {
+            return Err(WriteError::EmptyListElement { offset: start });
+        }
+        start += element.len() + 1;
+    }
+    Ok(())
 }
 
 /// Puts the user's preference into a request's `params._meta` (creating `params` and
@@ -219,6 +254,10 @@ fn check(language: &str) -> Result<(), WriteError> {
 /// ```
 pub fn write_accept_language(request: &mut Value, preference: &str) -> Result<(), WriteError> {
     AcceptLanguage::parse(preference).map_err(WriteError::InvalidLanguage)?;
+    // An empty value is a list of no elements (no preference), not an empty element.
+    if !preference.is_empty() {
+        no_empty_element(preference)?;
+    }
     let request = as_object(request, "")?;
     if !request.contains_key("method") {
         return Err(WriteError::NotARequest);

@@ -793,3 +793,83 @@ fn agreement_is_evaluated_before_grammar_so_a_malformed_value_that_agrees_is_an_
     let raw = mcp_lang_meta::extract_accept_language(body).unwrap();
     assert!(agree(raw.as_meta_value(), [&b"FR"[..]]).is_mismatch());
 }
+
+// ------------------------------------------------- Review (engineer K) regressions
+
+#[test]
+fn a_writer_never_generates_an_empty_list_element() {
+    // RFC 9110 §5.6.1: a recipient accepts empty list elements (so these values parse),
+    // but "a sender MUST NOT generate empty list elements".
+    let mut response = json!({"jsonrpc": "2.0", "id": 1, "result": {}});
+    for (bad, offset) in [
+        ("en,,fr", 3),
+        (",en", 0),
+        ("en,", 3),
+        ("en, \t,fr", 3),
+        ("en ,,fr", 4),
+    ] {
+        assert!(ContentLanguage::parse(bad).is_ok(), "{bad} parses");
+        assert_eq!(
+            write_content_language(&mut response, bad),
+            Err(WriteError::EmptyListElement { offset }),
+            "{bad}"
+        );
+    }
+    assert_eq!(response, json!({"jsonrpc": "2.0", "id": 1, "result": {}}));
+    let mut req = request(1, "tools/list", None);
+    for (bad, offset) in [("fr,,en", 3), (",", 0), ("de;q=0.5,", 9), (" ,de", 0)] {
+        let parsed = AcceptLanguage::parse(bad).is_ok();
+        let answer = write_accept_language(&mut req, bad);
+        if parsed {
+            assert_eq!(
+                answer,
+                Err(WriteError::EmptyListElement { offset }),
+                "{bad}"
+            );
+        } else {
+            assert!(
+                matches!(answer, Err(WriteError::InvalidLanguage(_))),
+                "{bad}"
+            );
+        }
+    }
+    assert_eq!(
+        req,
+        request(1, "tools/list", None),
+        "nothing written on error"
+    );
+    // No elements at all is not an empty element: the empty value is still writable.
+    write_accept_language(&mut req, "").unwrap();
+    write_content_language(&mut response, "de, en").unwrap();
+}
+
+#[test]
+fn the_cache_keys_by_the_preference_in_params_meta_even_without_accept_language() {
+    // SEP-2792 Caching: the key MUST include the request's acceptLanguage. A caller that
+    // hands over the params (with `_meta`) but not `.accept_language(..)` must not get
+    // one language's response for another.
+    let mut cache = ResponseCache::with_clock(ManualClock::new());
+    let params = |pref: Value| {
+        json!({"cursor": "c1", "_meta": {"io.modelcontextprotocol/acceptLanguage": pref,
+            "progressToken": 7}})
+    };
+    let (fr, de, num) = (params(json!("fr")), params(json!("de")), params(json!(5)));
+    let none = json!({"cursor": "c1", "_meta": {"progressToken": 8}});
+    cache.store(
+        &CacheRequest::new("tools/list").params(&fr),
+        &tools_list("Météo", "public"),
+    );
+    let get = |p: &Value| {
+        cache
+            .get(&CacheRequest::new("tools/list").params(p))
+            .cloned()
+    };
+    assert_eq!(get(&fr).unwrap()["tools"][0]["title"], "Météo");
+    assert_eq!(get(&de), None);
+    assert_eq!(get(&num), None);
+    assert_eq!(get(&none), None);
+    // Other `_meta` keys (tokens) still do not split entries.
+    let fr_other_token = json!({"cursor": "c1", "_meta": {
+        "io.modelcontextprotocol/acceptLanguage": "fr", "progressToken": 99}});
+    assert!(get(&fr_other_token).is_some());
+}
