@@ -14,7 +14,7 @@ use std::pin::pin;
 use std::task::{Context, Poll, Waker};
 
 use bytes::Bytes;
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{Criterion, criterion_group};
 use http::header::{ACCEPT_LANGUAGE, CONTENT_TYPE, HeaderValue};
 use http::{Request, Response};
 use http_body_util::Full;
@@ -120,4 +120,30 @@ fn http_layer(c: &mut Criterion) {
 }
 
 criterion_group!(benches, http_layer);
-criterion_main!(benches);
+
+/// `MCP_LANG_CALLS=N [MCP_LANG_BARE=1]` runs N requests through the layer (or the bare
+/// service) and exits, for instruction counts that the machine's load cannot blur: run it
+/// under `valgrind --tool=callgrind` with two values of N and divide the difference in
+/// instructions by the difference in N (see the crate's README, "Performance").
+fn main() {
+    if let Some(calls) = std::env::var("MCP_LANG_CALLS")
+        .ok()
+        .and_then(|n| n.parse::<usize>().ok())
+    {
+        let body = body_1k();
+        if std::env::var_os("MCP_LANG_BARE").is_some() {
+            let mut bare = Trivial;
+            for _ in 0..calls {
+                black_box(call(&mut bare, black_box(&body)));
+            }
+        } else {
+            let mut layered = LanguageLayer::new().layer(Trivial);
+            for _ in 0..calls {
+                black_box(call(&mut layered, black_box(&body)));
+            }
+        }
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

@@ -375,19 +375,23 @@ impl<'a> Scanner<'a> {
         Ok(())
     }
 
-    /// Consumes a string (the current byte must be `"`), checking its escapes and that it
-    /// has no control characters, but not yet its UTF-8: returns where its contents start
-    /// and end (between the quotes), whether it has escapes, and whether it has any byte
-    /// above 0x7F (only then can its UTF-8 be invalid).
-    fn scan_string(&mut self) -> Result<(usize, usize, bool, bool)> {
+    /// Consumes a string (the current byte must be `"`), checking its escapes, that it
+    /// has no control characters, and that it is valid UTF-8: returns where its contents
+    /// start and end (between the quotes) and whether it has escapes.
+    ///
+    /// ASCII text is skipped a word at a time ([`plain_run`]); only the bytes that need
+    /// attention (`"`, `\\`, control characters, and the lead byte of each non-ASCII
+    /// character) are looked at one by one, so the UTF-8 check costs nothing on ASCII
+    /// and one table lookup per non-ASCII character. As with `core::str::from_utf8` after
+    /// the fact, a UTF-8 error is reported at the first invalid sequence, and only once
+    /// the string turned out to be otherwise well-formed.
+    fn scan_string(&mut self) -> Result<(usize, usize, bool)> {
         self.expect(b'"', "`\"`")?;
         let start = self.pos;
         let mut escaped = false;
-        let mut non_ascii = false;
+        let mut invalid_utf8: Option<usize> = None;
         loop {
-            let (run, high) = plain_run(self.input.get(self.pos..).unwrap_or_default());
-            self.pos += run;
-            non_ascii |= high;
+            self.pos += plain_run(self.input.get(self.pos..).unwrap_or_default());
             let Some(b) = self.peek() else {
                 return Err(self.error(ExtractErrorKind::UnexpectedEnd, "`\"`"));
             };
@@ -398,18 +402,25 @@ impl<'a> Scanner<'a> {
                     self.escape()?;
                 }
                 0x00..=0x1f => return Err(self.error(ExtractErrorKind::ControlCharacter, "")),
-                _ => {
-                    non_ascii |= b > 0x7f;
-                    self.pos += 1;
-                }
+                0x80.. => match utf8_width(self.input.get(self.pos..).unwrap_or_default()) {
+                    Some(width) => self.pos += width,
+                    None => {
+                        invalid_utf8.get_or_insert(self.pos);
+                        self.pos += 1;
+                    }
+                },
+                _ => self.pos += 1,
             }
         }
         let end = self.pos;
         self.pos += 1;
-        Ok((start, end, escaped, non_ascii))
+        if let Some(at) = invalid_utf8 {
+            return Err(ExtractError::new(at, ExtractErrorKind::InvalidUtf8, ""));
+        }
+        Ok((start, end, escaped))
     }
 
-    /// The contents of a scanned string as text, or the UTF-8 error.
+    /// The contents of a scanned (hence valid UTF-8) string as text.
     fn contents(&self, start: usize, end: usize) -> Result<&'a str> {
         let bytes = self.input.get(start..end).unwrap_or_default();
         core::str::from_utf8(bytes).map_err(|e| {
@@ -417,14 +428,9 @@ impl<'a> Scanner<'a> {
         })
     }
 
-    /// Consumes and fully validates a string whose value is not needed. An ASCII string
-    /// needs no UTF-8 check.
+    /// Consumes and fully validates a string whose value is not needed.
     fn skip_string(&mut self) -> Result<()> {
-        let (start, end, _, non_ascii) = self.scan_string()?;
-        if non_ascii {
-            self.contents(start, end)?;
-        }
-        Ok(())
+        self.scan_string().map(|_| ())
     }
 
     /// Validates one escape (the current byte is the backslash) and moves past it.
@@ -485,14 +491,14 @@ impl<'a> Scanner<'a> {
 
     /// Consumes an object key (without decoding it).
     fn key(&mut self) -> Result<Key<'a>> {
-        let (start, end, escaped, _) = self.scan_string()?;
-        let text = self.contents(start, end)?;
+        let (start, end, escaped) = self.scan_string()?;
+        let text = self.input.get(start..end).unwrap_or_default();
         Ok(Key { text, escaped })
     }
 
     /// Consumes a string and returns its decoded value: borrowed when it has no escapes.
     fn string(&mut self) -> Result<Cow<'a, str>> {
-        let (start, end, escaped, _) = self.scan_string()?;
+        let (start, end, escaped) = self.scan_string()?;
         let text = self.contents(start, end)?;
         if escaped {
             decode(text, start).map(Cow::Owned)
@@ -502,50 +508,85 @@ impl<'a> Scanner<'a> {
     }
 }
 
-/// The length of the leading run of bytes that need no attention inside a JSON string
-/// (anything but `"`, `\\` and control characters, U+0000 to U+001F), and whether that
-/// run has a byte above 0x7F.
+/// Whether a byte inside a JSON string needs a closer look: `"`, `\\`, a control
+/// character (U+0000 to U+001F), or any byte of a non-ASCII character.
+const fn needs_attention(b: u8) -> bool {
+    b == b'"' || b == b'\\' || b < 0x20 || b > 0x7f
+}
+
+/// The length of the leading run of printable ASCII other than `"` and `\\`: the bytes
+/// of a JSON string that need no attention.
 ///
-/// Eight bytes at a time (SWAR): for a word `x`, `(x - 0x01…01 * n) & !x & 0x80…80` is
-/// non-zero exactly when some byte of `x` is below `n` (for `n <= 0x80`); a byte equal to
-/// `c` is a zero byte of `x ^ (0x01…01 * c)`. Then byte by byte within the word that hit.
-fn plain_run(bytes: &[u8]) -> (usize, bool) {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let below = |x: u64, n: u8| x.wrapping_sub(ONES * u64::from(n)) & !x & HIGH;
+/// Eight bytes at a time (SWAR, see [`attention`]); the first byte that needs attention
+/// is found from the lowest set bit of the word's mask, and only the last few bytes of
+/// the input are looked at one by one.
+fn plain_run(bytes: &[u8]) -> usize {
+    let mut words = bytes.chunks_exact(8);
     let mut skipped = 0;
-    let mut high = 0;
-    for chunk in bytes.chunks_exact(8) {
-        let Ok(word) = <[u8; 8]>::try_from(chunk) else {
+    for word in &mut words {
+        let Ok(word) = <[u8; 8]>::try_from(word) else {
             break;
         };
-        let x = u64::from_le_bytes(word);
-        let special = below(x ^ (ONES * u64::from(b'"')), 1)
-            | below(x ^ (ONES * u64::from(b'\\')), 1)
-            | below(x, 0x20);
-        if special != 0 {
-            break;
+        let mask = attention(u64::from_le_bytes(word));
+        if mask != 0 {
+            return skipped + (mask.trailing_zeros() / 8) as usize;
         }
-        high |= x & HIGH;
         skipped += 8;
     }
-    let rest = bytes.get(skipped..).unwrap_or_default();
-    let tail = rest
-        .iter()
-        .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
-        .unwrap_or(rest.len());
-    let tail_high = rest
-        .get(..tail)
-        .unwrap_or_default()
-        .iter()
-        .any(|&b| b > 0x7f);
-    (skipped + tail, high != 0 || tail_high)
+    let rest = words.remainder();
+    skipped
+        + rest
+            .iter()
+            .position(|&b| needs_attention(b))
+            .unwrap_or(rest.len())
+}
+
+/// For eight bytes read little-endian, a mask whose lowest set bit is the high bit of
+/// the first byte that [`needs_attention`] (zero when none does).
+///
+/// A byte equal to `c` is a zero byte of `x ^ (0x01…01 * c)`, and for any `y`,
+/// `(y - 0x01…01) & !y` sets the high bit of `y`'s first zero byte and of none before it.
+/// `(x - 0x20…20) | x` sets the high bit of the first byte below 0x20 or above 0x7F and
+/// of none before it (the bytes before it are in 0x20..=0x7F: no borrow, high bit clear).
+/// Bits above the first hit may be set spuriously by borrows, which is why only the
+/// lowest one is used.
+const fn attention(x: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    const fn first_zero(y: u64) -> u64 {
+        y.wrapping_sub(ONES) & !y
+    }
+    let quote = first_zero(x ^ (ONES * b'"' as u64));
+    let backslash = first_zero(x ^ (ONES * b'\\' as u64));
+    let outside = x.wrapping_sub(ONES * 0x20) | x;
+    (quote | backslash | outside) & HIGH
+}
+
+/// The length of the UTF-8 sequence that `bytes` starts with, or `None` when it does not
+/// start with a valid one (Unicode 15, table 3-7: no overlong forms, no surrogates,
+/// nothing above U+10FFFF, no truncated sequence).
+fn utf8_width(bytes: &[u8]) -> Option<usize> {
+    let (width, second) = match bytes.first()? {
+        0x00..=0x7f => return Some(1),
+        0xc2..=0xdf => (2, 0x80..=0xbf),
+        0xe0 => (3, 0xa0..=0xbf),
+        0xe1..=0xec | 0xee..=0xef => (3, 0x80..=0xbf),
+        0xed => (3, 0x80..=0x9f),
+        0xf0 => (4, 0x90..=0xbf),
+        0xf1..=0xf3 => (4, 0x80..=0xbf),
+        0xf4 => (4, 0x80..=0x8f),
+        _ => return None,
+    };
+    let tail = bytes.get(1..width)?;
+    let (first, rest) = tail.split_first()?;
+    (second.contains(first) && rest.iter().all(|b| matches!(b, 0x80..=0xbf))).then_some(width)
 }
 
 /// An object key as written: compared with a name by decoding its escapes on the fly, so
 /// that no key is ever allocated.
 pub(crate) struct Key<'a> {
-    text: &'a str,
+    /// The key's bytes between the quotes (valid UTF-8: the scanner checked it).
+    text: &'a [u8],
     escaped: bool,
 }
 
@@ -553,10 +594,13 @@ impl Key<'_> {
     /// Whether the decoded key equals `name`.
     fn is(&self, name: &str) -> bool {
         if !self.escaped {
-            return self.text == name;
+            return self.text == name.as_bytes();
         }
+        let Ok(text) = core::str::from_utf8(self.text) else {
+            return false;
+        };
         let mut want = name.chars();
-        for c in Unescape::new(self.text) {
+        for c in Unescape::new(text) {
             match c {
                 Some(c) if want.next() == Some(c) => {}
                 _ => return false,
@@ -653,4 +697,59 @@ fn hex_unit(s: &str) -> Option<u16> {
     u16::from_str_radix(digits, 16)
         .ok()
         .filter(|_| digits.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{needs_attention, plain_run, utf8_width};
+
+    #[test]
+    fn plain_run_stops_at_the_first_byte_that_needs_attention() {
+        // Every byte value at every position of buffers around the word size, after
+        // plain ASCII and before bytes that would also stop the run.
+        for len in 0..=24 {
+            for at in 0..len {
+                for b in 0..=u8::MAX {
+                    let mut buffer = vec![b'a'; len];
+                    if let Some(slot) = buffer.get_mut(at) {
+                        *slot = b;
+                    }
+                    for later in buffer.iter_mut().skip(at + 1).step_by(3) {
+                        *later = if b % 2 == 0 { b'"' } else { 0xff };
+                    }
+                    let naive = buffer
+                        .iter()
+                        .position(|&b| needs_attention(b))
+                        .unwrap_or(len);
+                    assert_eq!(plain_run(&buffer), naive, "{buffer:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn utf8_width_agrees_with_the_standard_library() {
+        let samples = [
+            0x00, 0x41, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xff,
+        ];
+        for first in 0..=u8::MAX {
+            for second in 0..=u8::MAX {
+                for third in samples {
+                    for fourth in samples {
+                        let bytes = [first, second, third, fourth];
+                        let expected = (1..=4).find(|&w| {
+                            bytes
+                                .get(..w)
+                                .is_some_and(|p| core::str::from_utf8(p).is_ok())
+                        });
+                        assert_eq!(utf8_width(&bytes), expected, "{bytes:x?}");
+                        // A sequence cut short by the end of the input is invalid.
+                        if let Some(w) = expected.filter(|&w| w > 1) {
+                            assert_eq!(utf8_width(&bytes[..w - 1]), None, "{bytes:x?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
