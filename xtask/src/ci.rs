@@ -18,7 +18,8 @@ use crate::{Result, bail};
 pub(crate) const USAGE: &str =
     "  ci [--skip STEP]… [--only STEP]… [--skip-fuzz] [--fuzz-time SECS] [--keep-going] [--list]
       Runs every gate in order, each timed, stopping at the first failure: fmt, clippy,
-      test, conformance (the SEP-2792 suite against the reference server), doc, bench
+      test, conformance (the SEP-2792 suite against the reference server), interop (the
+      official Python MCP SDK as the client, over stdio and HTTP), doc, bench
       (build only), package, fuzz (a smoke run of every target, default 20 s each).
       --keep-going runs the remaining steps after a failure (still exiting non-zero).
       `.ci/run` calls this.";
@@ -55,6 +56,12 @@ const STEPS: &[Step] = &[
         name: "conformance",
         about: "mcp-lang conformance: the SEP-2792 suite against the embedded reference server (stdio and HTTP)",
         run: sep2792_conformance,
+    },
+    // Python SDK interop (issue 6, engineer M): see `python_interop` below.
+    Step {
+        name: "interop",
+        about: "the official Python MCP SDK (mcp==2.3.0, own venv under target/) as the client of mcp-lang serve, stdio and HTTP",
+        run: python_interop,
     },
     Step {
         name: "doc",
@@ -233,6 +240,28 @@ fn sep2792_conformance(_: &mut Ci) -> Result<()> {
     Cmd::cargo()
         .args(["run", "--quiet", "-p", "mcp-lang-cli", "--", "conformance"])
         .run()
+}
+
+/// The official Python MCP SDK as the client of `mcp-lang serve` over stdio and Streamable
+/// HTTP (`crates/mcp-lang-cli/tests/python_interop.rs`). The test is `#[ignore]`d in the
+/// `test` step because it provisions a virtual environment from PyPI; here it runs with
+/// `--ignored`, and `--nocapture` puts each check the Python client makes in the log. With
+/// `CI` set, a missing python3 fails the test instead of skipping it. Its tests count in
+/// the tally.
+fn python_interop(ci: &mut Ci) -> Result<()> {
+    let tally = &mut ci.tally;
+    Cmd::cargo()
+        .args([
+            "test",
+            "-p",
+            "mcp-lang-cli",
+            "--test",
+            "python_interop",
+            "--",
+            "--ignored",
+            "--nocapture",
+        ])
+        .run_tee(|line| tally.add_line(line))
 }
 
 fn doc(_: &mut Ci) -> Result<()> {
