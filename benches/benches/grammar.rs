@@ -1,5 +1,5 @@
-//! Parsing `Accept-Language` (mcp-lang-grammar) beside the peers, on the same
-//! inputs, in one run.
+//! Parsing `Accept-Language` (mcp-lang-grammar) beside the peers, on the
+//! same inputs, in one run.
 //!
 //! Groups: `parse/typical` (the SEP's `fr-CA,fr;q=0.9,en;q=0.5`),
 //! `parse/browser-12` (a 12-range header as browsers send), and
@@ -14,10 +14,26 @@
 //! Before measuring, the bench counts allocations per parse with
 //! `mcp_lang_testkit::CountingAllocator` and prints them; ours must be 0
 //! (the run aborts otherwise).
+//!
+//! # Instruction counts
+//!
+//! Wall-clock time on a shared machine is noisy; instruction counts are not.
+//! Run with `--callgrind ID ITERATIONS` (an id is `group/function`, e.g.
+//! `parse/typical/mcp-lang`; `--callgrind list` prints them) and the binary
+//! runs that one operation `ITERATIONS` times inside `callgrind_loop`, after
+//! one warm-up call, instead of running criterion:
+//!
+//! ```text
+//! valgrind --tool=callgrind --toggle-collect='*callgrind_loop*' \
+//!     target/release/deps/grammar-HASH --callgrind parse/typical/mcp-lang 1000
+//! ```
+//!
+//! The total `Ir` divided by `ITERATIONS` is the instruction count per
+//! operation (`cargo xtask bench --callgrind` does this for every id).
 
 use std::hint::black_box;
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, Throughput};
 use mcp_lang_grammar::AcceptLanguage;
 use mcp_lang_testkit::CountingAllocator;
 
@@ -57,6 +73,13 @@ fn fluent_langneg_peer(value: &str) -> usize {
     fluent_langneg::accepted_languages::parse(value).len()
 }
 
+/// The implementations, by criterion function id.
+const IMPLEMENTATIONS: [(&str, fn(&str) -> usize); 3] = [
+    ("mcp-lang", mcp_lang),
+    ("accept-language", accept_language_peer),
+    ("fluent-langneg", fluent_langneg_peer),
+];
+
 fn report_allocations(inputs: &[(&str, &str)]) {
     for (name, value) in inputs {
         let (ours, _) = ALLOC.count(|| black_box(mcp_lang(black_box(value))));
@@ -69,7 +92,48 @@ fn report_allocations(inputs: &[(&str, &str)]) {
     }
 }
 
-fn bench(c: &mut Criterion) {
+fn bench(c: &mut Criterion, inputs: &[(&str, &str)]) {
+    report_allocations(inputs);
+    for &(name, value) in inputs {
+        let mut group = c.benchmark_group(format!("parse/{name}"));
+        group.throughput(Throughput::Bytes(value.len() as u64));
+        for (id, run) in IMPLEMENTATIONS {
+            group.bench_function(id, |b| b.iter(|| run(black_box(value))));
+        }
+        group.finish();
+    }
+}
+
+/// Runs `run(value)` `iterations` times; callgrind collects only in here.
+#[inline(never)]
+fn callgrind_loop(run: fn(&str) -> usize, value: &str, iterations: u64) -> usize {
+    let mut sum = 0usize;
+    for _ in 0..iterations {
+        sum = sum.wrapping_add(run(black_box(value)));
+    }
+    sum
+}
+
+/// `--callgrind ID ITERATIONS` (see the module docs); `list` prints the ids.
+fn callgrind(inputs: &[(&str, &str)], id: &str, iterations: &str) {
+    let mut all = inputs.iter().flat_map(|&(name, value)| {
+        IMPLEMENTATIONS
+            .iter()
+            .map(move |&(imp, run)| (format!("parse/{name}/{imp}"), run, value))
+    });
+    if id == "list" {
+        all.for_each(|(id, _, _)| println!("{id}"));
+        return;
+    }
+    let iterations: u64 = iterations.parse().expect("ITERATIONS is a number");
+    let Some((_, run, value)) = all.find(|(known, _, _)| known == id) else {
+        panic!("unknown id {id:?} (`--callgrind list` prints the ids)");
+    };
+    black_box(run(black_box(value)));
+    black_box(callgrind_loop(run, value, iterations));
+}
+
+fn main() {
     let hostile = hostile_64k();
     assert_eq!(
         AcceptLanguage::parse(&hostile).map(|v| v.len()).ok(),
@@ -80,20 +144,13 @@ fn bench(c: &mut Criterion) {
         ("browser-12", BROWSER_12),
         ("hostile-64k", &hostile),
     ];
-    report_allocations(&inputs);
-    for (name, value) in inputs {
-        let mut group = c.benchmark_group(format!("parse/{name}"));
-        group.throughput(Throughput::Bytes(value.len() as u64));
-        group.bench_function("mcp-lang", |b| b.iter(|| mcp_lang(black_box(value))));
-        group.bench_function("accept-language", |b| {
-            b.iter(|| accept_language_peer(black_box(value)))
-        });
-        group.bench_function("fluent-langneg", |b| {
-            b.iter(|| fluent_langneg_peer(black_box(value)))
-        });
-        group.finish();
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(at) = args.iter().position(|a| a == "--callgrind") {
+        let arg = |i: usize| args.get(at + i).map_or("", String::as_str);
+        callgrind(&inputs, arg(1), arg(2));
+        return;
     }
+    let mut c = Criterion::default().configure_from_args();
+    bench(&mut c, &inputs);
+    c.final_summary();
 }
-
-criterion_group!(benches, bench);
-criterion_main!(benches);

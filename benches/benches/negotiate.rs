@@ -15,10 +15,18 @@
 //! peers do less than we do (fluent-langneg ignores q and `*`;
 //! accept-language matches exact strings), so this compares cost, not
 //! answers. `negotiate` itself allocates nothing (crates/mcp-lang-match/tests/alloc.rs).
+//!
+//! # Instruction counts
+//!
+//! As in the grammar bench, `--callgrind ID ITERATIONS` (ids are
+//! `group/function`, e.g. `negotiate/typical-20/mcp-lang`; `--callgrind list`
+//! prints them) runs one operation `ITERATIONS` times inside `callgrind_loop`
+//! instead of running criterion, for
+//! `valgrind --tool=callgrind --toggle-collect='*callgrind_loop*'`.
 
 use std::hint::black_box;
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::Criterion;
 use fluent_langneg::LanguageIdentifier;
 use fluent_langneg::{NegotiationStrategy, accepted_languages, negotiate_languages};
 use mcp_lang_match::Negotiator;
@@ -145,55 +153,131 @@ fn hostile() -> String {
     s
 }
 
-fn group(c: &mut Criterion, name: &str, header: &str, tags: &[&str]) {
-    let server = Negotiator::new(tags, "en").expect("valid tags");
-    let available: Vec<LanguageIdentifier> =
-        tags.iter().map(|t| t.parse().expect("valid tag")).collect();
-    let default: LanguageIdentifier = "en".parse().expect("valid tag");
-
-    let mut group = c.benchmark_group(name);
-    group.bench_function("mcp-lang", |b| {
-        b.iter(|| server.negotiate_header(Some(black_box(header))).tag().len())
-    });
-    group.bench_function("fluent-langneg-filtering", |b| {
-        b.iter(|| {
-            let requested = accepted_languages::parse(black_box(header));
-            negotiate_languages(
-                &requested,
-                &available,
-                Some(&default),
-                NegotiationStrategy::Filtering,
-            )
-            .len()
-        })
-    });
-    group.bench_function("fluent-langneg-lookup", |b| {
-        b.iter(|| {
-            let requested = accepted_languages::parse(black_box(header));
-            negotiate_languages(
-                &requested,
-                &available,
-                Some(&default),
-                NegotiationStrategy::Lookup,
-            )
-            .len()
-        })
-    });
-    group.bench_function("accept-language", |b| {
-        b.iter(|| accept_language::intersection(black_box(header), tags).len())
-    });
-    group.finish();
+/// One input: the header and the supported tags, prepared for every
+/// implementation outside the timed code.
+struct Case {
+    name: String,
+    header: String,
+    tags: Vec<&'static str>,
+    server: Negotiator,
+    available: Vec<LanguageIdentifier>,
+    default: LanguageIdentifier,
 }
 
-fn typical(c: &mut Criterion) {
-    for n in [5, 20, 100] {
-        group(c, &format!("negotiate/typical-{n}"), TYPICAL, &supported(n));
+impl Case {
+    fn new(name: String, header: String, tags: Vec<&'static str>) -> Case {
+        let server = Negotiator::new(&tags, "en").expect("valid tags");
+        let available = tags.iter().map(|t| t.parse().expect("valid tag")).collect();
+        let default = "en".parse().expect("valid tag");
+        Case {
+            name,
+            header,
+            tags,
+            server,
+            available,
+            default,
+        }
     }
 }
 
-fn hostile_64k(c: &mut Criterion) {
-    group(c, "negotiate/hostile-64k-100", &hostile(), &supported(100));
+fn mcp_lang(case: &Case, header: &str) -> usize {
+    case.server.negotiate_header(Some(header)).tag().len()
 }
 
-criterion_group!(benches, typical, hostile_64k);
-criterion_main!(benches);
+fn fluent_langneg(case: &Case, header: &str, strategy: NegotiationStrategy) -> usize {
+    let requested = accepted_languages::parse(header);
+    negotiate_languages(&requested, &case.available, Some(&case.default), strategy).len()
+}
+
+fn fluent_langneg_filtering(case: &Case, header: &str) -> usize {
+    fluent_langneg(case, header, NegotiationStrategy::Filtering)
+}
+
+fn fluent_langneg_lookup(case: &Case, header: &str) -> usize {
+    fluent_langneg(case, header, NegotiationStrategy::Lookup)
+}
+
+fn accept_language_peer(case: &Case, header: &str) -> usize {
+    accept_language::intersection(header, &case.tags).len()
+}
+
+/// The implementations, by criterion function id. Each does the whole job
+/// from the raw header string.
+type Implementation = fn(&Case, &str) -> usize;
+const IMPLEMENTATIONS: [(&str, Implementation); 4] = [
+    ("mcp-lang", mcp_lang),
+    ("fluent-langneg-filtering", fluent_langneg_filtering),
+    ("fluent-langneg-lookup", fluent_langneg_lookup),
+    ("accept-language", accept_language_peer),
+];
+
+fn cases() -> Vec<Case> {
+    let mut cases: Vec<Case> = [5, 20, 100]
+        .into_iter()
+        .map(|n| {
+            Case::new(
+                format!("negotiate/typical-{n}"),
+                TYPICAL.into(),
+                supported(n),
+            )
+        })
+        .collect();
+    cases.push(Case::new(
+        "negotiate/hostile-64k-100".into(),
+        hostile(),
+        supported(100),
+    ));
+    cases
+}
+
+fn bench(c: &mut Criterion, cases: &[Case]) {
+    for case in cases {
+        let mut group = c.benchmark_group(&case.name);
+        for (id, run) in IMPLEMENTATIONS {
+            group.bench_function(id, |b| b.iter(|| run(case, black_box(&case.header))));
+        }
+        group.finish();
+    }
+}
+
+/// Runs `run` `iterations` times; callgrind collects only in here.
+#[inline(never)]
+fn callgrind_loop(run: Implementation, case: &Case, iterations: u64) -> usize {
+    let mut sum = 0usize;
+    for _ in 0..iterations {
+        sum = sum.wrapping_add(run(case, black_box(&case.header)));
+    }
+    sum
+}
+
+/// `--callgrind ID ITERATIONS` (see the module docs); `list` prints the ids.
+fn callgrind(cases: &[Case], id: &str, iterations: &str) {
+    let mut all = cases.iter().flat_map(|case| {
+        IMPLEMENTATIONS
+            .iter()
+            .map(move |&(imp, run)| (format!("{}/{imp}", case.name), run, case))
+    });
+    if id == "list" {
+        all.for_each(|(id, _, _)| println!("{id}"));
+        return;
+    }
+    let iterations: u64 = iterations.parse().expect("ITERATIONS is a number");
+    let Some((_, run, case)) = all.find(|(known, _, _)| known == id) else {
+        panic!("unknown id {id:?} (`--callgrind list` prints the ids)");
+    };
+    black_box(run(case, black_box(&case.header)));
+    black_box(callgrind_loop(run, case, iterations));
+}
+
+fn main() {
+    let cases = cases();
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(at) = args.iter().position(|a| a == "--callgrind") {
+        let arg = |i: usize| args.get(at + i).map_or("", String::as_str);
+        callgrind(&cases, arg(1), arg(2));
+        return;
+    }
+    let mut c = Criterion::default().configure_from_args();
+    bench(&mut c, &cases);
+    c.final_summary();
+}

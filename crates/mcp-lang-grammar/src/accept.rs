@@ -22,12 +22,12 @@
 
 use core::fmt;
 
-use crate::chars::{ascii_str, ends_range, is_alpha, is_ows, skip_ows};
+use crate::chars::{ascii_str, ends_range, is_alpha, is_ows, skip_ows, starts_range};
 use crate::error::{Expected, PResult, ParseError, fail};
 use crate::list::ListRule;
 use crate::quality::{Quality, qvalue, read_validated_qvalue};
 use crate::range::{LanguageRange, basic_range};
-use crate::scan;
+use crate::scan::{self, RangeIndex};
 
 /// One element of an `Accept-Language` value.
 ///
@@ -169,10 +169,21 @@ impl Default for Limits {
 /// let err = AcceptLanguage::parse("en;q=1.001").unwrap_err();
 /// assert_eq!(err.to_string(), "at byte 9: expected qvalue");
 /// ```
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub struct AcceptLanguage<'a> {
     value: &'a str,
     len: usize,
+    /// Where the first ranges are, noted while validating.
+    index: RangeIndex,
+}
+
+impl fmt::Debug for AcceptLanguage<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AcceptLanguage")
+            .field("value", &self.value)
+            .field("len", &self.len)
+            .finish()
+    }
 }
 
 impl<'a> AcceptLanguage<'a> {
@@ -208,8 +219,9 @@ impl<'a> AcceptLanguage<'a> {
     /// assert!(AcceptLanguage::parse_with(&"en,".repeat(33), limits).is_err());
     /// ```
     pub fn parse_with(value: &'a str, limits: Limits) -> Result<Self, ParseError> {
-        let len = validate(value.as_bytes(), limits)?;
-        Ok(AcceptLanguage { value, len })
+        let mut index = RangeIndex::EMPTY;
+        let len = validate(value.as_bytes(), limits, &mut index)?;
+        Ok(AcceptLanguage { value, len, index })
     }
 
     /// [`parse_bytes`](AcceptLanguage::parse_bytes) within [`Limits`].
@@ -219,10 +231,12 @@ impl<'a> AcceptLanguage<'a> {
     /// assert!(AcceptLanguage::parse_bytes_with(b"en", Limits::new().max_bytes(2)).is_ok());
     /// ```
     pub fn parse_bytes_with(value: &'a [u8], limits: Limits) -> Result<Self, ParseError> {
-        let len = validate(value, limits)?;
+        let mut index = RangeIndex::EMPTY;
+        let len = validate(value, limits, &mut index)?;
         Ok(AcceptLanguage {
             value: ascii_str(value),
             len,
+            index,
         })
     }
 
@@ -270,7 +284,9 @@ impl<'a> AcceptLanguage<'a> {
     pub fn iter(&self) -> Ranges<'a> {
         Ranges {
             value: self.value,
-            at: 0,
+            index: self.index,
+            taken: 0,
+            at: self.index.resume,
             left: self.len,
         }
     }
@@ -312,8 +328,14 @@ impl<'a> IntoIterator for &AcceptLanguage<'a> {
 pub struct Ranges<'a> {
     /// The validated value.
     value: &'a str,
-    /// Where the next element (or the separators before it) starts.
+    /// The ranges noted while validating, read back first.
+    index: RangeIndex,
+    /// How many of `index`'s ranges were yielded.
+    taken: u8,
+    /// Once those are yielded: where the separators before the next
+    /// element start.
     at: usize,
+    /// How many ranges are left.
     left: usize,
 }
 
@@ -325,15 +347,27 @@ impl<'a> Iterator for Ranges<'a> {
         if self.left == 0 {
             return None;
         }
-        // The value is known to be well-formed, so this is a plain scan:
-        // skip separators, take the range up to its delimiter, then read an
-        // optional weight. Out-of-range indices end the scan; none panics.
+        self.left -= 1;
+        if self.taken < self.index.len {
+            let spot = self.index.spots.get(usize::from(self.taken)).copied();
+            self.taken += 1;
+            let spot = spot.unwrap_or_default();
+            let start = usize::try_from(spot.start).unwrap_or(usize::MAX);
+            let end = start.saturating_add(usize::from(spot.len));
+            let range = self.value.get(start..end).unwrap_or("");
+            return Some(WeightedRange {
+                range: LanguageRange::from_validated_str(range),
+                quality: Quality::from_validated(spot.quality),
+            });
+        }
+        // The rest is scanned; the value is known to be well-formed.
+        // Between two ranges there are only separators (OWS, `,`) and the
+        // rest of a weight read below (`.`, digits): nothing there is a
+        // letter or `*`, so the next range starts at the next one.
+        // Out-of-range indices end the scan; none panics.
         let bytes = self.value.as_bytes();
         let mut i = self.at;
-        while let Some(&b) = bytes.get(i) {
-            if !(is_ows(b) || b == b',') {
-                break;
-            }
+        while bytes.get(i).is_some_and(|&b| !starts_range(b)) {
             i += 1;
         }
         let start = i;
@@ -351,12 +385,11 @@ impl<'a> Iterator for Ranges<'a> {
             while bytes.get(j).is_some_and(|&b| is_ows(b)) {
                 j += 1;
             }
-            let (q, used) = read_validated_qvalue(bytes.get(j + 2..).unwrap_or(&[]));
-            quality = q;
-            i = j + 2 + used;
+            // `q=` then the qvalue; resume after its first digit.
+            quality = read_validated_qvalue(bytes.get(j + 2..).unwrap_or(&[]));
+            i = j + 3;
         }
         self.at = i;
-        self.left -= 1;
         Some(WeightedRange {
             range: LanguageRange::from_validated_str(range),
             quality,
@@ -377,11 +410,11 @@ impl core::iter::FusedIterator for Ranges<'_> {}
 /// The fast scan decides well-formed values; anything it rejects (or that is
 /// over a limit) goes to the nom parser, which reports the error.
 #[inline]
-fn validate(value: &[u8], limits: Limits) -> Result<usize, ParseError> {
+fn validate(value: &[u8], limits: Limits, index: &mut RangeIndex) -> Result<usize, ParseError> {
     if value.len() > limits.max_bytes {
         return Err(ParseError::new(limits.max_bytes, Expected::ByteLimit));
     }
-    match scan::count_ranges(value) {
+    match scan::scan(value, index) {
         Some(count) if count <= limits.max_ranges => Ok(count),
         _ => validate_with_nom(value, limits),
     }
@@ -427,6 +460,9 @@ fn weight(input: &[u8]) -> PResult<'_, Quality> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::format;
+    use std::string::String;
+    use std::vec::Vec;
 
     /// `(range, q)` pairs of a value, compared without allocating.
     fn check(value: &str, expected: &[(&str, u16)]) {
@@ -511,6 +547,83 @@ mod tests {
         assert_eq!(err("en;q=NaN"), (5, Expected::QValue));
         assert_eq!(err("en;q= 0.5"), (5, Expected::QValue));
         assert_eq!(err("en;q =0.5"), (4, Expected::Q));
+    }
+
+    /// The ranges of `value` read through the index noted while parsing,
+    /// and read by scanning the whole value, agree.
+    fn index_agrees_with_scanning(value: &str) {
+        let parsed = AcceptLanguage::parse(value).unwrap_or_else(|e| panic!("{value:?}: {e}"));
+        let scanned = AcceptLanguage {
+            index: RangeIndex::EMPTY,
+            ..parsed
+        };
+        assert_eq!(parsed.iter().len(), scanned.iter().len(), "{value:?}");
+        for (a, b) in parsed.iter().zip(scanned.iter()) {
+            assert_eq!(
+                (a.range.as_str(), a.quality),
+                (b.range.as_str(), b.quality),
+                "{value:?}"
+            );
+        }
+        assert_eq!(parsed.iter().count(), parsed.len(), "{value:?}");
+    }
+
+    #[test]
+    fn index_covers_the_first_ranges_then_scanning_resumes() {
+        for value in [
+            "",
+            ",",
+            "fr-CA,fr;q=0.9,en;q=0.5",
+            "a,b,c,d,e,f,g,h",
+            "a,b,c,d,e,f,g,h,i;q=0.1,*",
+            "a;q=0.1,b;q=0.2,c;q=0.3,d;q=0.4,e;q=0.5,f;q=0.6,g;q=0.7,h;q=0.8 , i;q=0.9",
+            "a;q=1.000,b;q=1.,c;q=0.,d;q=0,e ; Q=0.001,f,g,h;q=0.12\t,\t i-x;q=1 , j",
+            " , en ,, ",
+        ] {
+            index_agrees_with_scanning(value);
+        }
+    }
+
+    #[test]
+    fn a_range_too_long_to_note_is_scanned() {
+        let mut long = String::from("a");
+        for _ in 0..40_000 {
+            long.push_str("-b");
+        }
+        let value = format!("fr;q=0.5,{long};q=0.3,de,en;q=0.1");
+        let parsed = AcceptLanguage::parse(&value).unwrap();
+        assert_eq!(parsed.index.len, 1);
+        let got: Vec<(&str, u16)> = parsed
+            .iter()
+            .map(|w| (w.range.as_str(), w.quality.get()))
+            .collect();
+        assert_eq!(
+            got,
+            [("fr", 500), (long.as_str(), 300), ("de", 1000), ("en", 100)]
+        );
+        index_agrees_with_scanning(&value);
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn index_agrees_with_scanning_on_generated_values(
+            elements in proptest::collection::vec(
+                "([a-zA-Z]{1,3}(-[a-zA-Z0-9]{1,3}){0,2}|[*])([ \t]{0,2};[ \t]{0,2}[qQ]=(0|0\\.[0-9]{0,3}|1|1\\.0{0,3}))?",
+                0..20,
+            ),
+            separators in proptest::collection::vec("[ \t]{0,2},[ \t]{0,2}(,[ \t]?)?", 20),
+        ) {
+            let mut value = String::new();
+            for (i, element) in elements.iter().enumerate() {
+                if i > 0 {
+                    value.push_str(&separators[i]);
+                }
+                value.push_str(element);
+            }
+            index_agrees_with_scanning(&value);
+        }
     }
 
     #[test]

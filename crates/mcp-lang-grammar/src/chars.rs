@@ -4,6 +4,7 @@ const ALPHA: u8 = 1;
 const DIGIT: u8 = 2;
 const OWS: u8 = 4;
 const RANGE_END: u8 = 8;
+const STAR: u8 = 16;
 
 /// The class bits of every byte: one table load instead of range compares
 /// on the hot paths.
@@ -20,6 +21,8 @@ static CLASSES: [u8; 256] = {
             OWS | RANGE_END
         } else if byte == b';' || byte == b',' {
             RANGE_END
+        } else if byte == b'*' {
+            STAR
         } else {
             0
         };
@@ -61,6 +64,12 @@ pub(crate) fn is_ows(b: u8) -> bool {
 #[inline(always)]
 pub(crate) fn ends_range(b: u8) -> bool {
     class(b) & RANGE_END != 0
+}
+
+/// ALPHA or `*`: what starts a range inside a well-formed `Accept-Language`.
+#[inline(always)]
+pub(crate) fn starts_range(b: u8) -> bool {
+    class(b) & (ALPHA | STAR) != 0
 }
 
 /// The input after any OWS.

@@ -55,6 +55,13 @@ impl Quality {
         }
     }
 
+    /// A quality from thousandths that a parser has already checked to be
+    /// at most 1000.
+    #[inline(always)]
+    pub(crate) const fn from_validated(thousandths: u16) -> Quality {
+        Quality(thousandths)
+    }
+
     /// The quality in thousandths.
     ///
     /// ```
@@ -172,31 +179,24 @@ fn decimals(input: &[u8], digit: impl Fn(u8) -> bool) -> PResult<'_, &[u8]> {
 }
 
 /// The quality of a qvalue already validated by [`qvalue`], read without
-/// re-checking: the byte string starts with a well-formed qvalue.
+/// re-checking: `bytes` starts with a well-formed qvalue, followed by OWS,
+/// `,` or the end of a validated `Accept-Language` value.
+///
+/// The three decimals are read independently: a missing decimal reads as 0,
+/// and no digit can follow a non-digit there (after the qvalue comes OWS,
+/// `,`, or an element, which starts with a letter or `*`).
 #[inline(always)]
-pub(crate) fn read_validated_qvalue(bytes: &[u8]) -> (Quality, usize) {
+pub(crate) fn read_validated_qvalue(bytes: &[u8]) -> Quality {
     match bytes {
-        [b'0', b'.', rest @ ..] => {
-            let mut value: u16 = 0;
-            let mut used = 0;
-            for i in 0..3 {
-                let digit = match rest.get(i) {
-                    Some(&d) if is_digit(d) => {
-                        used += 1;
-                        u16::from(d - b'0')
-                    }
-                    _ => 0,
-                };
-                value = value * 10 + digit;
-            }
-            (Quality(value), 2 + used)
+        [b'0', b'.', decimals @ ..] => {
+            let digit = |k: usize| match decimals.get(k) {
+                Some(&d) if is_digit(d) => u16::from(d - b'0'),
+                _ => 0,
+            };
+            Quality(digit(0) * 100 + digit(1) * 10 + digit(2))
         }
-        [b'1', b'.', rest @ ..] => (
-            Quality::ONE,
-            2 + rest.iter().take(3).take_while(|&&b| b == b'0').count(),
-        ),
-        [b'1', ..] => (Quality::ONE, 1),
-        _ => (Quality::ZERO, 1),
+        [b'1', ..] => Quality::ONE,
+        _ => Quality::ZERO,
     }
 }
 
