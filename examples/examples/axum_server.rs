@@ -6,8 +6,9 @@
 //! cargo run -p mcp-lang-examples --example axum_server -- 8080    # another port
 //! ```
 //!
-//! No MCP SDK is involved: the handler reads JSON-RPC itself and answers `tools/list` and
-//! `tools/call`. Everything language-related comes from the crates:
+//! No MCP SDK is involved: the handler reads JSON-RPC itself and answers `initialize`,
+//! `ping`, `tools/list` and `tools/call` (stateless: each POST is one request, answered with
+//! one JSON body). Everything language-related comes from the crates:
 //!
 //! - the layer checks that `Accept-Language` agrees with `_meta` (400 / -32020 when it
 //!   does not), negotiates the preference, and hands the handler a `RequestLanguage` in
@@ -50,6 +51,14 @@ const SUPPORTED: [&str; 4] = ["en", "fr", "de", "ja"];
 /// The translation of one display field into `language`, keyed by what the field is (the
 /// tool's name), not by its English text. `None` keeps the English source.
 fn translate(language: &str, field: &DisplayField) -> Option<&'static str> {
+    if *field == DisplayField::ImplementationTitle {
+        return match language {
+            "fr" => Some("Exemple écrit à la main"),
+            "de" => Some("Handgeschriebenes Beispiel"),
+            "ja" => Some("手書きの例"),
+            _ => None,
+        };
+    }
     let DisplayField::ToolTitle { tool } = field else {
         return None;
     };
@@ -116,14 +125,20 @@ fn answer(message: &Value, language: &RequestLanguage) -> Result<Value, Value> {
     let selected = language.selected();
     let method = message.get("method").and_then(Value::as_str).unwrap_or("");
     let params = message.get("params").cloned().unwrap_or(Value::Null);
+    let localize = |result: Value| {
+        let mut message = json!({"jsonrpc": "2.0", "id": null, "result": result});
+        let catalog = |field: &DisplayField, _: &str| translate(selected, field).map(str::to_owned);
+        Localizer::new(&catalog).localize(&mut message);
+        message["result"].take()
+    };
     let mut result = match method {
-        "tools/list" => {
-            let mut result = json!({"jsonrpc": "2.0", "id": null, "result": tools()});
-            let catalog =
-                |field: &DisplayField, _: &str| translate(selected, field).map(str::to_owned);
-            Localizer::new(&catalog).localize(&mut result);
-            result["result"].take()
-        }
+        "initialize" => localize(json!({
+            "protocolVersion": params["protocolVersion"].as_str().unwrap_or("2025-06-18"),
+            "capabilities": {"tools": {}},
+            "serverInfo": {"name": "handwritten-example", "title": "Hand-written example", "version": "1.0.0"}
+        })),
+        "ping" => json!({}),
+        "tools/list" => localize(tools()),
         "tools/call" => {
             let arguments = &params["arguments"];
             match params["name"].as_str() {
@@ -192,7 +207,10 @@ async fn mcp(request: Request) -> Response {
         )
             .into_response();
     };
-    let id = message.get("id").cloned().unwrap_or(Value::Null);
+    // A notification (no id) gets no JSON-RPC answer.
+    let Some(id) = message.get("id").cloned() else {
+        return StatusCode::ACCEPTED.into_response();
+    };
     let reply = match answer(&message, &language) {
         Ok(result) => json!({"jsonrpc": "2.0", "id": id, "result": result}),
         Err(error) => json!({"jsonrpc": "2.0", "id": id, "error": error}),

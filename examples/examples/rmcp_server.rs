@@ -43,7 +43,7 @@ use tower_layer::Layer;
 fn text(language: &RequestLanguage, id: &str) -> String {
     let text = match (id, language.tag()) {
         ("countdown-title", "fr") => "Compte à rebours",
-        ("countdown-title", "de") => "Countdown",
+        ("countdown-title", "de") => "Rückwärtszählen",
         ("countdown-title", _) => "Countdown",
         ("step", "fr") => "Plus que {n}…",
         ("step", "de") => "Noch {n}…",

@@ -1,6 +1,7 @@
-//! The examples do what their docs say. `cargo test` builds every example of the package
-//! before running the tests, next to the test binaries (`target/<profile>/examples/`);
-//! each test starts one, talks to it, and stops it.
+//! The examples do what their docs say. `cargo test -p mcp-lang-examples` builds every
+//! example of the package before running the tests, next to the test binaries
+//! (`target/<profile>/examples/`); each test starts one, talks to it, and stops it. Two of
+//! them run the SEP-2792 conformance suite against the server examples.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -26,7 +27,18 @@ fn example(name: &str) -> PathBuf {
         .and_then(|deps| deps.parent())
         .expect("target/<profile>");
     let path = profile_dir.join("examples").join(name);
-    assert!(path.exists(), "{} was not built", path.display());
+    let source = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("examples")
+        .join(format!("{name}.rs"));
+    let modified = |p: &std::path::Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+    // `cargo test -p mcp-lang-examples` builds the examples; `--test examples_run` alone
+    // does not, and would run stale binaries.
+    assert!(
+        modified(&path) >= modified(&source),
+        "{} is missing or older than its source: run `cargo test -p mcp-lang-examples` \
+         (which builds the examples) rather than `--test examples_run` alone",
+        path.display()
+    );
     path
 }
 
@@ -216,4 +228,40 @@ fn rmcp_server_answers_over_stdio() {
         "{answer}"
     );
     assert!(answer.contains("\"name\":\"countdown\""), "{answer}");
+}
+
+/// Runs the SEP-2792 conformance suite against a server example over HTTP and returns the
+/// report; nothing may fail, and what the example does not offer is skipped.
+fn conformance(url: String, profile: &str, protocol: &str) -> mcp_lang_conformance::report::Report {
+    use mcp_lang_conformance::profile::Profile;
+    use mcp_lang_conformance::run::{Config, Target, run};
+    let mut config = Config::new(Target::Url(url));
+    config.profile = Some(Profile::from_toml(profile).expect("profile"));
+    config.protocol = protocol.to_owned();
+    config.client_side = false;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let report = runtime.block_on(run(&config)).expect("the suite runs");
+    assert!(!report.failed(), "{}", report.table());
+    report
+}
+
+#[test]
+fn axum_server_passes_the_conformance_suite() {
+    let (_server, url) = start_server("axum_server", &["0"]);
+    let profile = "supported = [\"en\", \"fr\", \"de\", \"ja\"]\ndefault = \"en\"";
+    let summary = conformance(url, profile, "2025-06-18").summary();
+    // Skipped: elicitation, progress, explicit-argument and cache-field scenarios, which need
+    // tools this small example does not have.
+    assert!(summary.passed >= 25, "{summary:?}");
+}
+
+#[test]
+fn rmcp_server_passes_the_conformance_suite() {
+    let (_server, url) = start_server("rmcp_server", &["--http", "127.0.0.1:0"]);
+    let profile = "supported = [\"en\", \"fr\", \"de\"]\ndefault = \"en\"";
+    let summary = conformance(url, profile, "2026-07-28").summary();
+    assert!(summary.passed >= 25, "{summary:?}");
 }
