@@ -116,7 +116,7 @@ pub struct Report {
 ///
 /// let r = report(Grammar::AcceptLanguage, "fr-CA,fr;q=0.9");
 /// assert!(r.well_formed);
-/// assert!(r.text.contains("fr      q=0.9"));
+/// assert!(r.text.contains("  fr-CA  q=1\n  fr     q=0.9\n"));
 /// ```
 pub fn report(grammar: Grammar, value: &str) -> Report {
     let rendered = match grammar {
