@@ -314,7 +314,7 @@ where
         Ok(agreement) => agreement,
         Err(mismatch) => return Ok(own(mismatch.to_response(&echo_id(raw_id)))),
     };
-    let preference = LanguagePreference::new(preference.as_str().map(str::to_owned), agreement);
+    let preference = LanguagePreference::from_body(&bytes, preference, agreement);
     if let Some(negotiator) = &config.negotiator {
         parts
             .extensions

@@ -160,7 +160,9 @@ pub fn check_request(
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct LanguagePreference {
-    raw: Option<String>,
+    /// The raw value's UTF-8 bytes: a slice of the request body when the value had no
+    /// JSON escapes (no copy, no allocation), else the decoded string's own buffer.
+    raw: Option<Bytes>,
     agreement: RequestAgreement,
 }
 
@@ -176,6 +178,26 @@ impl LanguagePreference {
     /// assert_eq!(bare.raw(), None);
     /// ```
     pub fn new(raw: Option<String>, agreement: RequestAgreement) -> Self {
+        Self::from_bytes(raw.map(Bytes::from), agreement)
+    }
+
+    /// [`LanguagePreference::new`] from the value skimmed out of `body`: a value without
+    /// escapes is kept as a slice of `body` rather than copied.
+    #[cfg(feature = "tower")]
+    pub(crate) fn from_body(
+        body: &Bytes,
+        raw: RawPreference<'_>,
+        agreement: RequestAgreement,
+    ) -> Self {
+        let raw = match raw {
+            RawPreference::String(std::borrow::Cow::Borrowed(s)) => Some(shared_slice(body, s)),
+            RawPreference::String(std::borrow::Cow::Owned(s)) => Some(Bytes::from(s)),
+            RawPreference::Absent | RawPreference::NotString => None,
+        };
+        Self::from_bytes(raw, agreement)
+    }
+
+    fn from_bytes(raw: Option<Bytes>, agreement: RequestAgreement) -> Self {
         let raw = match agreement {
             RequestAgreement::Agreed | RequestAgreement::HeaderMissing => raw,
             RequestAgreement::BareHeader | RequestAgreement::NoPreference => None,
@@ -186,7 +208,10 @@ impl LanguagePreference {
     /// The raw `acceptLanguage` string from `_meta`, exactly as sent; `None` when the
     /// request has no preference (no `_meta` value, a non-string one, or a bare header).
     pub fn raw(&self) -> Option<&str> {
-        self.raw.as_deref()
+        // Always UTF-8: the bytes come from a `str` (see the constructors).
+        self.raw
+            .as_deref()
+            .and_then(|raw| std::str::from_utf8(raw).ok())
     }
 
     /// How the `Accept-Language` header related to the `_meta` value.
@@ -197,8 +222,7 @@ impl LanguagePreference {
     /// The parsed preference, or `None` when there is none or it is malformed (the SEP
     /// says a malformed value is ignored as an absent preference).
     pub fn accept_language(&self) -> Option<mcp_lang_grammar::AcceptLanguage<'_>> {
-        self.raw
-            .as_deref()
+        self.raw()
             .and_then(|raw| mcp_lang_grammar::AcceptLanguage::parse(raw).ok())
     }
 }
@@ -240,6 +264,18 @@ pub fn validate_request(
             mismatch: Box::new(mismatch),
             id: echo_id(raw_id),
         }),
+    }
+}
+
+/// `text` as a slice of `body` that shares its buffer when `text` lies inside `body`
+/// (as a borrowed skim result does), else as a copy.
+#[cfg(feature = "tower")]
+fn shared_slice(body: &Bytes, text: &str) -> Bytes {
+    let start = (text.as_ptr() as usize).wrapping_sub(body.as_ptr() as usize);
+    let range = start..start.wrapping_add(text.len());
+    match body.get(range.clone()) {
+        Some(inside) if std::ptr::eq(inside, text.as_bytes()) => body.slice(range),
+        _ => Bytes::copy_from_slice(text.as_bytes()),
     }
 }
 

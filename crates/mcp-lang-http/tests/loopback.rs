@@ -843,7 +843,13 @@ async fn testdata_agreement_cases_on_the_wire() {
             )
             .await;
             let expected = case["response"]["agreement"].as_str().unwrap();
+            // A line with a control character other than HTAB is not a field value
+            // (RFC 9110 §5.5): hyper answers 400 itself before the layer sees it.
+            let unsendable = lines
+                .iter()
+                .any(|l| l.bytes().any(|b| (b < 0x20 && b != b'\t') || b == 0x7f));
             match expected {
+                "mismatch" if unsendable => assert_eq!(a.status, StatusCode::BAD_REQUEST, "{name}"),
                 "mismatch" => assert_mismatch(&a, json!(name)),
                 _ => {
                     assert_eq!(a.status, StatusCode::OK, "{name}");
