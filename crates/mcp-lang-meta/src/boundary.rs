@@ -31,6 +31,8 @@
 //! [`IdentifierGuard::check`] walks two variants of a message (the same response in two
 //! languages, or a message before and after localization) and reports every difference
 //! outside the display fields and the reported `contentLanguage`, naming its JSON Pointer.
+//! The reported `contentLanguage` may also be present in one variant only (with a `_meta`,
+//! or an `error.data`, that holds nothing else), since localizing a message adds it.
 //!
 //! ```
 //! use std::collections::HashMap;
@@ -486,7 +488,9 @@ impl fmt::Display for Difference {
 
 /// Checks that two variants of a message differ only where localization may change them:
 /// the display fields ([`display_fields`] of either variant) and the reported
-/// `contentLanguage` (`/result/_meta/…`, `/error/data/_meta/…`, `/params/_meta/…`).
+/// `contentLanguage` (`/result/_meta/…`, `/error/data/_meta/…`, `/params/_meta/…`),
+/// which may also be present in one variant only, together with a `_meta` (or
+/// `error.data`) created just to hold it.
 ///
 /// Every other difference is reported with its path: identifiers, keys, structure, and
 /// also the MAY fields unless [`allow`](Self::allow)ed. At a display field, both variants
@@ -500,13 +504,19 @@ impl fmt::Display for Difference {
 /// let fr = json!({"jsonrpc": "2.0", "id": 9, "error": {"code": -32602, "message": "Ville inconnue",
 ///     "data": {"_meta": {"io.modelcontextprotocol/contentLanguage": "fr"}}}});
 /// let diffs = IdentifierGuard::new().check(&en, &fr);
-/// assert_eq!(diffs.len(), 2); // the MAY field `message`, and the new `data` object
+/// // The MAY field `message` is reported; the `data` that only reports the language is not.
+/// assert_eq!(diffs.len(), 1);
 /// assert_eq!((diffs[0].path(), diffs[0].kind()), ("/error/message", DifferenceKind::Changed));
-/// assert_eq!((diffs[1].path(), diffs[1].kind()), ("/error/data", DifferenceKind::OnlyInSecond));
 ///
 /// // A server that translates Error.message (a MAY field) says so:
-/// let guard = IdentifierGuard::new().allow("/error/message").allow("/error/data");
+/// let guard = IdentifierGuard::new().allow("/error/message");
 /// assert!(guard.check(&en, &fr).is_empty());
+///
+/// // Anything else in the new `data` is still reported.
+/// let mut traced = fr.clone();
+/// traced["error"]["data"]["trace"] = json!("t-1");
+/// let diffs = guard.check(&en, &traced);
+/// assert_eq!((diffs[0].path(), diffs[0].kind()), ("/error/data", DifferenceKind::OnlyInSecond));
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct IdentifierGuard {
@@ -532,11 +542,14 @@ impl IdentifierGuard {
         display.extend(display_fields(first).into_iter().map(|l| l.pointer));
         display.extend(display_fields(second).into_iter().map(|l| l.pointer));
         let key = escape(CONTENT_LANGUAGE_KEY);
-        for base in ["/result/_meta", "/error/data/_meta", "/params/_meta"] {
-            display.insert(format!("{base}/{key}"));
-        }
+        let reported: Vec<String> = ["/result/_meta", "/error/data/_meta", "/params/_meta"]
+            .iter()
+            .map(|base| format!("{base}/{key}"))
+            .collect();
+        display.extend(reported.iter().cloned());
         let mut walk = Walk {
             display,
+            reported,
             extra: &self.extra,
             out: Vec::new(),
         };
@@ -548,6 +561,8 @@ impl IdentifierGuard {
 
 struct Walk<'g> {
     display: HashSet<String>,
+    /// The pointers of the reported `contentLanguage`.
+    reported: Vec<String>,
     extra: &'g [String],
     out: Vec<Difference>,
 }
@@ -560,6 +575,22 @@ impl Walk<'_> {
                     .strip_prefix(p.as_str())
                     .is_some_and(|rest| rest.starts_with('/'))
         })
+    }
+
+    /// Whether a member present in one variant only is the reported `contentLanguage`,
+    /// or a container holding nothing else: localizing a message adds it, so its
+    /// presence, like its value, may differ.
+    fn is_reported_language(&self, path: &str, value: &Value) -> bool {
+        if self.reported.iter().any(|p| p == path) {
+            return true;
+        }
+        // A container created only to hold it (`_meta`, or `error.data` with its `_meta`).
+        match value {
+            Value::Object(members) if !members.is_empty() => members
+                .iter()
+                .all(|(k, v)| self.is_reported_language(&format!("{path}/{}", escape(k)), v)),
+            _ => false,
+        }
     }
 
     fn report(&mut self, path: &str, kind: DifferenceKind) {
@@ -586,15 +617,18 @@ impl Walk<'_> {
                     path.push_str(&escape(key));
                     match y.get(key) {
                         Some(vb) => self.compare(va, vb, path),
+                        None if self.is_reported_language(path, va) => {}
                         None => self.report(path, DifferenceKind::OnlyInFirst),
                     }
                     path.truncate(len);
                 }
-                for key in y.keys().filter(|k| !x.contains_key(*k)) {
+                for (key, vb) in y.iter().filter(|(k, _)| !x.contains_key(*k)) {
                     let len = path.len();
                     path.push('/');
                     path.push_str(&escape(key));
-                    self.report(path, DifferenceKind::OnlyInSecond);
+                    if !self.is_reported_language(path, vb) {
+                        self.report(path, DifferenceKind::OnlyInSecond);
+                    }
                     path.truncate(len);
                 }
             }

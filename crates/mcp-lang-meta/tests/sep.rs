@@ -873,3 +873,37 @@ fn the_cache_keys_by_the_preference_in_params_meta_even_without_accept_language(
         "io.modelcontextprotocol/acceptLanguage": "fr", "progressToken": 99}});
     assert!(get(&fr_other_token).is_some());
 }
+
+#[test]
+fn the_guard_allows_the_reported_language_to_be_added_by_localization() {
+    // "a message before and after localization": writing contentLanguage is part of
+    // localizing, and must not be reported as a changed identifier.
+    let before = json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": [
+        {"name": "weather_current", "title": "Current weather"}]}});
+    let mut after = before.clone();
+    after["result"]["tools"][0]["title"] = json!("Météo actuelle");
+    write_content_language(&mut after, "fr").unwrap();
+    assert_eq!(IdentifierGuard::new().check(&before, &after), []);
+    assert_eq!(IdentifierGuard::new().check(&after, &before), []);
+
+    let error =
+        json!({"jsonrpc": "2.0", "id": 2, "error": {"code": -32602, "message": "Unknown tool"}});
+    let mut localized = error.clone();
+    write_content_language(&mut localized, "fr").unwrap();
+    assert_eq!(IdentifierGuard::new().check(&error, &localized), []);
+
+    // Anything else added beside it is still caught, with its path.
+    let mut sneaky = after.clone();
+    sneaky["result"]["_meta"]["progressToken"] = json!("t");
+    let diffs = IdentifierGuard::new().check(&before, &sneaky);
+    assert_eq!(diffs.len(), 1);
+    assert_eq!(diffs[0].path(), "/result/_meta");
+    let mut sneaky = localized.clone();
+    sneaky["error"]["data"]["trace"] = json!(1);
+    let diffs = IdentifierGuard::new().check(&error, &sneaky);
+    assert_eq!(diffs[0].path(), "/error/data");
+    // An empty `_meta` is not the reported language.
+    let mut empty = before.clone();
+    empty["result"]["_meta"] = json!({});
+    assert_eq!(IdentifierGuard::new().check(&before, &empty).len(), 1);
+}
