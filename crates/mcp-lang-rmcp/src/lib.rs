@@ -125,11 +125,24 @@
 //!
 //! [rmcp]: https://docs.rs/rmcp
 
-/// The request `_meta` key of the user's language preference (SEP-2792).
-pub const ACCEPT_LANGUAGE: &str = "io.modelcontextprotocol/acceptLanguage";
+/// The request `_meta` key of the user's language preference (SEP-2792):
+/// `mcp-lang-meta`'s [`ACCEPT_LANGUAGE_KEY`](mcp_lang_meta::ACCEPT_LANGUAGE_KEY),
+/// re-exported under the name this crate has always used.
+///
+/// ```
+/// assert_eq!(mcp_lang_rmcp::ACCEPT_LANGUAGE, mcp_lang_meta::ACCEPT_LANGUAGE_KEY);
+/// ```
+pub use mcp_lang_meta::ACCEPT_LANGUAGE_KEY as ACCEPT_LANGUAGE;
 
-/// The response `_meta` key of the language actually used (SEP-2792).
-pub const CONTENT_LANGUAGE: &str = "io.modelcontextprotocol/contentLanguage";
+/// The response `_meta` key of the language actually used (SEP-2792):
+/// `mcp-lang-meta`'s [`CONTENT_LANGUAGE_KEY`](mcp_lang_meta::CONTENT_LANGUAGE_KEY),
+/// re-exported.
+pub use mcp_lang_meta::CONTENT_LANGUAGE_KEY as CONTENT_LANGUAGE;
+
+/// `mcp-lang-meta`'s crate, re-exported so an rmcp user reaches its types
+/// (the [`ResponseCache`](mcp_lang_meta::ResponseCache), the writers, the
+/// raw extraction) at the version this crate was built with.
+pub use mcp_lang_meta;
 
 #[cfg(feature = "client")]
 pub mod client;

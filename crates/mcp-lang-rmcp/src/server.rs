@@ -34,6 +34,7 @@ use std::sync::Arc;
 use mcp_lang_agree::{Agreement, MetaValue, agree};
 use mcp_lang_grammar::LanguageTag;
 use mcp_lang_match::{Negotiator, Reason};
+use mcp_lang_meta::RawPreference;
 use rmcp::{
     ErrorData, RoleServer,
     model::{
@@ -94,9 +95,13 @@ pub enum Preference {
 /// The language selected for one request: the per-request outcome of
 /// negotiation that handlers localize with.
 ///
-/// It carries the raw preference (for logs and cache keys, decision D10), what
-/// kind of preference it was, the selected supported tag (in the server's own
-/// spelling), its quality in thousandths (decision D1) and the matcher's reason.
+/// It is `mcp-lang-meta`'s [`RequestLanguage`](mcp_lang_meta::RequestLanguage)
+/// (one negotiation path for every adapter: the raw preference for logs and
+/// cache keys, decision D10; well-formedness; the selected supported tag; its
+/// quality, decision D1; the matcher's reason), reachable with
+/// [`as_meta`](Self::as_meta), plus what an rmcp handler needs on top: the
+/// selected tag shared with the server's supported set ([`tag`](Self::tag)),
+/// the [`Preference`] kind, and the rmcp `MetaObject` to stamp.
 ///
 /// ```
 /// use mcp_lang_rmcp::server::{Preference, ServerLanguages};
@@ -106,14 +111,12 @@ pub enum Preference {
 /// assert_eq!(language.tag(), "en"); // unmatched: the default, no error
 /// assert_eq!(language.preference(), Preference::WellFormed);
 /// assert_eq!(language.raw(), Some("ja, *;q=0"));
+/// assert_eq!(language.as_meta().selected(), "en");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RequestLanguage {
-    preference: Preference,
-    raw: Option<Arc<str>>,
+    language: mcp_lang_meta::RequestLanguage,
     tag: Arc<str>,
-    quality: u16,
-    reason: Reason,
 }
 
 impl RequestLanguage {
@@ -124,28 +127,61 @@ impl RequestLanguage {
 
     /// The raw `acceptLanguage` string of the request, when it was a string.
     pub fn raw(&self) -> Option<&str> {
-        self.raw.as_deref()
+        self.language.raw()
     }
 
     /// What kind of preference the request carried.
     pub fn preference(&self) -> Preference {
-        self.preference
+        match self.language.raw_preference() {
+            RawPreference::Absent => Preference::Absent,
+            RawPreference::NotString => Preference::NotString,
+            RawPreference::String(_) if self.language.is_well_formed() => Preference::WellFormed,
+            RawPreference::String(_) => Preference::Malformed,
+        }
     }
 
     /// The quality (0..=1000) the preference gave the selected tag; 0 for the
     /// default chosen without a match.
     pub fn quality(&self) -> u16 {
-        self.quality
+        self.language.quality().get()
     }
 
-    /// Why this tag was selected.
+    /// Why this tag was selected. A preference that is present but not a
+    /// string is malformed ([`Reason::Malformed`]), as in `mcp-lang-meta`.
     pub fn reason(&self) -> Reason {
-        self.reason
+        self.language.reason()
+    }
+
+    /// The language for content that an explicit language argument controls:
+    /// the argument when given, else the selection (SEP-2792: the argument
+    /// "SHOULD take precedence").
+    ///
+    /// ```
+    /// use mcp_lang_rmcp::server::ServerLanguages;
+    ///
+    /// let languages = ServerLanguages::new(["en", "ga"], "en").unwrap();
+    /// let language = languages.negotiate_raw(Some("en"));
+    /// assert_eq!(language.for_content(Some("ga")), "ga");
+    /// assert_eq!(language.for_content(None), "en");
+    /// ```
+    pub fn for_content<'a>(&'a self, explicit: Option<&'a str>) -> &'a str {
+        explicit.unwrap_or(&self.tag)
+    }
+
+    /// `mcp-lang-meta`'s view of the same request language.
+    pub fn as_meta(&self) -> &mcp_lang_meta::RequestLanguage {
+        &self.language
     }
 
     /// A `_meta` object holding only `contentLanguage` = [`Self::tag`].
     pub fn content_language_meta(&self) -> MetaObject {
         content_language_meta(&self.tag)
+    }
+}
+
+impl From<RequestLanguage> for mcp_lang_meta::RequestLanguage {
+    fn from(language: RequestLanguage) -> Self {
+        language.language
     }
 }
 
@@ -222,34 +258,30 @@ impl ServerLanguages {
     ///
     /// A malformed value counts as absent: the default, never an error.
     pub fn negotiate_raw(&self, raw: Option<&str>) -> RequestLanguage {
-        let outcome = self.negotiator.negotiate_header(raw);
-        let preference = match (raw, outcome.reason()) {
-            (None, _) => Preference::Absent,
-            (Some(_), Reason::Malformed) => Preference::Malformed,
-            (Some(_), _) => Preference::WellFormed,
-        };
-        RequestLanguage {
-            preference,
-            raw: raw.map(Arc::from),
-            tag: self.shared_tag(outcome.tag()),
-            quality: outcome.quality().get(),
-            reason: outcome.reason(),
-        }
+        self.wrap(mcp_lang_meta::RequestLanguage::negotiate(
+            raw,
+            &self.negotiator,
+        ))
     }
 
-    fn not_a_string(&self) -> RequestLanguage {
-        let mut language = self.negotiate_raw(None);
-        language.preference = Preference::NotString;
-        language
+    fn wrap(&self, language: mcp_lang_meta::RequestLanguage) -> RequestLanguage {
+        RequestLanguage {
+            tag: self.shared_tag(language.selected()),
+            language,
+        }
     }
 
     /// Negotiates from a request's `_meta` object (`None`: no `_meta`).
     pub fn negotiate_meta(&self, meta: Option<&JsonObject>) -> RequestLanguage {
-        match meta.and_then(|m| m.get(ACCEPT_LANGUAGE)) {
-            None => self.negotiate_raw(None),
-            Some(Value::String(raw)) => self.negotiate_raw(Some(raw)),
-            Some(_) => self.not_a_string(),
-        }
+        let raw = match meta.and_then(|m| m.get(ACCEPT_LANGUAGE)) {
+            None => RawPreference::Absent,
+            Some(Value::String(raw)) => RawPreference::String(raw.as_str().into()),
+            Some(_) => RawPreference::NotString,
+        };
+        self.wrap(mcp_lang_meta::RequestLanguage::from_raw(
+            raw,
+            &self.negotiator,
+        ))
     }
 
     /// The language of the request an rmcp handler is processing.

@@ -74,8 +74,10 @@ fn stamp_result_reaches_every_result_with_a_meta_slot_and_keeps_a_handler_choice
     assert!(stamp_result(&mut call, "de"));
     assert_eq!(content_language(&call), Some("ga"));
     // Other `_meta` keys survive.
-    let mut prompts = ListPromptsResult::default();
-    prompts.meta = Some(serde_json::from_value(json!({"x-trace": "1"})).unwrap());
+    let prompts = ListPromptsResult {
+        meta: Some(serde_json::from_value(json!({"x-trace": "1"})).unwrap()),
+        ..Default::default()
+    };
     let mut prompts = ServerResult::ListPromptsResult(prompts);
     stamp_result(&mut prompts, "ja");
     let wire = serde_json::to_value(&prompts).unwrap();
