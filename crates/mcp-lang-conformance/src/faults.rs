@@ -35,7 +35,7 @@ pub fn expected_failures(fault: Fault) -> &'static [&'static str] {
         Fault::UntranslatedTitles => &["discovery.titles-localized"],
         Fault::TranslateToolNames => &["discovery.names-stable", "identifiers.guard"],
         Fault::TranslateSchemaKeys => &["identifiers.guard"],
-        Fault::TranslateElicitationKey => &["elicitation.stable-keys"],
+        Fault::TranslateElicitationKey => &["elicitation.stable-keys", "identifiers.guard"],
         Fault::ElicitationDefaultLanguage => &["elicitation.localized"],
         Fault::ProgressDefaultLanguage => &["progress.localized"],
         Fault::IgnoreExplicitLanguage => &["explicit.argument-wins"],

@@ -86,7 +86,7 @@ pub const SCENARIOS: &[Scenario] = &[
     Scenario {
         id: "identifiers.guard",
         item: 5,
-        rule: "whole list responses differ only in display fields across languages",
+        rule: "whole responses (lists, elicitation, progress) differ only in display fields across languages",
         sep: sep::IDENTIFIERS,
         needs: Needs::Any,
         run: identifier_guard,
@@ -502,13 +502,52 @@ fn without_id(mut response: Value) -> Value {
     response
 }
 
+/// The guard's differences between two messages, described for a failure.
+///
+/// Besides the display fields and the `contentLanguage` of the result, error
+/// and notification `_meta` (what `mcp-lang-meta`'s guard allows), the
+/// `contentLanguage` in the `_meta` of an `input_required` result's nested
+/// requests is allowed too: it reports the language of those requests.
+fn guarded(base: &Value, other: &Value) -> Vec<String> {
+    let mut guard = IdentifierGuard::new();
+    for message in [base, other] {
+        let keys = message
+            .pointer("/result/inputRequests")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flat_map(|requests| requests.keys());
+        for key in keys {
+            let key = key.replace('~', "~0").replace('/', "~1");
+            guard = guard.allow(&format!(
+                "/result/inputRequests/{key}/params/_meta/io.modelcontextprotocol~1contentLanguage"
+            ));
+        }
+    }
+    guard
+        .check(base, other)
+        .iter()
+        .take(5)
+        .map(|d| format!("{} ({:?})", d.path(), d.kind()))
+        .collect()
+}
+
+/// Removes the per-request progress token (the suite makes one per request id).
+fn without_token(mut notification: Value) -> Value {
+    if let Some(params) = notification
+        .get_mut("params")
+        .and_then(Value::as_object_mut)
+    {
+        params.remove("progressToken");
+    }
+    notification
+}
+
 fn identifier_guard(ctx: &mut Ctx) -> ScenarioFuture<'_> {
     Box::pin(async move {
         finish(
             async {
                 let default = ctx.profile.default.clone();
                 let others = ctx.others(1)?;
-                let guard = IdentifierGuard::new();
                 for method in ["tools/list", "prompts/list", "resources/list", "resources/templates/list"] {
                     let base = ctx
                         .send(Call::new(method).preference(default.as_str()))
@@ -523,15 +562,43 @@ fn identifier_guard(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                     for tag in &others {
                         let exchange = ctx.send(Call::new(method).preference(tag.as_str())).await?;
                         let response = without_id(exchange.response().cloned().unwrap_or(Value::Null));
-                        let differences = guard.check(&base_response, &response);
+                        let differences = guarded(&base_response, &response);
                         ensure(differences.is_empty(), || {
-                            let list: Vec<String> = differences
-                                .iter()
-                                .take(5)
-                                .map(|d| format!("{} ({:?})", d.path(), d.kind()))
-                                .collect();
-                            format!("{method} under {tag:?} differs from {default:?} outside the display fields: {}", list.join(", "))
+                            format!("{method} under {tag:?} differs from {default:?} outside the display fields: {}", differences.join(", "))
                         })?;
+                    }
+                }
+                // The elicitation (an input_required result) and the progress
+                // notifications, whole, in every language.
+                let elicitation = ctx.profile.elicitation_tool.clone();
+                let stateless = ctx.protocol().is_some_and(crate::wire::is_stateless);
+                if stateless && ctx.require_tool(&elicitation).await.is_ok() {
+                    let call = |tag: &str| Call::tool(&elicitation, json!({})).preference(tag);
+                    let base = ctx.send(call(&default)).await?;
+                    let base = without_id(base.response().cloned().unwrap_or(Value::Null));
+                    for tag in &others {
+                        let exchange = ctx.send(call(tag)).await?;
+                        let response = without_id(exchange.response().cloned().unwrap_or(Value::Null));
+                        let differences = guarded(&base, &response);
+                        ensure(differences.is_empty(), || {
+                            format!("the {elicitation} response under {tag:?} differs from {default:?} outside the display fields: {}", differences.join(", "))
+                        })?;
+                    }
+                }
+                let progress_tool = ctx.profile.progress_tool.clone();
+                if ctx.require_tool(&progress_tool).await.is_ok() {
+                    let (_, base) = progress(ctx, &default).await?;
+                    for tag in &others {
+                        let (_, notes) = progress(ctx, tag).await?;
+                        ensure(notes.len() == base.len(), || {
+                            format!("{progress_tool} sent {} notifications under {tag:?}, {} under {default:?}", notes.len(), base.len())
+                        })?;
+                        for (a, b) in base.iter().zip(&notes) {
+                            let differences = guarded(&without_token(a.clone()), &without_token(b.clone()));
+                            ensure(differences.is_empty(), || {
+                                format!("a progress notification under {tag:?} differs from {default:?} outside the display fields: {}", differences.join(", "))
+                            })?;
+                        }
                     }
                 }
                 Ok(())
