@@ -114,6 +114,9 @@ pub enum SendError {
     Preference(PreferenceError),
     /// rmcp failed to send the request or got an error response.
     Service(ServiceError),
+    /// The server answered a request of this method with a result of another
+    /// type ([`cache::CachingClient`](crate::cache::CachingClient)).
+    UnexpectedResult(&'static str),
 }
 
 impl std::fmt::Display for SendError {
@@ -121,6 +124,9 @@ impl std::fmt::Display for SendError {
         match self {
             Self::Preference(e) => e.fmt(f),
             Self::Service(e) => e.fmt(f),
+            Self::UnexpectedResult(method) => {
+                write!(f, "the server answered {method} with another result type")
+            }
         }
     }
 }
@@ -130,6 +136,7 @@ impl std::error::Error for SendError {
         match self {
             Self::Preference(e) => Some(e),
             Self::Service(e) => Some(e),
+            Self::UnexpectedResult(_) => None,
         }
     }
 }

@@ -121,7 +121,8 @@
 //!   (`ClientCacheConfig::disabled()`) or send list requests through
 //!   `send_request_with_option` (uncached), as [`client::send_with_preference`]
 //!   does, and cache with `mcp-lang-meta`'s cache keyed by the raw preference
-//!   (decision D10).
+//!   (decision D10): [`cache::CachingClient`] does both for `tools/list` and
+//!   `prompts/list`, honouring the server's `ttlMs` and `cacheScope`.
 //!
 //! [rmcp]: https://docs.rs/rmcp
 
@@ -144,6 +145,8 @@ pub use mcp_lang_meta::CONTENT_LANGUAGE_KEY as CONTENT_LANGUAGE;
 /// raw extraction) at the version this crate was built with.
 pub use mcp_lang_meta;
 
+#[cfg(feature = "client")]
+pub mod cache;
 #[cfg(feature = "client")]
 pub mod client;
 #[cfg(feature = "http-client")]

@@ -1,0 +1,214 @@
+//! A language-aware response cache in front of an rmcp client.
+//!
+//! rmcp 3.11's own client cache keys list results by cursor only, so on one
+//! connection it can serve one preference's titles to another (see the crate
+//! docs). [`CachingClient`] replaces it for the list methods: each request goes
+//! through [`send_with_preference`] (which bypasses rmcp's cache), and the
+//! result is kept in `mcp-lang-meta`'s [`ResponseCache`], keyed by the method,
+//! the params without `_meta`, the authorization context for `private` entries,
+//! and the **raw** preference exactly as sent (decision D10; SEP-2792: "A
+//! cached response for one preference MUST NOT be served for a different
+//! preference"). The server's `ttlMs` says how long an entry stays fresh and
+//! its `cacheScope` whether it is shared across authorization contexts; a
+//! result without a positive `ttlMs` is not stored.
+//!
+//! Two preferences that select the same language still get separate entries:
+//! the cache cannot know the server's supported set, and keying by the
+//! negotiated language is exactly the mistake the SEP forbids.
+//!
+//! ```no_run
+//! # async fn example(peer: rmcp::Peer<rmcp::RoleClient>) -> Result<(), mcp_lang_rmcp::client::SendError> {
+//! use mcp_lang_rmcp::cache::CachingClient;
+//!
+//! let client = CachingClient::new(peer).auth_context("user-42");
+//! let fr = client.list_tools(None, Some("fr-CA,fr;q=0.9")).await?; // from the server
+//! let again = client.list_tools(None, Some("fr-CA,fr;q=0.9")).await?; // from the cache
+//! let de = client.list_tools(None, Some("de")).await?; // another preference: the server
+//! # let _ = (fr, again, de);
+//! # Ok(()) }
+//! ```
+
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use mcp_lang_meta::{CacheRequest, Clock, ResponseCache, SystemClock};
+use rmcp::{
+    RoleClient,
+    model::{
+        ClientRequest, ListPromptsRequest, ListPromptsResult, ListToolsRequest, ListToolsResult,
+        PaginatedRequestParams, ServerResult,
+    },
+    service::Peer,
+};
+use serde_json::{Value, json};
+
+use crate::client::{SendError, check_preference, send_with_preference};
+
+/// How often the cache answered and how often the server did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct CacheStats {
+    /// Answers served from the cache.
+    pub hits: u64,
+    /// Requests sent to the server.
+    pub misses: u64,
+}
+
+/// An rmcp client peer with a language-aware cache for `tools/list` and
+/// `prompts/list` (see the [module docs](self) for an example; the
+/// reference server's `caching_client` test runs one against a live server).
+#[derive(Debug)]
+pub struct CachingClient<C = SystemClock> {
+    peer: Peer<RoleClient>,
+    auth_context: Option<String>,
+    state: Mutex<State<C>>,
+}
+
+#[derive(Debug)]
+struct State<C> {
+    cache: ResponseCache<C>,
+    stats: CacheStats,
+}
+
+impl CachingClient<SystemClock> {
+    /// A caching client on the system clock.
+    pub fn new(peer: Peer<RoleClient>) -> Self {
+        Self::with_clock(peer, SystemClock::new())
+    }
+}
+
+impl<C: Clock> CachingClient<C> {
+    /// A caching client on the given clock (a `ManualClock` in tests).
+    pub fn with_clock(peer: Peer<RoleClient>, clock: C) -> Self {
+        CachingClient {
+            peer,
+            auth_context: None,
+            state: Mutex::new(State {
+                cache: ResponseCache::with_clock(clock),
+                stats: CacheStats::default(),
+            }),
+        }
+    }
+
+    /// The authorization context (a user or token identity) that `private`
+    /// entries are kept for. Without one, private entries are shared by every
+    /// caller of this client, which is right only when the client acts for one
+    /// user.
+    pub fn auth_context(mut self, context: impl Into<String>) -> Self {
+        self.auth_context = Some(context.into());
+        self
+    }
+
+    /// The peer requests are sent through.
+    pub fn peer(&self) -> &Peer<RoleClient> {
+        &self.peer
+    }
+
+    /// Hits and misses so far.
+    pub fn stats(&self) -> CacheStats {
+        self.lock().stats
+    }
+
+    /// Drops every cached result.
+    pub fn clear(&self) {
+        self.lock().cache.clear();
+    }
+
+    /// `tools/list` (one page, from `cursor`) under `preference`, from the
+    /// cache when a fresh entry for exactly this preference exists.
+    ///
+    /// # Errors
+    ///
+    /// [`SendError::Preference`] before anything is sent or looked up,
+    /// rmcp's error, or [`SendError::UnexpectedResult`].
+    pub async fn list_tools(
+        &self,
+        cursor: Option<String>,
+        preference: Option<&str>,
+    ) -> Result<ListToolsResult, SendError> {
+        let request = ClientRequest::ListToolsRequest(ListToolsRequest::with_param(
+            PaginatedRequestParams::default().with_cursor(cursor.clone()),
+        ));
+        let value = self
+            .fetch("tools/list", cursor, request, preference, |result| {
+                matches!(result, ServerResult::ListToolsResult(_))
+            })
+            .await?;
+        serde_json::from_value(value).map_err(|_| SendError::UnexpectedResult("tools/list"))
+    }
+
+    /// `prompts/list` (one page, from `cursor`) under `preference`; see
+    /// [`list_tools`](Self::list_tools).
+    ///
+    /// # Errors
+    ///
+    /// As [`list_tools`](Self::list_tools).
+    pub async fn list_prompts(
+        &self,
+        cursor: Option<String>,
+        preference: Option<&str>,
+    ) -> Result<ListPromptsResult, SendError> {
+        let request = ClientRequest::ListPromptsRequest(ListPromptsRequest::with_param(
+            PaginatedRequestParams::default().with_cursor(cursor.clone()),
+        ));
+        let value = self
+            .fetch("prompts/list", cursor, request, preference, |result| {
+                matches!(result, ServerResult::ListPromptsResult(_))
+            })
+            .await?;
+        serde_json::from_value(value).map_err(|_| SendError::UnexpectedResult("prompts/list"))
+    }
+
+    /// The cached result as JSON, or the server's after storing it.
+    async fn fetch(
+        &self,
+        method: &'static str,
+        cursor: Option<String>,
+        request: ClientRequest,
+        preference: Option<&str>,
+        expected: fn(&ServerResult) -> bool,
+    ) -> Result<Value, SendError> {
+        if let Some(preference) = preference {
+            check_preference(preference).map_err(SendError::Preference)?;
+        }
+        let params = cursor.map_or(Value::Null, |c| json!({ "cursor": c }));
+        let key = self.key(method, &params, preference);
+        {
+            let mut state = self.lock();
+            if let Some(hit) = state.cache.get(&key).cloned() {
+                state.stats.hits += 1;
+                return Ok(hit);
+            }
+            state.stats.misses += 1;
+        }
+        let result = send_with_preference(&self.peer, request, preference).await?;
+        if !expected(&result) {
+            return Err(SendError::UnexpectedResult(method));
+        }
+        let value =
+            serde_json::to_value(&result).map_err(|_| SendError::UnexpectedResult(method))?;
+        self.lock().cache.store(&key, &value);
+        Ok(value)
+    }
+
+    fn key<'a>(
+        &'a self,
+        method: &'a str,
+        params: &'a Value,
+        preference: Option<&'a str>,
+    ) -> CacheRequest<'a> {
+        let mut key = CacheRequest::new(method).accept_language(preference);
+        if !params.is_null() {
+            key = key.params(params);
+        }
+        if let Some(context) = &self.auth_context {
+            key = key.auth_context(context);
+        }
+        key
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State<C>> {
+        // The state stays consistent at every await point, so a panic in
+        // another thread leaves nothing half-written.
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
