@@ -19,7 +19,8 @@
 //! `Content-Language` against its `_meta`. `post_message` returns a decoded
 //! `StreamableHttpPostResponse` without the response headers, so a wrapper at
 //! this level never sees them; verification needs a client that owns the HTTP
-//! exchange (see `mcp-lang-http`'s client-side checks).
+//! exchange (the crate docs say exactly where `mcp-lang-http`'s
+//! `check_json_response` and `EventStreamLanguage` would go in one).
 //!
 //! Use it as `StreamableHttpClientTransport::with_client(MirroringClient::new(client), config)`.
 //! What it does to each POST's headers is [`mirror_headers`]:

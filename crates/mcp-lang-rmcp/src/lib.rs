@@ -104,11 +104,27 @@
 //!   the whole outgoing message and a `custom_headers` map, so a wrapper can set
 //!   one `Accept-Language` line equal to `_meta` (`accept-language` is not one
 //!   of rmcp's reserved header names): `http_client::MirroringClient`
-//!   (feature `http-client`). **No hook for `Content-Language`:** the
-//!   trait returns a decoded `StreamableHttpPostResponse` without the response
-//!   headers, so verifying `Content-Language` against `_meta` needs a client
-//!   below rmcp's trait (a custom `StreamableHttpClient` that owns the HTTP
-//!   exchange) — `mcp-lang-http`'s client verification does it on raw
+//!   (feature `http-client`).
+//! - **Client, `Content-Language` verification: not done here, and why.**
+//!   The trait returns a decoded `StreamableHttpPostResponse` (`Accepted`,
+//!   `Json(ServerJsonRpcMessage, session id)` or `Sse(stream, session id)`)
+//!   without the response headers, so no *wrapper* of another
+//!   `StreamableHttpClient` can see `Content-Language`. The way that works is
+//!   a client that owns the HTTP exchange: implement `StreamableHttpClient`
+//!   directly (rmcp's reqwest implementation,
+//!   `src/transport/common/reqwest/streamable_http_client.rs` in rmcp 3.11, is
+//!   the model) and, in `post_message`, before decoding:
+//!   for `application/json`, read the body bytes and call
+//!   `mcp_lang_http::check_json_response(&headers, &body)`; for
+//!   `text/event-stream`, keep `mcp_lang_http::EventStreamLanguage::from_headers`
+//!   and call `check_message` on each event's data; turn a
+//!   `MalformedResponse` into `StreamableHttpError::Client(..)` (the typed
+//!   error slot the trait gives its implementor). That implementation has to
+//!   reproduce the rest of rmcp's client as well (the GET stream, DELETE,
+//!   session ids, the protocol-version and auth headers, rmcp's reserved
+//!   header checks: about 1300 lines in rmcp 3.11), which is why this crate
+//!   does not ship it yet; the check itself is `mcp-lang-http`'s and is tested
+//!   there, and `mcp-lang conformance`'s client scenarios exercise it on raw
 //!   responses.
 //! - **Client cache: rmcp's built-in response cache is not language-aware.**
 //!   rmcp 3.11's client cache (`ClientCacheConfig`, enabled by default) keys
