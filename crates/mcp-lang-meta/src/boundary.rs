@@ -488,7 +488,8 @@ impl fmt::Display for Difference {
 
 /// Checks that two variants of a message differ only where localization may change them:
 /// the display fields ([`display_fields`] of either variant) and the reported
-/// `contentLanguage` (`/result/_meta/…`, `/error/data/_meta/…`, `/params/_meta/…`),
+/// `contentLanguage` in any `_meta` (`/result/_meta/…`, `/error/data/_meta/…`,
+/// `/params/_meta/…`, and the `_meta` of requests nested in an `input_required` result),
 /// which may also be present in one variant only, together with a `_meta` (or
 /// `error.data`) created just to hold it.
 ///
@@ -541,15 +542,9 @@ impl IdentifierGuard {
         let mut display: HashSet<String> = HashSet::new();
         display.extend(display_fields(first).into_iter().map(|l| l.pointer));
         display.extend(display_fields(second).into_iter().map(|l| l.pointer));
-        let key = escape(CONTENT_LANGUAGE_KEY);
-        let reported: Vec<String> = ["/result/_meta", "/error/data/_meta", "/params/_meta"]
-            .iter()
-            .map(|base| format!("{base}/{key}"))
-            .collect();
-        display.extend(reported.iter().cloned());
         let mut walk = Walk {
             display,
-            reported,
+            reported_suffix: format!("/_meta/{}", escape(CONTENT_LANGUAGE_KEY)),
             extra: &self.extra,
             out: Vec::new(),
         };
@@ -561,8 +556,8 @@ impl IdentifierGuard {
 
 struct Walk<'g> {
     display: HashSet<String>,
-    /// The pointers of the reported `contentLanguage`.
-    reported: Vec<String>,
+    /// How every pointer to a reported `contentLanguage` ends: `/_meta/<key>`.
+    reported_suffix: String,
     extra: &'g [String],
     out: Vec<Difference>,
 }
@@ -581,7 +576,7 @@ impl Walk<'_> {
     /// or a container holding nothing else: localizing a message adds it, so its
     /// presence, like its value, may differ.
     fn is_reported_language(&self, path: &str, value: &Value) -> bool {
-        if self.reported.iter().any(|p| p == path) {
+        if path.ends_with(&self.reported_suffix) {
             return true;
         }
         // A container created only to hold it (`_meta`, or `error.data` with its `_meta`).
@@ -603,7 +598,7 @@ impl Walk<'_> {
     }
 
     fn compare(&mut self, a: &Value, b: &Value, path: &mut String) {
-        if self.display.contains(path.as_str()) {
+        if self.display.contains(path.as_str()) || path.ends_with(&self.reported_suffix) {
             if !(a.is_string() && b.is_string()) {
                 self.report(path, DifferenceKind::Changed);
             }

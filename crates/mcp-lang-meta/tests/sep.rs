@@ -907,3 +907,28 @@ fn the_guard_allows_the_reported_language_to_be_added_by_localization() {
     empty["result"]["_meta"] = json!({});
     assert_eq!(IdentifierGuard::new().check(&before, &empty).len(), 1);
 }
+
+/// "Messages produced while processing one request, such as an input-required
+/// elicitation [...], use that request's selected language": the `contentLanguage` a server
+/// reports inside the `_meta` of a nested input request is language, not identifier, so the
+/// guard allows it to differ; the property key beside it stays guarded.
+#[test]
+fn guard_allows_content_language_reported_in_nested_input_request_meta() {
+    let variant = |lang: &str, message: &str, key: &str| {
+        json!({"jsonrpc": "2.0", "id": 2, "result": {
+            "resultType": "input_required",
+            "inputRequests": {"contact": {"method": "elicitation/create", "params": {
+                "message": message,
+                "requestedSchema": {"type": "object", "properties": {key: {"type": "string"}}},
+                "_meta": {"io.modelcontextprotocol/contentLanguage": lang}}}},
+            "_meta": {"io.modelcontextprotocol/contentLanguage": lang}}})
+    };
+    let en = variant("en", "Please enter your e-mail address.", "email");
+    let de = variant("de", "Bitte geben Sie Ihre E-Mail-Adresse ein.", "email");
+    assert!(IdentifierGuard::new().check(&en, &de).is_empty());
+
+    let renamed = variant("de", "Bitte geben Sie Ihre E-Mail-Adresse ein.", "e-mail");
+    let diffs = IdentifierGuard::new().check(&en, &renamed);
+    assert!(!diffs.is_empty());
+    assert!(diffs.iter().all(|d| d.path().contains("/properties/")));
+}
