@@ -119,13 +119,15 @@
 //!   `text/event-stream`, keep `mcp_lang_http::EventStreamLanguage::from_headers`
 //!   and call `check_message` on each event's data; turn a
 //!   `MalformedResponse` into `StreamableHttpError::Client(..)` (the typed
-//!   error slot the trait gives its implementor). That implementation has to
-//!   reproduce the rest of rmcp's client as well (the GET stream, DELETE,
-//!   session ids, the protocol-version and auth headers, rmcp's reserved
-//!   header checks: about 1300 lines in rmcp 3.11), which is why this crate
-//!   does not ship it yet; the check itself is `mcp-lang-http`'s and is tested
-//!   there, and `mcp-lang conformance`'s client scenarios exercise it on raw
-//!   responses.
+//!   error slot the trait gives its implementor). `get_stream` and
+//!   `delete_session` can delegate to `reqwest::Client`'s implementation;
+//!   `post_message` cannot, and rmcp's (`post_message_with_response_limits`,
+//!   about 250 lines in rmcp 3.11) handles much besides the body: custom and
+//!   reserved headers, session ids, 401/403 auth challenges, 429/5xx status
+//!   errors, JSON-RPC error bodies, media types and size limits. Reproducing
+//!   that faithfully is why this crate does not ship it yet; the check itself
+//!   is `mcp-lang-http`'s and is tested there, and `mcp-lang conformance`'s
+//!   client scenarios exercise it on raw responses.
 //! - **Client cache: rmcp's built-in response cache is not language-aware.**
 //!   rmcp 3.11's client cache (`ClientCacheConfig`, enabled by default) keys
 //!   `tools/list`, `prompts/list`, `resources/list`, `resources/templates/list`
