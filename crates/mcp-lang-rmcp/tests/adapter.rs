@@ -39,6 +39,16 @@ fn weights_wildcard_and_fallback() {
         assert_eq!(language.tag(), tag, "{raw:?}");
         assert_eq!(language.preference(), kind, "{raw:?}");
         assert_eq!(language.raw(), raw);
+        // One negotiation path: mcp-lang-meta's view says the same.
+        let meta = language.as_meta();
+        assert_eq!(meta.selected(), tag, "{raw:?}");
+        assert_eq!(meta.raw(), raw);
+        assert_eq!(
+            meta.is_well_formed(),
+            kind != Preference::Malformed,
+            "{raw:?}"
+        );
+        assert_eq!(meta.reason(), language.reason());
     }
 }
 
@@ -51,6 +61,8 @@ fn a_non_string_meta_value_is_absent() {
         assert_eq!(language.tag(), "en");
         assert_eq!(language.preference(), Preference::NotString);
         assert_eq!(language.raw(), None);
+        // Present but not a string is malformed (mcp-lang-meta's reading).
+        assert_eq!(language.reason(), mcp_lang_match::Reason::Malformed);
     }
     assert_eq!(l.negotiate_meta(None).preference(), Preference::Absent);
 }
