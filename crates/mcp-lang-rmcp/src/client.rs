@@ -41,6 +41,10 @@ pub enum PreferenceError {
         /// Byte offset of the offending byte.
         offset: usize,
     },
+    /// The `_meta` preference is present but not a JSON string, so no
+    /// `Accept-Language` field could agree with it (decision D8: refuse rather
+    /// than send `_meta` without its mirror).
+    NotAString,
     /// The value is not a well-formed `Accept-Language` field value (RFC 9110
     /// §12.5.4), which the SEP says a client's value MUST be.
     Malformed {
@@ -57,6 +61,9 @@ impl std::fmt::Display for PreferenceError {
             Self::NotFieldValue { offset } => write!(
                 f,
                 "the language preference cannot be sent as an HTTP field value (byte {offset})"
+            ),
+            Self::NotAString => f.write_str(
+                "the language preference in _meta is not a string, so it cannot be mirrored into Accept-Language",
             ),
             Self::Malformed { offset, expected } => write!(
                 f,

@@ -74,16 +74,28 @@ impl<C> MirroringClient<C> {
     }
 }
 
-/// The preference carried by an outgoing message, if any (requests only:
-/// notifications and responses carry none).
-pub fn outgoing_preference(message: &ClientJsonRpcMessage) -> Option<&str> {
-    match message {
-        ClientJsonRpcMessage::Request(request) => request
-            .request
-            .get_meta()
-            .get(ACCEPT_LANGUAGE)
-            .and_then(Value::as_str),
+/// The preference carried by an outgoing request or notification, if any
+/// (responses carry none).
+///
+/// # Errors
+///
+/// [`PreferenceError::NotAString`] when `_meta` holds the key with a value
+/// that is not a string: no field line could agree with it, so the message is
+/// refused rather than sent without its mirror (decision D8).
+pub fn outgoing_preference(
+    message: &ClientJsonRpcMessage,
+) -> Result<Option<&str>, PreferenceError> {
+    let value = match message {
+        ClientJsonRpcMessage::Request(request) => request.request.get_meta().get(ACCEPT_LANGUAGE),
+        ClientJsonRpcMessage::Notification(notification) => {
+            notification.notification.get_meta().get(ACCEPT_LANGUAGE)
+        }
         _ => None,
+    };
+    match value {
+        None => Ok(None),
+        Some(Value::String(preference)) => Ok(Some(preference)),
+        Some(_) => Err(PreferenceError::NotAString),
     }
 }
 
@@ -98,7 +110,7 @@ pub fn mirror_headers(
     mut custom_headers: HashMap<HeaderName, HeaderValue>,
 ) -> Result<HashMap<HeaderName, HeaderValue>, PreferenceError> {
     custom_headers.remove(&http::header::ACCEPT_LANGUAGE);
-    if let Some(preference) = outgoing_preference(message) {
+    if let Some(preference) = outgoing_preference(message)? {
         check_preference(preference)?;
         let value = HeaderValue::from_str(preference)
             .map_err(|_| PreferenceError::NotFieldValue { offset: 0 })?;
@@ -250,9 +262,18 @@ mod tests {
         );
         let out = mirror_headers(&message(None), custom).unwrap();
         assert_eq!(accept(&out), None);
-        // A non-string `_meta` value is not a preference a client sends either.
-        let out = mirror_headers(&message(Some(Value::from(3))), HashMap::new()).unwrap();
-        assert_eq!(accept(&out), None);
+    }
+
+    #[test]
+    fn non_string_preference_is_refused_not_sent_unmirrored() {
+        for value in [
+            Value::from(3),
+            Value::Null,
+            serde_json::json!({"lang": "fr"}),
+        ] {
+            let error = mirror_headers(&message(Some(value)), HashMap::new());
+            assert_eq!(error, Err(PreferenceError::NotAString));
+        }
     }
 
     #[test]
