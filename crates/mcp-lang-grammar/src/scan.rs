@@ -54,84 +54,85 @@ impl RangeIndex {
         resume: 0,
     };
 
-    /// Offsets and lengths are noted as `u32` and `u16`: ranges starting
-    /// past this are not noted.
-    const MAX_START: usize = u32::MAX as usize;
+    /// Notes a range at `start..end` of quality `quality`, after which
+    /// scanning resumes at `resume`, unless the index is full or already
+    /// stopped noting.
+    #[inline(always)]
+    fn note(&mut self, count: usize, start: usize, end: usize, quality: u16, resume: usize) {
+        // `count` is this range's 1-based number: only the next free spot,
+        // so once one range did not fit, no later one is noted either.
+        if count != usize::from(self.len) + 1 {
+            return;
+        }
+        let (Ok(start), Ok(len)) = (u32::try_from(start), u16::try_from(end - start)) else {
+            return;
+        };
+        if let Some(spot) = self.spots.get_mut(count - 1) {
+            *spot = Spot {
+                start,
+                len,
+                quality,
+            };
+            self.len += 1;
+            self.resume = resume;
+        }
+    }
 }
 
 /// The number of ranges when `b` is a well-formed `Accept-Language` value;
 /// the first ranges are noted in `index` (which must start empty).
 ///
-/// One forward walk with an index and one `match` per step, the common
-/// byte first: a letter where an element starts, `,` or `;` after a range,
-/// `,` after a weight. OWS is the exception and handled off that path.
+/// One forward walk with an index: each byte is looked at once (twice at
+/// the end of a subtag), and the common shapes (`fr-CA`, `,`, `;q=0.9`)
+/// take the first branch at every step.
 #[inline]
 pub(crate) fn scan(b: &[u8], index: &mut RangeIndex) -> Option<usize> {
     let mut count = 0;
-    let mut noting = true;
-    let mut i = 0;
     // Leading OWS is only allowed before a comma (an empty first element).
-    if b.first().is_some_and(|&c| is_ows(c)) {
-        i = skip_ows(b, 0);
-        if b.get(i) != Some(&b',') {
-            return None;
-        }
+    let mut i = skip_ows(b, 0);
+    if i > 0 && b.get(i) != Some(&b',') {
+        return None;
     }
     loop {
-        // An element may start at `i`: we are at the start of the value or
-        // after a comma, so OWS and more commas are fine here.
+        // An element may start at `i` (OWS after the previous comma skipped).
         let start = i;
         match b.get(i) {
-            Some(&c) if is_alpha(c) => i = range_end(b, i)?,
-            Some(b',' | b' ' | b'\t') => {
-                i += 1;
+            None => return Some(count),
+            Some(b',') => {
+                i = skip_ows(b, i + 1);
                 continue;
             }
             Some(b'*') => i += 1,
+            Some(&c) if is_alpha(c) => i = range_end(b, i)?,
             Some(_) => return None,
-            None => return Some(count),
         }
         count += 1;
         let end = i;
+        // After the range: `[ OWS ";" OWS weight ]`, then `OWS ","` or the end.
+        let mut next = b.get(i);
+        if next.is_some_and(|&c| is_ows(c)) {
+            i = skip_ows(b, i);
+            next = Some(b.get(i)?);
+        }
         let mut quality = 1000;
         let mut resume = end;
-        // After the range: `[ OWS ";" OWS weight ]`, then `OWS ","` or the end.
-        let mut next = b.get(i).copied();
-        if next.is_some_and(is_ows) {
-            i = skip_ows(b, i + 1);
-            next = Some(*b.get(i)?);
-        }
-        if next == Some(b';') {
+        if next == Some(&b';') {
             let q = skip_ows(b, i + 1);
             (i, quality) = weight(b, q)?;
             // Past `q=` and the qvalue's first digit.
             resume = q + 3;
-            next = b.get(i).copied();
-            if next.is_some_and(is_ows) {
-                i = skip_ows(b, i + 1);
-                next = Some(*b.get(i)?);
+            next = b.get(i);
+            if next.is_some_and(|&c| is_ows(c)) {
+                i = skip_ows(b, i);
+                next = Some(b.get(i)?);
             }
         }
-        if noting && count <= RangeIndex::CAPACITY {
-            match (start <= RangeIndex::MAX_START, u16::try_from(end - start)) {
-                (true, Ok(len)) => {
-                    if let Some(spot) = index.spots.get_mut(count - 1) {
-                        *spot = Spot {
-                            start: u32::try_from(start).unwrap_or(u32::MAX),
-                            len,
-                            quality,
-                        };
-                    }
-                    index.len += 1;
-                    index.resume = resume;
-                }
-                // From here on, ranges are scanned when iterating.
-                _ => noting = false,
-            }
+        if count <= RangeIndex::CAPACITY {
+            index.note(count, start, end, quality, resume);
         }
         match next {
-            Some(b',') => i += 1,
             None => return Some(count),
+            Some(b',') => i = skip_ows(b, i + 1),
             Some(_) => return None,
         }
     }
