@@ -71,6 +71,10 @@ pub enum Mirrored {
     /// The body reports no `contentLanguage` string (or is not JSON); the headers were
     /// left alone.
     NotReported,
+    /// The body's `contentLanguage` is present but not a string; any
+    /// `Content-Language` line was removed, since a client would find it contradicting
+    /// the body (a malformed response).
+    NotAString,
     /// The body's `contentLanguage` cannot be sent as a field value (it is not
     /// `Content-Language` syntax either); any `Content-Language` line was removed, so
     /// that no header contradicts the body.
@@ -98,7 +102,11 @@ pub fn mirror_json_response(headers: &mut HeaderMap, body: &[u8]) -> Mirrored {
                 Mirrored::Unsendable(e)
             }
         },
-        RawPreference::Absent | RawPreference::NotString => Mirrored::NotReported,
+        RawPreference::NotString => {
+            headers.remove(CONTENT_LANGUAGE);
+            Mirrored::NotAString
+        }
+        RawPreference::Absent => Mirrored::NotReported,
     }
 }
 
@@ -109,7 +117,11 @@ pub(crate) fn mirror_json_bytes(headers: &mut HeaderMap, body: &bytes::Bytes) ->
     use std::borrow::Cow;
     let value = match extract_content_language(body).unwrap_or_default() {
         RawPreference::String(value) => value,
-        RawPreference::Absent | RawPreference::NotString => return Mirrored::NotReported,
+        RawPreference::NotString => {
+            headers.remove(CONTENT_LANGUAGE);
+            return Mirrored::NotAString;
+        }
+        RawPreference::Absent => return Mirrored::NotReported,
     };
     let header = check_field_value(&value).and_then(|()| {
         let shared = match &value {
@@ -325,6 +337,22 @@ mod tests {
             .iter()
             .map(|v| v.to_str().unwrap())
             .collect()
+    }
+
+    #[test]
+    fn non_string_content_language_removes_the_handlers_header() {
+        let body = br#"{"jsonrpc":"2.0","id":1,"result":{"_meta":{"io.modelcontextprotocol/contentLanguage":["de"]}}}"#;
+        let mut h = HeaderMap::new();
+        h.insert(CONTENT_LANGUAGE, HeaderValue::from_static("de"));
+        assert_eq!(mirror_json_response(&mut h, body), Mirrored::NotAString);
+        assert!(h.get(CONTENT_LANGUAGE).is_none());
+
+        // An absent contentLanguage leaves the handler's headers alone.
+        let mut h = HeaderMap::new();
+        h.insert(CONTENT_LANGUAGE, HeaderValue::from_static("de"));
+        let plain = br#"{"jsonrpc":"2.0","id":1,"result":{}}"#;
+        assert_eq!(mirror_json_response(&mut h, plain), Mirrored::NotReported);
+        assert_eq!(h[CONTENT_LANGUAGE], "de");
     }
 
     #[test]
