@@ -248,16 +248,19 @@ impl Supported {
 
     /// How close a truncation match is, for a range sharing `common`
     /// leading subtags with this tag (and having more): `2k + 1` when the
-    /// longest prefix lookup visits (`k` subtags, the primary subtag or a
-    /// prefix not ending in a singleton) equals the tag, `2k` when it only
+    /// longest prefix lookup visits (`k` subtags, a prefix not ending in a
+    /// singleton) equals the tag, `2k` when it only
     /// basic-filters it. So a longer prefix is closer, and at equal length
     /// `fr-BE` reaches `fr` before `fr-CA`. Always ≥ 2.
-    fn truncation_closeness(&self, common: usize) -> usize {
-        let mut k = common.max(1);
-        while k > 1 && self.singleton.get(k - 1).copied().unwrap_or(false) {
+    /// `None` when truncation cannot reach any of the `common` subtags: every
+    /// prefix it could stop at ends in a singleton (`x-foo-bar` never reaches
+    /// `x`, so it cannot reach `x-foo1`).
+    fn truncation_closeness(&self, common: usize) -> Option<usize> {
+        let mut k = common;
+        while k > 0 && self.singleton.get(k - 1).copied().unwrap_or(false) {
             k -= 1;
         }
-        2 * k + usize::from(self.singleton.len() == k)
+        (k > 0).then(|| 2 * k + usize::from(self.singleton.len() == k))
     }
 }
 
@@ -762,13 +765,13 @@ fn score(tag: &Supported, ranges: &[Range<'_>], wildcard: Option<Decider>) -> Op
                 position: r.position,
             };
             Decider::keep_best(&mut explicit, d);
-        } else if r.quality > 0 && a.common > 0 && explicit.is_none() {
+        } else if r.quality > 0 && explicit.is_none() {
             let better = match truncated {
                 None => true,
                 Some((q, _, _)) => r.quality > q,
             };
-            if better {
-                truncated = Some((r.quality, r.position, tag.truncation_closeness(a.common)));
+            if better && let Some(closeness) = tag.truncation_closeness(a.common) {
+                truncated = Some((r.quality, r.position, closeness));
             }
         }
     }

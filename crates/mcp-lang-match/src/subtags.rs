@@ -73,13 +73,15 @@ pub(crate) fn align(range: &[u8], tag: &[u8], lower_tag: bool) -> Alignment {
 ///
 /// Removing a subtag also removes any singletons it leaves at the end, so
 /// `zh-Hant-CN-x-private1` is followed by `zh-Hant-CN`, never `zh-Hant-CN-x`.
-/// The primary subtag is never removed.
+/// A primary subtag is kept unless it is itself a singleton: `x-foo` (private
+/// use) truncates to nothing, since `x` alone ends in a singleton.
 pub(crate) fn truncate(s: &[u8]) -> Option<&[u8]> {
     let mut end = s.iter().rposition(|&b| b == b'-')?;
     loop {
         let head = s.get(..end)?;
         match head.iter().rposition(|&b| b == b'-') {
             Some(dash) if is_singleton(head.get(dash + 1..).unwrap_or(&[])) => end = dash,
+            None if is_singleton(head) => return None,
             _ => return Some(head),
         }
     }
@@ -122,7 +124,9 @@ mod tests {
             ["zh-Hant-CN-x-private1", "zh-Hant-CN", "zh-Hant", "zh"]
         );
         assert_eq!(truncate(b"en"), None);
-        assert_eq!(truncate(b"x-a"), Some(&b"x"[..]));
+        assert_eq!(truncate(b"x-a"), None);
+        assert_eq!(truncate(b"x-foo-bar"), Some(&b"x-foo"[..]));
+        assert_eq!(truncate(b"i-klingon"), None);
         assert_eq!(truncate(b"en-a-b-c"), Some(&b"en"[..]));
     }
 }
