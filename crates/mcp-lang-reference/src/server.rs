@@ -119,7 +119,8 @@ impl ReferenceServer {
         match &language {
             Ok(language) => tracing::info!(
                 method,
-                preference = language.raw().unwrap_or("-"),
+                preference = log_excerpt(language.raw().unwrap_or("-")),
+                preference_len = language.raw().map_or(0, str::len),
                 kind = ?language.preference(),
                 selected = language.tag(),
                 reason = %language.reason(),
@@ -690,5 +691,32 @@ impl ServerHandler for ReferenceServer {
             return Ok(result.into());
         }
         Ok(self.read_document(&language, &request.uri)?.into())
+    }
+}
+
+/// At most the first 64 bytes of a logged preference (cut at a character boundary), so
+/// that a hostile 1 MiB value costs a log line, not a megabyte of log per request.
+fn log_excerpt(value: &str) -> &str {
+    const MAX: usize = 64;
+    let mut end = value.len().min(MAX);
+    while !value.is_char_boundary(end) {
+        end -= 1;
+    }
+    value.get(..end).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::log_excerpt;
+
+    #[test]
+    fn logged_preferences_are_cut_at_64_bytes_on_a_char_boundary() {
+        assert_eq!(log_excerpt("fr-CA,fr;q=0.9"), "fr-CA,fr;q=0.9");
+        let hostile = "en,".repeat(400_000);
+        assert_eq!(log_excerpt(&hostile).len(), 64);
+        let wide = "é".repeat(40); // 2 bytes each: 64 is a boundary
+        assert_eq!(log_excerpt(&wide).len(), 64);
+        let odd = format!("a{}", "é".repeat(40)); // 64 is inside a character
+        assert_eq!(log_excerpt(&odd).len(), 63);
     }
 }
