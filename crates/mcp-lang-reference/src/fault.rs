@@ -36,15 +36,14 @@ use std::sync::{Arc, Mutex};
 
 use mcp_lang_grammar::AcceptLanguage;
 use mcp_lang_match::Reason;
-use mcp_lang_rmcp::server::result_meta_mut;
 use rmcp::{
     ErrorData, RoleServer, ServerHandler,
     model::{
         CallToolRequestParams, CallToolResponse, DiscoverResult, GetPromptRequestParams,
         GetPromptResponse, InitializeRequestParams, InitializeResult, InputRequiredResult,
         ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
-        PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse,
-        ServerConfig, ServerResult,
+        MetaObject, PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams,
+        ReadResourceResponse, ServerConfig, ServerResult,
     },
     service::RequestContext,
 };
@@ -350,6 +349,23 @@ where
     if let Ok(edited) = serde_json::from_value(json) {
         *value = edited;
     }
+}
+
+fn result_meta_mut(result: &mut ServerResult) -> Option<&mut Option<MetaObject>> {
+    Some(match result {
+        ServerResult::InitializeResult(r) => &mut r.meta,
+        ServerResult::DiscoverResult(r) => &mut r.meta,
+        ServerResult::CompleteResult(r) => &mut r.meta,
+        ServerResult::GetPromptResult(r) => &mut r.meta,
+        ServerResult::ListPromptsResult(r) => &mut r.meta,
+        ServerResult::ListResourcesResult(r) => &mut r.meta,
+        ServerResult::ListResourceTemplatesResult(r) => &mut r.meta,
+        ServerResult::ReadResourceResult(r) => &mut r.meta,
+        ServerResult::ListToolsResult(r) => &mut r.meta,
+        ServerResult::CallToolResult(r) => &mut r.meta,
+        ServerResult::InputRequiredResult(r) => &mut r.meta,
+        _ => return None,
+    })
 }
 
 fn reported(result: &mut ServerResult) -> Option<String> {
