@@ -20,6 +20,11 @@
 //!   `cargo xtask fuzz --merge` (which adds just the inputs that reach new coverage).
 //! - CPU time per target is measured around each run (see [`Cmd::run_measured`]); runs go
 //!   in parallel, one per core, with each target's output in its own log.
+//! - `--time` is wall time (libFuzzer's `-max_total_time`). On a shared machine a target
+//!   then gets less CPU than that, so `--cpu SECS` instead repeats the run on the same
+//!   scratch corpus, each round given the CPU time still owed as its wall-time limit,
+//!   until the target has used SECS of CPU (rounds stop at the first failure). The table
+//!   sums CPU time, wall time and executions over the rounds.
 
 use std::collections::VecDeque;
 use std::fmt::Write as _;
@@ -34,10 +39,12 @@ use crate::process::{Cmd, Measured, secs};
 use crate::{Result, bail, workspace};
 
 pub(crate) const USAGE: &str =
-    "  fuzz [--time SECS] [--jobs N] [--sanitizer address|none] [--toolchain nightly|stable]
-       [--merge] [TARGET…]
+    "  fuzz [--time SECS | --cpu SECS] [--jobs N] [--sanitizer address|none]
+       [--toolchain nightly|stable] [--merge] [TARGET…]
       Long fuzz runs (default 600 s per target, every target in fuzz/Cargo.toml), one per
       core, then a table of CPU time, executions, coverage and outcome per target.
+      --cpu runs each target until it has used SECS of CPU time (successive runs on the
+      same scratch corpus), so a busy machine still gives every target its full budget.
       --merge adds the inputs that reach new coverage to the checked-in fuzz/corpus/.";
 
 /// The cargo-fuzz release that `cargo xtask` installs when `cargo fuzz` is missing (pinned
@@ -191,7 +198,10 @@ impl Toolchain {
 /// Settings of one fuzz session (smoke or long).
 #[derive(Debug, Clone)]
 pub(crate) struct Plan {
+    /// Wall-time limit of one libFuzzer run, per target.
     pub(crate) seconds: u64,
+    /// With `Some`, rerun each target until it has used this much CPU time.
+    pub(crate) cpu_budget: Option<Duration>,
     pub(crate) jobs: usize,
     pub(crate) sanitizer: String,
     pub(crate) toolchain: Option<String>,
@@ -209,6 +219,7 @@ impl Plan {
     pub(crate) fn smoke(seconds: u64) -> Plan {
         Plan {
             seconds,
+            cpu_budget: None,
             jobs: default_jobs(),
             sanitizer: "none".to_owned(),
             toolchain: None,
@@ -225,8 +236,14 @@ fn default_jobs() -> usize {
 }
 
 pub(crate) fn run(mut args: Args) -> Result<()> {
+    let time = args.number("--time")?;
+    let cpu = args.number("--cpu")?;
+    if time.is_some() && cpu.is_some() {
+        bail!("--time and --cpu exclude each other");
+    }
     let plan = Plan {
-        seconds: args.number("--time")?.unwrap_or(600),
+        seconds: cpu.or(time).unwrap_or(600),
+        cpu_budget: cpu.map(Duration::from_secs),
         jobs: args
             .number("--jobs")?
             .map_or_else(default_jobs, |n| n.max(1) as usize),
@@ -281,9 +298,14 @@ pub(crate) fn run_plan(plan: &Plan) -> Result<Vec<Outcome>> {
         other => bail!("--sanitizer is `address` or `none`, not `{other}`"),
     };
     println!(
-        "fuzz: {} target(s), {} s each, {} at a time, sanitizer {sanitizer}, toolchain {}",
+        "fuzz: {} target(s), {} s {} each, {} at a time, sanitizer {sanitizer}, toolchain {}",
         targets.len(),
         plan.seconds,
+        if plan.cpu_budget.is_some() {
+            "of CPU"
+        } else {
+            "wall"
+        },
         plan.jobs.min(targets.len()),
         toolchain.describe()
     );
@@ -306,24 +328,36 @@ pub(crate) fn run_plan(plan: &Plan) -> Result<Vec<Outcome>> {
         }
         corpus::write_seeds(&work, &corpus::seeds_from_testdata(target)?)?;
         let checked_in = corpus_dir(root, &target.name);
-        let mut cmd = toolchain
-            .cargo_fuzz("run")
-            .args(["--sanitizer", sanitizer, "--debug-assertions", &target.name])
-            .arg(&work);
-        if checked_in.is_dir() {
-            cmd = cmd.arg(&checked_in);
-        }
-        cmd = cmd.args([
-            "--".to_owned(),
-            format!("-max_total_time={}", plan.seconds),
-            format!("-timeout={INPUT_TIMEOUT_SECS}"),
-            "-print_final_stats=1".to_owned(),
-        ]);
+        let name = target.name.clone();
+        let sanitizer = sanitizer.to_owned();
+        let command = move |seconds: u64| {
+            let mut cmd = toolchain
+                .cargo_fuzz("run")
+                .args(["--sanitizer", &sanitizer, "--debug-assertions", &name])
+                .arg(&work);
+            if checked_in.is_dir() {
+                cmd = cmd.arg(&checked_in);
+            }
+            cmd.args([
+                "--".to_owned(),
+                format!("-max_total_time={seconds}"),
+                format!("-timeout={INPUT_TIMEOUT_SECS}"),
+                "-print_final_stats=1".to_owned(),
+            ])
+        };
         let log = scratch.join("logs").join(format!("{}.log", target.name));
-        runs.push_back((target.name.clone(), cmd, log));
+        runs.push_back(Run {
+            target: target.name.clone(),
+            command: Box::new(command),
+            log,
+        });
     }
     fs::create_dir_all(scratch.join("logs"))?;
-    let outcomes = run_parallel(runs, plan.jobs)?;
+    let budget = match plan.cpu_budget {
+        Some(cpu) => Budget::Cpu(cpu),
+        None => Budget::Wall(plan.seconds),
+    };
+    let outcomes = run_parallel(runs, plan.jobs, budget)?;
 
     if plan.merge {
         for target in &targets {
@@ -353,10 +387,86 @@ fn count_files(dir: &Path) -> usize {
     fs::read_dir(dir).map_or(0, |d| d.count())
 }
 
-/// Runs the queued fuzz commands `jobs` at a time, printing a line as each finishes.
-fn run_parallel(runs: VecDeque<(String, Cmd, PathBuf)>, jobs: usize) -> Result<Vec<Outcome>> {
-    for (name, cmd, log) in &runs {
-        println!("{name}: $ {}  (log: {})", cmd.shown(), log.display());
+/// One target's fuzzing: the command for a given wall-time limit, and where its log goes.
+struct Run {
+    target: String,
+    command: Box<dyn Fn(u64) -> Cmd + Send>,
+    log: PathBuf,
+}
+
+/// How long each target is fuzzed.
+#[derive(Debug, Clone, Copy)]
+enum Budget {
+    /// One run of this many wall-clock seconds.
+    Wall(u64),
+    /// Runs until this much CPU time is used.
+    Cpu(Duration),
+}
+
+/// A round never gets less wall time than this, so that libFuzzer's start-up (loading the
+/// corpus) does not dominate the last round.
+const MIN_ROUND_SECS: u64 = 30;
+
+impl Run {
+    /// Runs the target within `budget`, one or more rounds, and sums the rounds.
+    fn execute(&self, budget: Budget) -> Result<Outcome> {
+        let (first_secs, cpu_goal) = match budget {
+            Budget::Wall(secs) => (secs, None),
+            Budget::Cpu(cpu) => (cpu.as_secs().max(MIN_ROUND_SECS), Some(cpu)),
+        };
+        let mut total: Option<Outcome> = None;
+        let mut seconds = first_secs;
+        for round in 1.. {
+            let log = if round == 1 {
+                self.log.clone()
+            } else {
+                self.log.with_extension(format!("round{round}.log"))
+            };
+            let measured = (self.command)(seconds).run_measured(&log)?;
+            let text = fs::read_to_string(&log).unwrap_or_default();
+            let outcome = Outcome::from_run(self.target.clone(), &measured, &text, &log);
+            let total = match &mut total {
+                None => total.insert(outcome),
+                Some(sum) => {
+                    sum.add_round(outcome);
+                    sum
+                }
+            };
+            let (Some(goal), true) = (cpu_goal, total.ok()) else {
+                break;
+            };
+            // Without a CPU reading there is no way to know what is owed: stop.
+            let Some(used) = total.cpu else { break };
+            if used >= goal {
+                break;
+            }
+            println!(
+                "{}: {} of {} CPU so far, round {} for the rest",
+                self.target,
+                secs(used),
+                secs(goal),
+                round + 1
+            );
+            seconds = (goal - used).as_secs().max(MIN_ROUND_SECS);
+        }
+        total.ok_or_else(|| "a fuzz target ran no round".into())
+    }
+}
+
+/// Runs the queued targets `jobs` at a time within `budget`, printing a line as each
+/// finishes.
+fn run_parallel(runs: VecDeque<Run>, jobs: usize, budget: Budget) -> Result<Vec<Outcome>> {
+    for run in &runs {
+        let first = match budget {
+            Budget::Wall(secs) => secs,
+            Budget::Cpu(cpu) => cpu.as_secs().max(MIN_ROUND_SECS),
+        };
+        println!(
+            "{}: $ {}  (log: {})",
+            run.target,
+            (run.command)(first).shown(),
+            run.log.display()
+        );
     }
     let total = runs.len();
     let queue = Arc::new(Mutex::new(runs));
@@ -368,14 +478,14 @@ fn run_parallel(runs: VecDeque<(String, Cmd, PathBuf)>, jobs: usize) -> Result<V
             std::thread::spawn(move || -> Result<()> {
                 loop {
                     let next = queue.lock().map_err(|_| "queue poisoned")?.pop_front();
-                    let Some((name, cmd, log)) = next else {
+                    let Some(run) = next else {
                         return Ok(());
                     };
-                    let measured = cmd.run_measured(&log)?;
-                    let text = fs::read_to_string(&log).unwrap_or_default();
-                    let outcome = Outcome::from_run(name, &measured, &text, &log);
+                    let outcome = run.execute(budget)?;
                     println!("{}", outcome.one_line());
                     if !outcome.ok() {
+                        let log = outcome.log.clone();
+                        let text = fs::read_to_string(&log).unwrap_or_default();
                         println!("---- last lines of {} ----", log.display());
                         println!("{}", tail(&text, 60));
                         println!("---- end of {} ----", outcome.target);
@@ -417,9 +527,33 @@ pub(crate) struct Outcome {
     pub(crate) runs: Option<u64>,
     pub(crate) coverage: Option<u64>,
     pub(crate) corpus: Option<String>,
+    /// How many libFuzzer runs (rounds) this outcome sums.
+    pub(crate) rounds: u32,
+    /// The log of the last round.
+    pub(crate) log: PathBuf,
 }
 
 impl Outcome {
+    /// Adds a later round on the same corpus: times and executions add up, coverage and
+    /// corpus are the later round's (it started from everything the earlier ones found).
+    fn add_round(&mut self, later: Outcome) {
+        self.cpu = match (self.cpu, later.cpu) {
+            (Some(a), Some(b)) => Some(a + b),
+            _ => None,
+        };
+        self.wall += later.wall;
+        self.runs = match (self.runs, later.runs) {
+            (Some(a), Some(b)) => Some(a + b),
+            (a, b) => a.or(b),
+        };
+        self.coverage = later.coverage.max(self.coverage);
+        self.corpus = later.corpus.or(self.corpus.take());
+        self.failure = later.failure;
+        self.artifact = later.artifact;
+        self.rounds += later.rounds;
+        self.log = later.log;
+    }
+
     fn from_run(target: String, measured: &Measured, log: &str, log_path: &Path) -> Outcome {
         let stats = LibFuzzerStats::parse(log);
         let failure = if measured.status.success() {
@@ -438,6 +572,8 @@ impl Outcome {
             runs: stats.runs,
             coverage: stats.coverage,
             corpus: stats.corpus,
+            rounds: 1,
+            log: log_path.to_owned(),
         }
     }
 
@@ -458,6 +594,9 @@ impl Outcome {
         }
         if let Some(cov) = self.coverage {
             let _ = write!(line, ", cov {cov}");
+        }
+        if self.rounds > 1 {
+            let _ = write!(line, ", {} rounds", self.rounds);
         }
         if let Some(artifact) = &self.artifact {
             let _ = write!(line, ", input saved to {artifact}");
@@ -659,10 +798,43 @@ artifact_prefix='/w/fuzz/artifacts/t1/'; Test unit written to /w/fuzz/artifacts/
             runs: Some(12),
             coverage: Some(300),
             corpus: Some("80/2Kb".into()),
+            rounds: 1,
+            log: PathBuf::from("grammar_tag.log"),
         };
         let table = outcome_table(&[outcome]);
         assert!(
             table.ends_with("| grammar_tag | 10.5 min | 10.0 min | 12 | 300 | 80/2Kb | ok |\n")
         );
+    }
+
+    #[test]
+    fn rounds_on_one_corpus_add_up() {
+        let round = |cpu: u64, runs: u64, cov: u64, failure: Option<&str>| Outcome {
+            target: "agree_lines".into(),
+            failure: failure.map(str::to_owned),
+            artifact: failure.map(|_| "crash-1".to_owned()),
+            cpu: Some(Duration::from_secs(cpu)),
+            wall: Duration::from_secs(100),
+            runs: Some(runs),
+            coverage: Some(cov),
+            corpus: Some(format!("{cov}/1Kb")),
+            rounds: 1,
+            log: PathBuf::from(format!("round-{cpu}.log")),
+        };
+        let mut sum = round(400, 1000, 90, None);
+        sum.add_round(round(250, 700, 95, None));
+        assert!(sum.ok());
+        assert_eq!(sum.cpu, Some(Duration::from_secs(650)));
+        assert_eq!(sum.wall, Duration::from_secs(200));
+        assert_eq!(
+            (sum.runs, sum.coverage, sum.rounds),
+            (Some(1700), Some(95), 2)
+        );
+        assert_eq!(sum.corpus.as_deref(), Some("95/1Kb"));
+        // A failing later round makes the whole target fail, with that round's artifact.
+        sum.add_round(round(10, 5, 95, Some("deadly signal")));
+        assert!(!sum.ok());
+        assert_eq!(sum.artifact.as_deref(), Some("crash-1"));
+        assert_eq!(sum.log, PathBuf::from("round-10.log"));
     }
 }
