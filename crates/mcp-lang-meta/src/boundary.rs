@@ -599,7 +599,9 @@ impl Walk<'_> {
 
     fn compare(&mut self, a: &Value, b: &Value, path: &mut String) {
         if self.display.contains(path.as_str()) || path.ends_with(&self.reported_suffix) {
-            if !(a.is_string() && b.is_string()) {
+            // Two strings may differ (that is what localizing does); anything else there is
+            // not display text and must be left exactly as it was.
+            if a != b && !(a.is_string() && b.is_string()) {
                 self.report(path, DifferenceKind::Changed);
             }
             return;

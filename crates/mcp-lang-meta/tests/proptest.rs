@@ -63,7 +63,9 @@ fn everything(_: &DisplayField, s: &str) -> Option<String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    // About one generated message in five has no non-display leaf to change and is
+    // rejected by the guard property; allow for that at any PROPTEST_CASES.
+    #![proptest_config(ProptestConfig { max_global_rejects: 1 << 20, ..ProptestConfig::with_cases(512) })]
 
     #[test]
     fn the_localizer_never_changes_anything_the_guard_protects(message in json()) {

@@ -908,6 +908,30 @@ fn the_guard_allows_the_reported_language_to_be_added_by_localization() {
     assert_eq!(IdentifierGuard::new().check(&before, &empty).len(), 1);
 }
 
+/// Found by the proptest in CI: a display path (or the reported language) holding something
+/// other than a string, left exactly as it was, is no difference; changing it is one.
+#[test]
+fn the_guard_ignores_an_unchanged_non_string_at_a_display_path() {
+    let message = json!({"_meta": {"io.modelcontextprotocol/contentLanguage": null},
+        "result": {"tools": [{"name": "t", "title": 7}]}});
+    assert_eq!(IdentifierGuard::new().check(&message, &message.clone()), []);
+    let mut changed = message.clone();
+    changed["_meta"]["io.modelcontextprotocol/contentLanguage"] = json!(false);
+    changed["result"]["tools"][0]["title"] = json!("7");
+    let paths: Vec<_> = IdentifierGuard::new()
+        .check(&message, &changed)
+        .iter()
+        .map(|d| d.path().to_owned())
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "/_meta/io.modelcontextprotocol~1contentLanguage",
+            "/result/tools/0/title"
+        ]
+    );
+}
+
 /// "Messages produced while processing one request, such as an input-required
 /// elicitation [...], use that request's selected language": the `contentLanguage` a server
 /// reports inside the `_meta` of a nested input request is language, not identifier, so the
