@@ -119,7 +119,7 @@ pub fn mirror_headers(
     Ok(custom_headers)
 }
 
-fn refused<E>(error: PreferenceError) -> StreamableHttpError<E>
+pub(crate) fn refused<E>(error: PreferenceError) -> StreamableHttpError<E>
 where
     E: std::error::Error + Send + Sync + 'static,
 {

@@ -169,5 +169,7 @@ pub mod cache;
 pub mod client;
 #[cfg(feature = "http-client")]
 pub mod http_client;
+#[cfg(feature = "http-client-reqwest")]
+pub mod reqwest_client;
 #[cfg(feature = "server")]
 pub mod server;
