@@ -2,7 +2,8 @@
 //!
 //! rmcp 3.11's own client cache keys list results by cursor only, so on one
 //! connection it can serve one preference's titles to another (see the crate
-//! docs). [`CachingClient`] replaces it for the list methods: each request goes
+//! docs). [`CachingClient`] replaces it for the four list methods (`tools/list`,
+//! `prompts/list`, `resources/list`, `resources/templates/list`): each request goes
 //! through [`send_with_preference`] (which bypasses rmcp's cache), and the
 //! result is kept in `mcp-lang-meta`'s [`ResponseCache`], keyed by the method,
 //! the params without `_meta`, the authorization context for `private` entries,
@@ -34,8 +35,9 @@ use mcp_lang_meta::{CacheRequest, Clock, ResponseCache, SystemClock};
 use rmcp::{
     RoleClient,
     model::{
-        ClientRequest, ListPromptsRequest, ListPromptsResult, ListToolsRequest, ListToolsResult,
-        PaginatedRequestParams, ServerResult,
+        ClientRequest, ListPromptsRequest, ListPromptsResult, ListResourceTemplatesRequest,
+        ListResourceTemplatesResult, ListResourcesRequest, ListResourcesResult, ListToolsRequest,
+        ListToolsResult, PaginatedRequestParams, ServerResult,
     },
     service::Peer,
 };
@@ -53,9 +55,10 @@ pub struct CacheStats {
     pub misses: u64,
 }
 
-/// An rmcp client peer with a language-aware cache for `tools/list` and
-/// `prompts/list` (see the [module docs](self) for an example; the
-/// reference server's `caching_client` test runs one against a live server).
+/// An rmcp client peer with a language-aware cache for `tools/list`,
+/// `prompts/list`, `resources/list` and `resources/templates/list` (see the
+/// [module docs](self) for an example; this crate's `caching_client` test and
+/// the reference server's run one against a live server).
 #[derive(Debug)]
 pub struct CachingClient<C = SystemClock> {
     peer: Peer<RoleClient>,
@@ -125,15 +128,16 @@ impl<C: Clock> CachingClient<C> {
         cursor: Option<String>,
         preference: Option<&str>,
     ) -> Result<ListToolsResult, SendError> {
-        let request = ClientRequest::ListToolsRequest(ListToolsRequest::with_param(
-            PaginatedRequestParams::default().with_cursor(cursor.clone()),
-        ));
-        let value = self
-            .fetch("tools/list", cursor, request, preference, |result| {
-                matches!(result, ServerResult::ListToolsResult(_))
-            })
-            .await?;
-        serde_json::from_value(value).map_err(|_| SendError::UnexpectedResult("tools/list"))
+        let request = ClientRequest::ListToolsRequest(ListToolsRequest::with_param(page(&cursor)));
+        self.list(List {
+            method: "tools/list",
+            cursor,
+            request,
+            preference,
+            expected: |r| matches!(r, ServerResult::ListToolsResult(_)),
+            decode: serde_json::from_value,
+        })
+        .await
     }
 
     /// `prompts/list` (one page, from `cursor`) under `preference`; see
@@ -147,15 +151,81 @@ impl<C: Clock> CachingClient<C> {
         cursor: Option<String>,
         preference: Option<&str>,
     ) -> Result<ListPromptsResult, SendError> {
-        let request = ClientRequest::ListPromptsRequest(ListPromptsRequest::with_param(
-            PaginatedRequestParams::default().with_cursor(cursor.clone()),
-        ));
+        let request =
+            ClientRequest::ListPromptsRequest(ListPromptsRequest::with_param(page(&cursor)));
+        self.list(List {
+            method: "prompts/list",
+            cursor,
+            request,
+            preference,
+            expected: |r| matches!(r, ServerResult::ListPromptsResult(_)),
+            decode: serde_json::from_value,
+        })
+        .await
+    }
+
+    /// `resources/list` (one page, from `cursor`) under `preference`; see
+    /// [`list_tools`](Self::list_tools).
+    ///
+    /// # Errors
+    ///
+    /// As [`list_tools`](Self::list_tools).
+    pub async fn list_resources(
+        &self,
+        cursor: Option<String>,
+        preference: Option<&str>,
+    ) -> Result<ListResourcesResult, SendError> {
+        let request =
+            ClientRequest::ListResourcesRequest(ListResourcesRequest::with_param(page(&cursor)));
+        self.list(List {
+            method: "resources/list",
+            cursor,
+            request,
+            preference,
+            expected: |r| matches!(r, ServerResult::ListResourcesResult(_)),
+            decode: serde_json::from_value,
+        })
+        .await
+    }
+
+    /// `resources/templates/list` (one page, from `cursor`) under
+    /// `preference`; see [`list_tools`](Self::list_tools).
+    ///
+    /// # Errors
+    ///
+    /// As [`list_tools`](Self::list_tools).
+    pub async fn list_resource_templates(
+        &self,
+        cursor: Option<String>,
+        preference: Option<&str>,
+    ) -> Result<ListResourceTemplatesResult, SendError> {
+        let request = ClientRequest::ListResourceTemplatesRequest(
+            ListResourceTemplatesRequest::with_param(page(&cursor)),
+        );
+        self.list(List {
+            method: "resources/templates/list",
+            cursor,
+            request,
+            preference,
+            expected: |r| matches!(r, ServerResult::ListResourceTemplatesResult(_)),
+            decode: serde_json::from_value,
+        })
+        .await
+    }
+
+    /// One list request through the cache, decoded.
+    async fn list<T>(&self, list: List<'_, T>) -> Result<T, SendError> {
+        let method = list.method;
         let value = self
-            .fetch("prompts/list", cursor, request, preference, |result| {
-                matches!(result, ServerResult::ListPromptsResult(_))
-            })
+            .fetch(
+                method,
+                list.cursor,
+                list.request,
+                list.preference,
+                list.expected,
+            )
             .await?;
-        serde_json::from_value(value).map_err(|_| SendError::UnexpectedResult("prompts/list"))
+        (list.decode)(value).map_err(|_| SendError::UnexpectedResult(method))
     }
 
     /// The cached result as JSON, or the server's after storing it.
@@ -211,4 +281,19 @@ impl<C: Clock> CachingClient<C> {
         // another thread leaves nothing half-written.
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
+}
+
+/// The params of one page of a list.
+fn page(cursor: &Option<String>) -> PaginatedRequestParams {
+    PaginatedRequestParams::default().with_cursor(cursor.clone())
+}
+
+/// One list method: how to ask, what answer to expect, how to decode it.
+struct List<'a, T> {
+    method: &'static str,
+    cursor: Option<String>,
+    request: ClientRequest,
+    preference: Option<&'a str>,
+    expected: fn(&ServerResult) -> bool,
+    decode: fn(Value) -> Result<T, serde_json::Error>,
 }

@@ -67,7 +67,25 @@ fn weather_title(result: &ServerResult) -> String {
     weather.title.clone().unwrap_or_default()
 }
 
-async fn localized_round_trips(mode: HttpMode) {
+/// The media type the server answers a raw `initialize` with: what the
+/// client's responses will be in this mode.
+async fn initialize_media_type(url: &str) -> String {
+    let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "probe", "version": "0"}}});
+    let response = reqwest::Client::new()
+        .post(url)
+        .header(header::ACCEPT, "application/json, text/event-stream")
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(initialize.to_string())
+        .send()
+        .await
+        .unwrap();
+    let media_type = response.headers()[header::CONTENT_TYPE].to_str().unwrap();
+    media_type.to_owned()
+}
+
+async fn localized_round_trips(mode: HttpMode, media_type: &str) {
     let http = spawn_http(
         ReferenceServer::new().unwrap(),
         SocketAddr::from(([127, 0, 0, 1], 0)),
@@ -75,6 +93,7 @@ async fn localized_round_trips(mode: HttpMode) {
     )
     .await
     .unwrap();
+    assert!(initialize_media_type(&http.url()).await.starts_with(media_type));
     let client = connect(http.url()).await;
     for (preference, tag, title) in [
         ("fr-CA,fr;q=0.9,en;q=0.5", "fr-CA", "Météo actuelle"),
@@ -106,12 +125,12 @@ async fn localized_round_trips(mode: HttpMode) {
 
 #[tokio::test(flavor = "current_thread")]
 async fn reference_server_json_responses_are_mirrored_and_verified() {
-    localized_round_trips(HttpMode::Stateless).await;
+    localized_round_trips(HttpMode::Stateless, "application/json").await;
 }
 
 #[tokio::test(flavor = "current_thread")]
 async fn reference_server_event_streams_with_sessions() {
-    localized_round_trips(HttpMode::Sessions).await;
+    localized_round_trips(HttpMode::Sessions, "text/event-stream").await;
 }
 
 /// What the contradicting server answers `tools/list` with.
