@@ -279,11 +279,22 @@ fn shared_slice(body: &Bytes, text: &str) -> Bytes {
     }
 }
 
-/// The id to echo in an error response, from the id's raw JSON text: a string or a
-/// number; anything else (or no id) is `null`.
+/// The id to echo in an error response, from the id's raw JSON text: a string, or a
+/// number that `serde_json` holds exactly; anything else (or no id) is `null`.
+///
+/// A number is echoed only when it serializes back to the text the client sent:
+/// `serde_json` (without `arbitrary_precision`) keeps integers beyond 64 bits and
+/// exponents as `f64`, and echoing `18446744073709551616` as `1.8446744073709552e19`
+/// would answer a request that was never made. JSON-RPC 2.0 answers an id it cannot
+/// determine with `null`; MCP ids are strings or integers, so this only concerns ids
+/// no MCP client sends.
 pub(crate) fn echo_id(raw: Option<&str>) -> serde_json::Value {
-    match raw.and_then(|r| serde_json::from_str::<serde_json::Value>(r).ok()) {
-        Some(id @ (serde_json::Value::String(_) | serde_json::Value::Number(_))) => id,
+    let Some(raw) = raw else {
+        return serde_json::Value::Null;
+    };
+    match serde_json::from_str::<serde_json::Value>(raw) {
+        Ok(id @ serde_json::Value::String(_)) => id,
+        Ok(id @ serde_json::Value::Number(_)) if id.to_string() == raw.trim() => id,
         _ => serde_json::Value::Null,
     }
 }
@@ -449,6 +460,34 @@ pub(crate) fn json_response(status: StatusCode, body: Bytes) -> Response<Bytes> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn echoes_strings_and_exact_numbers_and_never_a_changed_id() {
+        use serde_json::json;
+        assert_eq!(echo_id(Some(r#""abc""#)), json!("abc"));
+        assert_eq!(echo_id(Some("42")), json!(42));
+        assert_eq!(echo_id(Some("-7")), json!(-7));
+        assert_eq!(echo_id(Some("18446744073709551615")), json!(u64::MAX));
+        assert_eq!(echo_id(Some("1.5")), json!(1.5));
+        // Not representable exactly: `null`, not a different number.
+        for changed in [
+            "18446744073709551616",
+            "-9223372036854775809",
+            "1e2",
+            "1.50",
+            "-0",
+        ] {
+            assert_eq!(echo_id(Some(changed)), serde_json::Value::Null, "{changed}");
+        }
+        for not_an_id in ["null", "true", "[1]", "{}", "", "01"] {
+            assert_eq!(
+                echo_id(Some(not_an_id)),
+                serde_json::Value::Null,
+                "{not_an_id}"
+            );
+        }
+        assert_eq!(echo_id(None), serde_json::Value::Null);
+    }
 
     fn headers(lines: &[&'static str]) -> HeaderMap {
         let mut h = HeaderMap::new();
