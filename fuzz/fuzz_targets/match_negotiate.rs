@@ -4,33 +4,23 @@
 //! excluding a language nobody supports changes nothing; filtering returns a
 //! subset; lookup returns a tag or the default. Never a panic.
 //!
-//! Input: lines. Line 1 is the header (raw bytes), line 2 the default, the
-//! rest the supported tags (invalid tags and case-duplicates are dropped).
+//! Input: lines, split by [`NegotiationInput`]: line 1 the header (raw bytes),
+//! line 2 the default, the rest the supported tags (invalid tags and
+//! case-duplicates are dropped).
 
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mcp_lang_grammar::{AcceptLanguage, LanguageTag};
+use mcp_lang_fuzz::NegotiationInput;
+use mcp_lang_grammar::AcceptLanguage;
 use mcp_lang_match::{Negotiator, Reason, basic, lookup};
 
 fuzz_target!(|data: &[u8]| {
-    let mut lines = data.split(|&b| b == b'\n');
-    let header = lines.next().unwrap_or_default();
-    let default = lines
-        .next()
-        .and_then(|d| std::str::from_utf8(d).ok())
-        .filter(|d| LanguageTag::parse(d).is_ok())
-        .unwrap_or("en");
-    let mut supported: Vec<&str> = Vec::new();
-    for line in lines {
-        let Ok(tag) = std::str::from_utf8(line) else {
-            continue;
-        };
-        if LanguageTag::parse(tag).is_ok() && !supported.iter().any(|s| s.eq_ignore_ascii_case(tag))
-        {
-            supported.push(tag);
-        }
-    }
+    let NegotiationInput {
+        header,
+        default,
+        supported,
+    } = NegotiationInput::split(data);
     let server = Negotiator::new(&supported, default).expect("valid, distinct tags");
 
     let chosen = server.negotiate_header_bytes(Some(header));

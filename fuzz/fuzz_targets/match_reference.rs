@@ -19,13 +19,15 @@
 //! the default when no tag scores above 0. The later tie-breaks (closeness,
 //! default, server order) are left to `match_negotiate` and the unit tests.
 //!
-//! Input: the `match_` layout (line 1 the header, line 2 the default, then the
-//! supported tags; invalid tags and case-duplicates are dropped).
+//! Input: the layout of `match_negotiate`, split by [`NegotiationInput`] (line 1
+//! the header, line 2 the default, then the supported tags; invalid tags and
+//! case-duplicates are dropped).
 
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mcp_lang_grammar::{AcceptLanguage, LanguageTag};
+use mcp_lang_fuzz::NegotiationInput;
+use mcp_lang_grammar::AcceptLanguage;
 use mcp_lang_match::{Negotiator, Reason};
 
 /// A tag's score: its quality and the header position of the deciding range.
@@ -115,23 +117,11 @@ fn model(ranges: &[(&str, u16)], tag: &str) -> Option<Score> {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let mut lines = data.split(|&b| b == b'\n');
-    let header = lines.next().unwrap_or_default();
-    let default = lines
-        .next()
-        .and_then(|d| std::str::from_utf8(d).ok())
-        .filter(|d| LanguageTag::parse(d).is_ok())
-        .unwrap_or("en");
-    let mut supported: Vec<&str> = Vec::new();
-    for line in lines {
-        let Ok(tag) = std::str::from_utf8(line) else {
-            continue;
-        };
-        if LanguageTag::parse(tag).is_ok() && !supported.iter().any(|s| s.eq_ignore_ascii_case(tag))
-        {
-            supported.push(tag);
-        }
-    }
+    let NegotiationInput {
+        header,
+        default,
+        supported,
+    } = NegotiationInput::split(data);
     let server = Negotiator::new(&supported, default).expect("valid, distinct tags");
     let Ok(parsed) = AcceptLanguage::parse_bytes(header) else {
         assert_eq!(
