@@ -226,8 +226,10 @@ struct Supported {
     lower: Box<[u8]>,
     /// `singleton[k - 1]`: whether subtag `k` is a singleton.
     singleton: Box<[bool]>,
-    /// The first byte of `lower`, kept inline for the quick reject.
-    first: u8,
+    /// The primary subtag, as [`primary_key`] packs it.
+    key: u64,
+    /// The index of its [`Group`] in `Negotiator::groups`.
+    group: u32,
 }
 
 impl Supported {
@@ -237,12 +239,13 @@ impl Supported {
             .split(|&b| b == b'-')
             .map(subtags::is_singleton)
             .collect();
-        let first = lower.first().copied().unwrap_or(0);
+        let key = primary_key(&lower);
         Supported {
             tag: tag.into(),
             lower,
             singleton,
-            first,
+            key,
+            group: 0,
         }
     }
 
@@ -264,44 +267,63 @@ impl Supported {
     }
 }
 
-/// One buffered non-wildcard range of the request.
-#[derive(Clone, Copy)]
-struct Range<'h> {
-    lower_first: u8,
-    bytes: &'h [u8],
-    quality: u16,
-    position: usize,
+/// The primary subtag of a tag or range (what comes before the first `-`),
+/// ASCII-lowercased and packed into a `u64`, one byte per letter.
+///
+/// A non-wildcard range can only rate a tag, explicitly or by truncation,
+/// when the two share their primary subtag: a basic-filtering range is a
+/// prefix of the tag that ends at a subtag boundary, and truncation never
+/// goes below the primary subtag. Comparing keys is one integer comparison.
+///
+/// Primary subtags are 1 to 8 letters (RFC 4647 §2.1, RFC 5646 §2.1),
+/// lowercased by setting bit 0x20, and letters are never zero, so equal keys
+/// mean equal subtags. Were anything else to come (a longer subtag, whose
+/// first bytes are shifted out, or a non-letter), subtags equal ignoring case
+/// would still get equal keys, and the full comparison that follows a key
+/// match sorts out the rest: the key only ever rules pairs out.
+#[inline]
+fn primary_key(bytes: &[u8]) -> u64 {
+    let mut key = 0u64;
+    for &b in bytes {
+        if b == b'-' {
+            break;
+        }
+        key = (key << 8) | u64::from(b | 0x20);
+    }
+    key
 }
 
+/// The supported tags that share one primary subtag.
+#[derive(Clone, Debug)]
+struct Group {
+    /// Their primary subtag, as [`primary_key`] packs it.
+    key: u64,
+    /// Where their indices are in `Negotiator::members`.
+    start: u32,
+    end: u32,
+}
+
+/// One buffered non-wildcard range of the request, whose primary subtag
+/// some supported tag has.
+#[derive(Clone, Copy)]
+struct Range<'h> {
+    bytes: &'h [u8],
+    /// The [`Group`] of the tags with its primary subtag, or [`DONE`] once
+    /// an earlier range of the same group has had that group scored.
+    group: u32,
+    quality: u16,
+    position: u16,
+}
+
+/// Marks a buffered range whose group was already scored.
+const DONE: u32 = u32::MAX;
+
 const EMPTY: Range<'static> = Range {
-    lower_first: 0,
     bytes: &[],
+    group: DONE,
     quality: 0,
     position: 0,
 };
-
-/// A set of byte values (the first letters seen among a request's ranges).
-#[derive(Default)]
-struct FirstBytes([u64; 4]);
-
-impl FirstBytes {
-    /// Adds `b`; whether it was new.
-    fn insert(&mut self, b: u8) -> bool {
-        let (word, bit) = (usize::from(b / 64), 1u64 << (b % 64));
-        match self.0.get_mut(word) {
-            Some(w) if *w & bit == 0 => {
-                *w |= bit;
-                true
-            }
-            _ => false,
-        }
-    }
-
-    fn contains(&self, b: u8) -> bool {
-        let (word, bit) = (usize::from(b / 64), 1u64 << (b % 64));
-        self.0.get(word).is_some_and(|w| w & bit != 0)
-    }
-}
 
 /// How close a match is, higher is closer (D4's second tie-break).
 const EXACT: usize = usize::MAX;
@@ -369,10 +391,11 @@ pub struct Negotiator {
     default: Box<str>,
     default_index: Option<usize>,
     max_ranges: usize,
-    /// Indices of `supported`, grouped by first byte (stable).
-    by_first: Box<[u32]>,
-    /// For each byte value, its group's range in `by_first`.
-    buckets: Box<[(u32, u32)]>,
+    /// The distinct primary subtags of `supported`, sorted by key.
+    groups: Box<[Group]>,
+    /// Indices of `supported`, grouped as `groups` says (supported order
+    /// within a group).
+    members: Box<[u32]>,
 }
 
 impl fmt::Debug for Negotiator {
@@ -464,25 +487,29 @@ impl Negotiator {
             Some(s) => s.tag.clone(),
             None => default.into(),
         };
-        let mut by_first: Vec<u32> = (0..compiled.len())
+        let mut members: Vec<u32> = (0..compiled.len())
             .filter_map(|i| u32::try_from(i).ok())
             .collect();
-        by_first.sort_by_key(|&i| compiled.get(i as usize).map_or(0, |t| t.first));
-        let mut buckets = alloc::vec![(0u32, 0u32); 256];
-        for (at, &i) in by_first.iter().enumerate() {
-            let first = compiled.get(i as usize).map_or(0, |t| t.first);
+        members.sort_by_key(|&i| (compiled.get(i as usize).map_or(0, |t| t.key), i));
+        let mut groups: Vec<Group> = Vec::new();
+        for (at, &i) in members.iter().enumerate() {
             let at = u32::try_from(at).unwrap_or(u32::MAX);
-            if let Some(b) = buckets.get_mut(usize::from(first)) {
-                if b.1 == 0 {
-                    *b = (at, at + 1);
-                } else {
-                    b.1 = at + 1;
-                }
+            let Some(tag) = compiled.get_mut(i as usize) else {
+                continue;
+            };
+            match groups.last_mut() {
+                Some(g) if g.key == tag.key => g.end = at + 1,
+                _ => groups.push(Group {
+                    key: tag.key,
+                    start: at,
+                    end: at + 1,
+                }),
             }
+            tag.group = u32::try_from(groups.len() - 1).unwrap_or(DONE);
         }
         Ok(Negotiator {
-            by_first: by_first.into_boxed_slice(),
-            buckets: buckets.into_boxed_slice(),
+            groups: groups.into_boxed_slice(),
+            members: members.into_boxed_slice(),
             supported: compiled.into_boxed_slice(),
             default,
             default_index,
@@ -611,6 +638,10 @@ impl Negotiator {
     /// Buffers the first `max_ranges` ranges (as many as `buffer` holds) and
     /// picks the best supported tag.
     fn choose<'h>(&self, buffer: &mut [Range<'h>], header: &AcceptLanguage<'h>) -> Negotiation<'_> {
+        // Only tags that share their primary subtag with a range can be rated
+        // by it, explicitly or by truncation (see `primary_key`): a range
+        // whose primary subtag no tag has is dropped here, and the others are
+        // buffered with the group of tags they can rate.
         let mut len = 0;
         let mut wildcard: Option<Decider> = None;
         for (position, wr) in header.iter().take(self.max_ranges).enumerate() {
@@ -624,55 +655,73 @@ impl Negotiator {
                         position,
                     },
                 );
-            } else if let Some(slot) = buffer.get_mut(len) {
-                let bytes = wr.range.as_str().as_bytes();
-                let lower_first = bytes.first().map_or(0, u8::to_ascii_lowercase);
+                continue;
+            }
+            let bytes = wr.range.as_str().as_bytes();
+            let Some(group) = self.group_of(primary_key(bytes)) else {
+                continue;
+            };
+            if let Some(slot) = buffer.get_mut(len) {
                 *slot = Range {
-                    lower_first,
                     bytes,
+                    group,
                     quality,
-                    position,
+                    // At most `RANGE_CAPACITY` ranges are taken.
+                    position: u16::try_from(position).unwrap_or(u16::MAX),
                 };
                 len += 1;
             }
         }
-        let ranges = buffer.get(..len).unwrap_or(&[]);
+        let ranges = buffer.get_mut(..len).unwrap_or(&mut []);
 
-        // Only tags that share their first letter with a range can match it
-        // (explicitly or by truncation): visit those buckets, once each.
-        let mut seen = FirstBytes::default();
         let mut best: Option<(Score, usize)> = None;
-        let mut consider = |score: Score, index: usize| {
-            let better = match &best {
-                None => true,
-                Some((b, bi)) => self.beats(&score, index, b, *bi),
-            };
-            if score.quality > 0 && better {
-                best = Some((score, index));
-            }
-        };
-        for r in ranges {
-            if !seen.insert(r.lower_first) {
+        // Each group met is scored once, against its ranges from here on;
+        // its later ranges are then marked `DONE`. So every (tag, range)
+        // pair is looked at once at most: O(ranges × supported).
+        //
+        // A tag's score is the q of one of its group's ranges, or of `*`. So
+        // when those are all below the best quality found so far, no tag of
+        // the group can win or even tie, and the group is not scored (in the
+        // usual header, q descending, the first group decides).
+        let wildcard_quality = wildcard.map_or(0, |w| w.quality);
+        for at in 0..ranges.len() {
+            let Some(group) = ranges.get(at).map(|r| r.group).filter(|&g| g != DONE) else {
                 continue;
+            };
+            let rest = ranges.get(at..).unwrap_or(&[]);
+            if let Some((b, _)) = &best {
+                let reachable = rest
+                    .iter()
+                    .filter(|r| r.group == group)
+                    .fold(wildcard_quality, |q, r| q.max(r.quality));
+                if reachable < b.quality {
+                    mark_done(ranges, at, group);
+                    continue;
+                }
             }
-            for &index in self.bucket(r.lower_first) {
+            for &index in self.members_of(group) {
                 let index = index as usize;
                 if let Some(score) = self
                     .supported
                     .get(index)
-                    .and_then(|t| score(t, ranges, wildcard))
+                    .and_then(|t| score(t, rest, group, wildcard))
                 {
-                    consider(score, index);
+                    self.consider(&mut best, score, index);
                 }
             }
+            mark_done(ranges, at, group);
         }
         // Every other tag can only be rated by `*`; they all tie, so the
-        // default (if among them) or the first of them is the one to consider.
-        if let Some(w) = wildcard.filter(|w| w.quality > 0) {
+        // default (if among them) or the first of them is the one to
+        // consider. (A group's first range keeps its group, so the groups
+        // scored are exactly those of the ranges not `DONE`.)
+        // When `*` is below the best so far, its tags cannot win.
+        let below_best = |w: &Decider| best.as_ref().is_some_and(|(b, _)| w.quality < b.quality);
+        if let Some(w) = wildcard.filter(|w| w.quality > 0 && !below_best(w)) {
             let unseen = |i: usize| {
                 self.supported
                     .get(i)
-                    .is_some_and(|t| !seen.contains(t.first))
+                    .is_some_and(|t| !ranges.iter().any(|r| r.group == t.group))
             };
             let pick = match self.default_index {
                 Some(d) if unseen(d) => Some(d),
@@ -684,7 +733,7 @@ impl Negotiator {
                     position: w.position,
                     closeness: WILDCARD,
                 };
-                consider(score, index);
+                self.consider(&mut best, score, index);
             }
         }
         match best.and_then(|(s, i)| Some((s, i, self.supported.get(i)?))) {
@@ -703,15 +752,34 @@ impl Negotiator {
         }
     }
 
-    /// The indices of the supported tags whose first byte is `first`, in
-    /// supported order.
-    fn bucket(&self, first: u8) -> &[u32] {
+    /// Keeps in `best` the better of it and the candidate (`score`, `index`),
+    /// unless the candidate's score is 0.
+    #[inline]
+    fn consider(&self, best: &mut Option<(Score, usize)>, score: Score, index: usize) {
+        let better = match best {
+            None => true,
+            Some((b, bi)) => self.beats(&score, index, b, *bi),
+        };
+        if score.quality > 0 && better {
+            *best = Some((score, index));
+        }
+    }
+
+    /// The group of the supported tags whose primary subtag has `key`.
+    #[inline]
+    fn group_of(&self, key: u64) -> Option<u32> {
+        let at = self.groups.binary_search_by_key(&key, |g| g.key).ok()?;
+        u32::try_from(at).ok()
+    }
+
+    /// The indices of the supported tags of a group, in supported order.
+    #[inline]
+    fn members_of(&self, group: u32) -> &[u32] {
         let (start, end) = self
-            .buckets
-            .get(usize::from(first))
-            .copied()
-            .unwrap_or((0, 0));
-        self.by_first
+            .groups
+            .get(group as usize)
+            .map_or((0, 0), |g| (g.start, g.end));
+        self.members
             .get(start as usize..end as usize)
             .unwrap_or(&[])
     }
@@ -748,13 +816,29 @@ impl Negotiator {
     }
 }
 
-/// Scores one supported tag (decision D4); `None` when nothing matches it.
-fn score(tag: &Supported, ranges: &[Range<'_>], wildcard: Option<Decider>) -> Option<Score> {
+/// Marks the ranges of `group` after `at` as [`DONE`] (the group has been
+/// dealt with at `at`).
+fn mark_done(ranges: &mut [Range<'_>], at: usize, group: u32) {
+    for later in ranges.iter_mut().skip(at + 1) {
+        if later.group == group {
+            later.group = DONE;
+        }
+    }
+}
+
+/// Scores one supported tag of `group` (decision D4) against the ranges of
+/// that group; `None` when nothing matches it.
+fn score(
+    tag: &Supported,
+    ranges: &[Range<'_>],
+    group: u32,
+    wildcard: Option<Decider>,
+) -> Option<Score> {
     let mut explicit: Option<Decider> = None;
     // Truncation: (quality, position, reach); higher q, then earlier.
     let mut truncated: Option<(u16, usize, usize)> = None;
     for r in ranges {
-        if r.lower_first != tag.first {
+        if r.group != group {
             continue;
         }
         let a = subtags::align(r.bytes, &tag.lower, true);
@@ -762,7 +846,7 @@ fn score(tag: &Supported, ranges: &[Range<'_>], wildcard: Option<Decider>) -> Op
             let d = Decider {
                 len: r.bytes.len(),
                 quality: r.quality,
-                position: r.position,
+                position: usize::from(r.position),
             };
             Decider::keep_best(&mut explicit, d);
         } else if r.quality > 0 && explicit.is_none() {
@@ -771,7 +855,7 @@ fn score(tag: &Supported, ranges: &[Range<'_>], wildcard: Option<Decider>) -> Op
                 Some((q, _, _)) => r.quality > q,
             };
             if better && let Some(closeness) = tag.truncation_closeness(a.common) {
-                truncated = Some((r.quality, r.position, closeness));
+                truncated = Some((r.quality, usize::from(r.position), closeness));
             }
         }
     }
