@@ -313,17 +313,7 @@ fn package(_: &mut Ci) -> Result<()> {
 }
 
 fn fuzz_smoke(ci: &mut Ci) -> Result<()> {
-    let outcomes = fuzz::run_plan(&Plan::smoke(ci.fuzz_seconds))?;
-    println!("\n{}", fuzz::outcome_table(&outcomes));
-    let failed: Vec<&str> = outcomes
-        .iter()
-        .filter(|o| !o.ok())
-        .map(|o| o.target.as_str())
-        .collect();
-    if !failed.is_empty() {
-        bail!("fuzz smoke failed for {}", failed.join(", "));
-    }
-    Ok(())
+    fuzz::run_and_report(&Plan::smoke(ci.fuzz_seconds), "fuzz smoke")
 }
 
 #[cfg(test)]

@@ -261,7 +261,12 @@ pub(crate) fn run(mut args: Args) -> Result<()> {
         ..plan
     };
     args.finish()?;
-    let outcomes = run_plan(&plan)?;
+    run_and_report(&plan, "fuzzing")
+}
+
+/// Runs `plan`, prints the outcome table, and fails naming every target that failed.
+pub(crate) fn run_and_report(plan: &Plan, what: &str) -> Result<()> {
+    let outcomes = run_plan(plan)?;
     println!("\n{}", outcome_table(&outcomes));
     let failed: Vec<&str> = outcomes
         .iter()
@@ -269,7 +274,7 @@ pub(crate) fn run(mut args: Args) -> Result<()> {
         .map(|o| o.target.as_str())
         .collect();
     if !failed.is_empty() {
-        bail!("fuzzing failed for {}", failed.join(", "));
+        bail!("{what} failed for {}", failed.join(", "));
     }
     Ok(())
 }
