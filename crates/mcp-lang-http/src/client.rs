@@ -51,6 +51,16 @@ pub struct FieldValueError {
 }
 
 /// What is wrong at [`FieldValueError::offset`].
+///
+/// ```
+/// use http::HeaderMap;
+/// use mcp_lang_http::{set_accept_language, FieldValueErrorKind};
+///
+/// let kind = |value| set_accept_language(&mut HeaderMap::new(), value).unwrap_err().kind();
+/// assert_eq!(kind("fr\n"), FieldValueErrorKind::Control);
+/// assert_eq!(kind("français"), FieldValueErrorKind::NonAscii);
+/// assert_eq!(kind("fr "), FieldValueErrorKind::SurroundingWhitespace);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum FieldValueErrorKind {
@@ -76,11 +86,27 @@ impl FieldValueError {
     }
 
     /// The byte offset of the first offending character.
+    ///
+    /// ```
+    /// use http::HeaderMap;
+    /// use mcp_lang_http::set_accept_language;
+    ///
+    /// let err = set_accept_language(&mut HeaderMap::new(), "de, en\t").unwrap_err();
+    /// assert_eq!(err.offset(), 6);
+    /// ```
     pub fn offset(&self) -> usize {
         self.offset
     }
 
     /// What is wrong there.
+    ///
+    /// ```
+    /// use http::HeaderMap;
+    /// use mcp_lang_http::{set_accept_language, FieldValueErrorKind};
+    ///
+    /// let err = set_accept_language(&mut HeaderMap::new(), "Ελληνικά").unwrap_err();
+    /// assert_eq!(err.kind(), FieldValueErrorKind::NonAscii);
+    /// ```
     pub fn kind(&self) -> FieldValueErrorKind {
         self.kind
     }
@@ -203,16 +229,52 @@ pub struct MalformedResponse {
 
 impl MalformedResponse {
     /// The `contentLanguage` string, or `None` when it is not a string.
+    ///
+    /// ```
+    /// use http::{HeaderMap, HeaderValue, header::CONTENT_LANGUAGE};
+    /// use mcp_lang_agree::MetaValue;
+    /// use mcp_lang_http::verify_content_language;
+    ///
+    /// let mut headers = HeaderMap::new();
+    /// headers.insert(CONTENT_LANGUAGE, HeaderValue::from_static("en"));
+    /// let err = verify_content_language(&headers, MetaValue::String("en-GB")).unwrap_err();
+    /// assert_eq!(err.meta_value(), Some("en-GB"));
+    /// let err = verify_content_language(&headers, MetaValue::NotString).unwrap_err();
+    /// assert_eq!(err.meta_value(), None);
+    /// ```
     pub fn meta_value(&self) -> Option<&str> {
         self.meta_value.as_deref()
     }
 
     /// The `Content-Language` value as compared (lines trimmed and joined with `", "`).
+    ///
+    /// ```
+    /// use http::{HeaderMap, HeaderValue, header::CONTENT_LANGUAGE};
+    /// use mcp_lang_agree::MetaValue;
+    /// use mcp_lang_http::verify_content_language;
+    ///
+    /// let mut headers = HeaderMap::new();
+    /// headers.append(CONTENT_LANGUAGE, HeaderValue::from_static("fr "));
+    /// headers.append(CONTENT_LANGUAGE, HeaderValue::from_static("en"));
+    /// let err = verify_content_language(&headers, MetaValue::String("fr")).unwrap_err();
+    /// assert_eq!(err.header_value(), "fr, en");
+    /// ```
     pub fn header_value(&self) -> &str {
         &self.header_value
     }
 
     /// How many `Content-Language` field lines the response had.
+    ///
+    /// ```
+    /// use http::{HeaderMap, HeaderValue, header::CONTENT_LANGUAGE};
+    /// use mcp_lang_agree::MetaValue;
+    /// use mcp_lang_http::verify_content_language;
+    ///
+    /// let mut headers = HeaderMap::new();
+    /// headers.insert(CONTENT_LANGUAGE, HeaderValue::from_static("ja"));
+    /// let err = verify_content_language(&headers, MetaValue::String("ko")).unwrap_err();
+    /// assert_eq!(err.line_count(), 1);
+    /// ```
     pub fn line_count(&self) -> usize {
         self.line_count
     }
@@ -328,6 +390,15 @@ pub struct EventStreamLanguage {
 
 impl EventStreamLanguage {
     /// Keeps the stream's `Content-Language` lines (none when it has no such header).
+    ///
+    /// ```
+    /// use http::{HeaderMap, HeaderValue, header::CONTENT_LANGUAGE};
+    /// use mcp_lang_http::EventStreamLanguage;
+    ///
+    /// let mut headers = HeaderMap::new();
+    /// headers.insert(CONTENT_LANGUAGE, HeaderValue::from_static("ga"));
+    /// assert!(EventStreamLanguage::from_headers(&headers).is_declared());
+    /// ```
     pub fn from_headers(headers: &HeaderMap) -> Self {
         EventStreamLanguage {
             lines: headers.get_all(CONTENT_LANGUAGE).iter().cloned().collect(),
@@ -335,11 +406,33 @@ impl EventStreamLanguage {
     }
 
     /// Whether the stream declared a `Content-Language` at all.
+    ///
+    /// ```
+    /// use http::HeaderMap;
+    /// use mcp_lang_http::EventStreamLanguage;
+    ///
+    /// // The usual SSE response: no Content-Language, nothing to check.
+    /// let stream = EventStreamLanguage::from_headers(&HeaderMap::new());
+    /// assert!(!stream.is_declared());
+    /// ```
     pub fn is_declared(&self) -> bool {
         !self.lines.is_empty()
     }
 
     /// Checks one message's `contentLanguage` (already extracted) against the header.
+    ///
+    /// ```
+    /// use http::{HeaderMap, HeaderValue, header::CONTENT_LANGUAGE};
+    /// use mcp_lang_agree::MetaValue;
+    /// use mcp_lang_http::EventStreamLanguage;
+    ///
+    /// let mut headers = HeaderMap::new();
+    /// headers.insert(CONTENT_LANGUAGE, HeaderValue::from_static("de"));
+    /// let stream = EventStreamLanguage::from_headers(&headers);
+    /// assert!(stream.check(MetaValue::String("de")).is_ok());
+    /// assert!(stream.check(MetaValue::Absent).is_ok());
+    /// assert!(stream.check(MetaValue::String("de-AT")).is_err());
+    /// ```
     pub fn check(&self, meta: MetaValue<'_>) -> Result<(), MalformedResponse> {
         if self.lines.is_empty() {
             return Ok(());
@@ -349,6 +442,17 @@ impl EventStreamLanguage {
 
     /// Checks one message (the JSON of an SSE `data` field): its `contentLanguage` in
     /// `result._meta`, `error.data._meta` or `params._meta` must agree with the header.
+    ///
+    /// ```
+    /// use http::{HeaderMap, HeaderValue, header::CONTENT_LANGUAGE};
+    /// use mcp_lang_http::{EventStreamLanguage, RawPreference};
+    ///
+    /// let mut headers = HeaderMap::new();
+    /// headers.insert(CONTENT_LANGUAGE, HeaderValue::from_static("fr"));
+    /// let stream = EventStreamLanguage::from_headers(&headers);
+    /// let message = br#"{"jsonrpc":"2.0","id":2,"result":{"_meta":{"io.modelcontextprotocol/contentLanguage":"fr"}}}"#;
+    /// assert_eq!(stream.check_message(message).unwrap(), RawPreference::String("fr".into()));
+    /// ```
     pub fn check_message<'b>(
         &self,
         message: &'b [u8],

@@ -47,6 +47,21 @@ use std::sync::Arc;
 /// The body of a response that went through [`LanguageService`]: either bytes the layer
 /// holds (a JSON body it read to mirror `contentLanguage`, or its own error response) or
 /// the inner service's body, untouched (event streams, other methods).
+///
+/// ```
+/// use axum::{Router, body::Body, routing::post};
+/// use http::{Request, header::CONTENT_TYPE};
+/// use http_body_util::Either;
+/// use mcp_lang_http::LanguageService;
+/// use tower_service::Service;
+///
+/// let json = Router::new().route("/mcp", post(|| async { ([(CONTENT_TYPE, "application/json")], "{}") }));
+/// let request = Request::post("/mcp").body(Body::from("{}")).unwrap();
+/// let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+/// let response = runtime.block_on(LanguageService::new(json).call(request)).unwrap();
+/// // The layer read the JSON body to mirror it: its own bytes.
+/// assert!(matches!(response.body(), Either::Left(_)));
+/// ```
 pub type LanguageBody<B> = Either<Full<Bytes>, B>;
 
 /// The tower [`Layer`] of the SEP-2792 Streamable HTTP binding, for servers.
@@ -80,12 +95,32 @@ impl Default for LanguageLayer {
 
 impl LanguageLayer {
     /// The default request body limit: 4 MiB.
+    ///
+    /// ```
+    /// use mcp_lang_http::LanguageLayer;
+    ///
+    /// assert_eq!(LanguageLayer::new().get_body_limit(), LanguageLayer::DEFAULT_BODY_LIMIT);
+    /// ```
     pub const DEFAULT_BODY_LIMIT: usize = 4 << 20;
     /// The default limit on a JSON response body the layer reads to find
     /// `contentLanguage`: 16 MiB.
+    ///
+    /// ```
+    /// use mcp_lang_http::LanguageLayer;
+    ///
+    /// assert_eq!(LanguageLayer::new().get_response_limit(), LanguageLayer::DEFAULT_RESPONSE_LIMIT);
+    /// ```
     pub const DEFAULT_RESPONSE_LIMIT: usize = 16 << 20;
 
     /// A layer with the default limits.
+    ///
+    /// ```
+    /// use mcp_lang_http::LanguageLayer;
+    ///
+    /// // `const`: a layer can be a `static`.
+    /// static LAYER: LanguageLayer = LanguageLayer::new();
+    /// assert_eq!(LAYER.get_body_limit(), 4 << 20);
+    /// ```
     pub const fn new() -> Self {
         LanguageLayer {
             config: Config {
@@ -100,12 +135,35 @@ impl LanguageLayer {
     /// The largest request body, in bytes, the layer reads. A `POST` with a larger body
     /// (by `Content-Length` or by what arrives) is answered `413 Payload Too Large`: the
     /// agreement check needs the whole message, and the layer never skips it.
+    ///
+    /// ```
+    /// use axum::{Router, body::Body, routing::post};
+    /// use http::{Request, StatusCode};
+    /// use mcp_lang_http::LanguageLayer;
+    /// use tower_service::Service;
+    ///
+    /// let mut app = Router::new()
+    ///     .route("/mcp", post(|| async { "{}" }))
+    ///     .layer(LanguageLayer::new().body_limit(16));
+    /// let request = Request::post("/mcp")
+    ///     .body(Body::from(r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#))
+    ///     .unwrap();
+    /// let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    /// let response = runtime.block_on(app.call(request)).unwrap();
+    /// assert_eq!(response.status(), StatusCode::PAYLOAD_TOO_LARGE);
+    /// ```
     pub fn body_limit(mut self, bytes: usize) -> Self {
         self.config.body_limit = bytes;
         self
     }
 
     /// The current request body limit.
+    ///
+    /// ```
+    /// use mcp_lang_http::LanguageLayer;
+    ///
+    /// assert_eq!(LanguageLayer::new().body_limit(64 << 10).get_body_limit(), 64 << 10);
+    /// ```
     pub fn get_body_limit(&self) -> usize {
         self.config.body_limit
     }
@@ -114,12 +172,34 @@ impl LanguageLayer {
     /// `contentLanguage`. A larger one is replaced by a `500 Internal Server Error` with a
     /// JSON-RPC error (-32603) saying so, because it cannot be mirrored as the SEP
     /// requires.
+    ///
+    /// ```
+    /// use axum::{Router, body::Body, routing::post};
+    /// use http::{Request, StatusCode, header::CONTENT_TYPE};
+    /// use mcp_lang_http::LanguageLayer;
+    /// use tower_service::Service;
+    ///
+    /// let answer = r#"{"jsonrpc":"2.0","id":1,"result":{}}"#;
+    /// let mut app = Router::new()
+    ///     .route("/mcp", post(move || async move { ([(CONTENT_TYPE, "application/json")], answer) }))
+    ///     .layer(LanguageLayer::new().response_limit(8));
+    /// let request = Request::post("/mcp").body(Body::from("{}")).unwrap();
+    /// let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    /// let response = runtime.block_on(app.call(request)).unwrap();
+    /// assert_eq!(response.status(), StatusCode::INTERNAL_SERVER_ERROR);
+    /// ```
     pub fn response_limit(mut self, bytes: usize) -> Self {
         self.config.response_limit = bytes;
         self
     }
 
     /// The current response body limit.
+    ///
+    /// ```
+    /// use mcp_lang_http::LanguageLayer;
+    ///
+    /// assert_eq!(LanguageLayer::new().response_limit(1 << 20).get_response_limit(), 1 << 20);
+    /// ```
     pub fn get_response_limit(&self) -> usize {
         self.config.response_limit
     }
@@ -128,6 +208,23 @@ impl LanguageLayer {
     /// response. Set it only when the handler knows one value holds for every message on
     /// the stream; by default the layer removes it, since omission is always conforming
     /// and the layer cannot check messages that do not exist yet.
+    ///
+    /// ```
+    /// use axum::{Router, body::Body, routing::post};
+    /// use http::{Request, header::{CONTENT_LANGUAGE, CONTENT_TYPE}};
+    /// use mcp_lang_http::LanguageLayer;
+    /// use tower_service::Service;
+    ///
+    /// let sse = || async { ([(CONTENT_TYPE, "text/event-stream"), (CONTENT_LANGUAGE, "fr")], "data: {}\n\n") };
+    /// let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    /// for keep in [false, true] {
+    ///     let layer = LanguageLayer::new().keep_event_stream_content_language(keep);
+    ///     let mut app = Router::new().route("/mcp", post(sse)).layer(layer);
+    ///     let request = Request::post("/mcp").body(Body::from("{}")).unwrap();
+    ///     let response = runtime.block_on(app.call(request)).unwrap();
+    ///     assert_eq!(response.headers().contains_key(CONTENT_LANGUAGE), keep);
+    /// }
+    /// ```
     pub fn keep_event_stream_content_language(mut self, keep: bool) -> Self {
         self.config.keep_event_stream_content_language = keep;
         self
@@ -224,11 +321,26 @@ pub struct LanguageService<S> {
 
 impl<S> LanguageService<S> {
     /// Wraps `inner` with the default configuration.
+    ///
+    /// ```
+    /// use mcp_lang_http::LanguageService;
+    ///
+    /// let service = LanguageService::new("the MCP service");
+    /// assert_eq!(*service.get_ref(), "the MCP service");
+    /// ```
     pub fn new(inner: S) -> Self {
         LanguageLayer::new().layer(inner)
     }
 
     /// The inner service.
+    ///
+    /// ```
+    /// use mcp_lang_http::{LanguageLayer, LanguageService};
+    /// use tower_layer::Layer;
+    ///
+    /// let service: LanguageService<u32> = LanguageLayer::new().layer(7);
+    /// assert_eq!(service.get_ref(), &7);
+    /// ```
     pub fn get_ref(&self) -> &S {
         &self.inner
     }

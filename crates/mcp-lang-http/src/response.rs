@@ -63,6 +63,18 @@ pub fn set_content_language(
 }
 
 /// What [`mirror_json_response`] did with `Content-Language`.
+///
+/// ```
+/// use http::{HeaderMap, HeaderValue, header::CONTENT_LANGUAGE};
+/// use mcp_lang_http::{mirror_json_response, Mirrored};
+///
+/// let mut headers = HeaderMap::new();
+/// headers.insert(CONTENT_LANGUAGE, HeaderValue::from_static("en"));
+/// let body = br#"{"jsonrpc":"2.0","id":1,"result":{"_meta":{"io.modelcontextprotocol/contentLanguage":42}}}"#;
+/// assert_eq!(mirror_json_response(&mut headers, body), Mirrored::NotAString);
+/// assert!(headers.get(CONTENT_LANGUAGE).is_none());
+/// assert_eq!(mirror_json_response(&mut headers, b"not json"), Mirrored::NotReported);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Mirrored {

@@ -42,6 +42,17 @@ use mcp_lang_meta::{ACCEPT_LANGUAGE_KEY, RawPreference, skim_request};
 
 /// The JSON-RPC error code of HeaderMismatch (decision D6; the SEP-2243 seed text's
 /// -32001 was renumbered to -32020 by the specification).
+///
+/// ```
+/// use http::{HeaderMap, HeaderValue, header::ACCEPT_LANGUAGE};
+/// use mcp_lang_agree::MetaValue;
+/// use mcp_lang_http::{check_request, HEADER_MISMATCH};
+///
+/// let mut headers = HeaderMap::new();
+/// headers.insert(ACCEPT_LANGUAGE, HeaderValue::from_static("fr"));
+/// let mismatch = check_request(&headers, MetaValue::String("de")).unwrap_err();
+/// assert_eq!(mismatch.to_error_object()["code"], HEADER_MISMATCH);
+/// ```
 pub const HEADER_MISMATCH: i64 = -32020;
 
 /// How a request's `Accept-Language` relates to its `_meta` preference, when they do not
@@ -77,6 +88,14 @@ impl RequestAgreement {
     /// Whether the response must carry `Cache-Control: private`: the request's
     /// preference is only in the body, where a shared cache keyed on headers cannot see
     /// it (the SEP's stripped-header case).
+    ///
+    /// ```
+    /// use mcp_lang_http::RequestAgreement;
+    ///
+    /// assert!(RequestAgreement::HeaderMissing.response_must_be_private());
+    /// assert!(!RequestAgreement::Agreed.response_must_be_private());
+    /// assert!(!RequestAgreement::BareHeader.response_must_be_private());
+    /// ```
     pub const fn response_must_be_private(self) -> bool {
         matches!(self, RequestAgreement::HeaderMissing)
     }
@@ -207,6 +226,21 @@ impl LanguagePreference {
 
     /// The raw `acceptLanguage` string from `_meta`, exactly as sent; `None` when the
     /// request has no preference (no `_meta` value, a non-string one, or a bare header).
+    ///
+    /// ```
+    /// use http::HeaderMap;
+    /// use mcp_lang_http::validate_request;
+    ///
+    /// // The value is kept byte for byte: no trimming, no case folding.
+    /// let body = br#"{"jsonrpc":"2.0","id":1,"method":"ping",
+    ///     "params":{"_meta":{"io.modelcontextprotocol/acceptLanguage":"EN-us,fr;q=0.5"}}}"#;
+    /// assert_eq!(validate_request(&HeaderMap::new(), body).unwrap().raw(), Some("EN-us,fr;q=0.5"));
+    ///
+    /// // A non-string value is no preference.
+    /// let body = br#"{"jsonrpc":"2.0","id":1,"method":"ping",
+    ///     "params":{"_meta":{"io.modelcontextprotocol/acceptLanguage":["en"]}}}"#;
+    /// assert_eq!(validate_request(&HeaderMap::new(), body).unwrap().raw(), None);
+    /// ```
     pub fn raw(&self) -> Option<&str> {
         // Always UTF-8: the bytes come from a `str` (see the constructors).
         self.raw
@@ -215,12 +249,36 @@ impl LanguagePreference {
     }
 
     /// How the `Accept-Language` header related to the `_meta` value.
+    ///
+    /// ```
+    /// use http::{HeaderMap, HeaderValue, header::ACCEPT_LANGUAGE};
+    /// use mcp_lang_http::{validate_request, RequestAgreement};
+    ///
+    /// let mut headers = HeaderMap::new();
+    /// headers.insert(ACCEPT_LANGUAGE, HeaderValue::from_static("ja"));
+    /// let body = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}"#;
+    /// let preference = validate_request(&headers, body).unwrap();
+    /// assert_eq!(preference.agreement(), RequestAgreement::BareHeader);
+    /// assert_eq!(preference.raw(), None);
+    /// ```
     pub fn agreement(&self) -> RequestAgreement {
         self.agreement
     }
 
     /// The parsed preference, or `None` when there is none or it is malformed (the SEP
     /// says a malformed value is ignored as an absent preference).
+    ///
+    /// ```
+    /// use mcp_lang_http::{LanguagePreference, RequestAgreement};
+    ///
+    /// let good = LanguagePreference::new(Some("fr-CA, fr;q=0.8".into()), RequestAgreement::Agreed);
+    /// assert_eq!(good.accept_language().map(|ranges| ranges.len()), Some(2));
+    ///
+    /// // Agreed, yet malformed: ignored as an absent preference.
+    /// let bad = LanguagePreference::new(Some("fr;q=2".into()), RequestAgreement::Agreed);
+    /// assert_eq!(bad.raw(), Some("fr;q=2"));
+    /// assert!(bad.accept_language().is_none());
+    /// ```
     pub fn accept_language(&self) -> Option<mcp_lang_grammar::AcceptLanguage<'_>> {
         self.raw()
             .and_then(|raw| mcp_lang_grammar::AcceptLanguage::parse(raw).ok())
@@ -300,6 +358,19 @@ pub(crate) fn echo_id(raw: Option<&str>) -> serde_json::Value {
 }
 
 /// A request [`validate_request`] rejects: the mismatch and the request id to echo.
+///
+/// ```
+/// use http::{HeaderMap, HeaderValue, header::ACCEPT_LANGUAGE};
+/// use mcp_lang_http::validate_request;
+///
+/// let mut headers = HeaderMap::new();
+/// headers.insert(ACCEPT_LANGUAGE, HeaderValue::from_static("de"));
+/// let body = br#"{"jsonrpc":"2.0","id":7,"method":"tools/list",
+///     "params":{"_meta":{"io.modelcontextprotocol/acceptLanguage":"fr"}}}"#;
+/// let rejected = validate_request(&headers, body).unwrap_err();
+/// assert_eq!(rejected.id(), &serde_json::json!(7));
+/// assert_eq!(rejected.mismatch().meta_value(), Some("fr"));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct RejectedRequest {
     mismatch: Box<HeaderMismatch>,
@@ -308,16 +379,55 @@ pub struct RejectedRequest {
 
 impl RejectedRequest {
     /// What disagreed.
+    ///
+    /// ```
+    /// use http::{HeaderMap, HeaderValue, header::ACCEPT_LANGUAGE};
+    /// use mcp_lang_http::validate_request;
+    ///
+    /// let mut headers = HeaderMap::new();
+    /// headers.append(ACCEPT_LANGUAGE, HeaderValue::from_static("en"));
+    /// headers.append(ACCEPT_LANGUAGE, HeaderValue::from_static("fr"));
+    /// let body = br#"{"jsonrpc":"2.0","id":1,"method":"ping",
+    ///     "params":{"_meta":{"io.modelcontextprotocol/acceptLanguage":"en"}}}"#;
+    /// let rejected = validate_request(&headers, body).unwrap_err();
+    /// assert_eq!(rejected.mismatch().header_value(), "en, fr");
+    /// assert_eq!(rejected.mismatch().line_count(), 2);
+    /// ```
     pub fn mismatch(&self) -> &HeaderMismatch {
         &self.mismatch
     }
 
     /// The request id (`null` when the body had none).
+    ///
+    /// ```
+    /// use http::{HeaderMap, HeaderValue, header::ACCEPT_LANGUAGE};
+    /// use mcp_lang_http::validate_request;
+    ///
+    /// let mut headers = HeaderMap::new();
+    /// headers.insert(ACCEPT_LANGUAGE, HeaderValue::from_static("de"));
+    /// // A notification has no id: the error echoes null.
+    /// let body = br#"{"jsonrpc":"2.0","method":"notifications/initialized",
+    ///     "params":{"_meta":{"io.modelcontextprotocol/acceptLanguage":"fr"}}}"#;
+    /// assert!(validate_request(&headers, body).unwrap_err().id().is_null());
+    /// ```
     pub fn id(&self) -> &serde_json::Value {
         &self.id
     }
 
     /// The `400 Bad Request` response with the -32020 JSON-RPC error echoing the id.
+    ///
+    /// ```
+    /// use http::{HeaderMap, HeaderValue, StatusCode, header::{ACCEPT_LANGUAGE, CACHE_CONTROL}};
+    /// use mcp_lang_http::validate_request;
+    ///
+    /// let mut headers = HeaderMap::new();
+    /// headers.insert(ACCEPT_LANGUAGE, HeaderValue::from_static("de"));
+    /// let body = br#"{"jsonrpc":"2.0","id":"a","method":"ping",
+    ///     "params":{"_meta":{"io.modelcontextprotocol/acceptLanguage":"fr"}}}"#;
+    /// let response = validate_request(&headers, body).unwrap_err().to_response();
+    /// assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+    /// assert_eq!(response.headers()[CACHE_CONTROL], "no-store");
+    /// ```
     pub fn to_response(&self) -> Response<Bytes> {
         self.mismatch.to_response(&self.id)
     }
@@ -366,22 +476,69 @@ pub struct HeaderMismatch {
 
 impl HeaderMismatch {
     /// The `_meta` string, or `None` when the `_meta` value is not a string.
+    ///
+    /// ```
+    /// use http::{HeaderMap, HeaderValue, header::ACCEPT_LANGUAGE};
+    /// use mcp_lang_agree::MetaValue;
+    /// use mcp_lang_http::check_request;
+    ///
+    /// let mut headers = HeaderMap::new();
+    /// headers.insert(ACCEPT_LANGUAGE, HeaderValue::from_static("en"));
+    /// assert_eq!(check_request(&headers, MetaValue::String("fr")).unwrap_err().meta_value(), Some("fr"));
+    /// assert_eq!(check_request(&headers, MetaValue::NotString).unwrap_err().meta_value(), None);
+    /// ```
     pub fn meta_value(&self) -> Option<&str> {
         self.meta_value.as_deref()
     }
 
     /// The header's field value as compared: each line trimmed, lines joined with `", "`.
     /// Bytes that are not UTF-8 are shown as `\xNN`.
+    ///
+    /// ```
+    /// use http::{HeaderMap, HeaderValue, header::ACCEPT_LANGUAGE};
+    /// use mcp_lang_agree::MetaValue;
+    /// use mcp_lang_http::check_request;
+    ///
+    /// let mut headers = HeaderMap::new();
+    /// headers.append(ACCEPT_LANGUAGE, HeaderValue::from_static(" de "));
+    /// headers.append(ACCEPT_LANGUAGE, HeaderValue::from_static("en;q=0.5"));
+    /// let mismatch = check_request(&headers, MetaValue::String("de")).unwrap_err();
+    /// assert_eq!(mismatch.header_value(), "de, en;q=0.5");
+    /// ```
     pub fn header_value(&self) -> &str {
         &self.header_value
     }
 
     /// How many `Accept-Language` field lines the request had.
+    ///
+    /// ```
+    /// use http::{HeaderMap, HeaderValue, header::ACCEPT_LANGUAGE};
+    /// use mcp_lang_agree::MetaValue;
+    /// use mcp_lang_http::check_request;
+    ///
+    /// let mut headers = HeaderMap::new();
+    /// headers.append(ACCEPT_LANGUAGE, HeaderValue::from_static("de"));
+    /// headers.append(ACCEPT_LANGUAGE, HeaderValue::from_static("de"));
+    /// let mismatch = check_request(&headers, MetaValue::String("de")).unwrap_err();
+    /// assert_eq!(mismatch.line_count(), 2);
+    /// ```
     pub fn line_count(&self) -> usize {
         self.line_count
     }
 
     /// The byte offset of the first difference, when the `_meta` value is a string.
+    ///
+    /// ```
+    /// use http::{HeaderMap, HeaderValue, header::ACCEPT_LANGUAGE};
+    /// use mcp_lang_agree::MetaValue;
+    /// use mcp_lang_http::check_request;
+    ///
+    /// let mut headers = HeaderMap::new();
+    /// headers.insert(ACCEPT_LANGUAGE, HeaderValue::from_static("en-US"));
+    /// let mismatch = check_request(&headers, MetaValue::String("en-us")).unwrap_err();
+    /// assert_eq!(mismatch.offset(), Some(3));
+    /// assert_eq!(check_request(&headers, MetaValue::NotString).unwrap_err().offset(), None);
+    /// ```
     pub fn offset(&self) -> Option<usize> {
         self.offset
     }
@@ -393,6 +550,19 @@ impl HeaderMismatch {
     /// `fieldLines` (how many lines), `metaKey`, `metaValue` (the `_meta` string, or
     /// `null` when it is not a string), `metaIsString`, and `offset` (the first differing
     /// byte, or `null`).
+    ///
+    /// ```
+    /// use http::{HeaderMap, HeaderValue, header::ACCEPT_LANGUAGE};
+    /// use mcp_lang_agree::MetaValue;
+    /// use mcp_lang_http::check_request;
+    ///
+    /// let mut headers = HeaderMap::new();
+    /// headers.insert(ACCEPT_LANGUAGE, HeaderValue::from_static("en"));
+    /// let error = check_request(&headers, MetaValue::NotString).unwrap_err().to_error_object();
+    /// assert_eq!(error["code"], -32020);
+    /// assert_eq!(error["data"]["metaIsString"], false);
+    /// assert_eq!(error["data"]["fieldLines"], 1);
+    /// ```
     pub fn to_error_object(&self) -> serde_json::Value {
         json!({
             "code": HEADER_MISMATCH,
@@ -411,12 +581,40 @@ impl HeaderMismatch {
 
     /// The whole JSON-RPC response body: `{"jsonrpc":"2.0","id":…,"error":{…}}`, echoing
     /// `id` (pass `Value::Null` when the request id is unknown).
+    ///
+    /// ```
+    /// use http::{HeaderMap, HeaderValue, header::ACCEPT_LANGUAGE};
+    /// use mcp_lang_agree::MetaValue;
+    /// use mcp_lang_http::check_request;
+    /// use serde_json::json;
+    ///
+    /// let mut headers = HeaderMap::new();
+    /// headers.insert(ACCEPT_LANGUAGE, HeaderValue::from_static("en"));
+    /// let mismatch = check_request(&headers, MetaValue::String("de")).unwrap_err();
+    /// let body = mismatch.to_json_rpc(&json!("req-9"));
+    /// assert_eq!((&body["jsonrpc"], &body["id"]), (&json!("2.0"), &json!("req-9")));
+    /// assert_eq!(body["error"]["code"], -32020);
+    /// ```
     pub fn to_json_rpc(&self, id: &serde_json::Value) -> serde_json::Value {
         json!({ "jsonrpc": "2.0", "id": id, "error": self.to_error_object() })
     }
 
     /// The complete HTTP response: `400 Bad Request`, `Content-Type: application/json`,
     /// `Vary: Accept-Language`, `Cache-Control: no-store`, and the JSON-RPC error body.
+    ///
+    /// ```
+    /// use http::{HeaderMap, HeaderValue, StatusCode, header::{ACCEPT_LANGUAGE, CONTENT_TYPE, VARY}};
+    /// use mcp_lang_agree::MetaValue;
+    /// use mcp_lang_http::check_request;
+    ///
+    /// let mut headers = HeaderMap::new();
+    /// headers.insert(ACCEPT_LANGUAGE, HeaderValue::from_static("en"));
+    /// let mismatch = check_request(&headers, MetaValue::String("de")).unwrap_err();
+    /// let response = mismatch.to_response(&serde_json::Value::Null);
+    /// assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+    /// assert_eq!(response.headers()[CONTENT_TYPE], "application/json");
+    /// assert_eq!(response.headers()[VARY], "Accept-Language");
+    /// ```
     pub fn to_response(&self, id: &serde_json::Value) -> Response<Bytes> {
         json_response(
             StatusCode::BAD_REQUEST,
