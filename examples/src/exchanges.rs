@@ -49,6 +49,59 @@ struct HttpRequest {
     body: String,
 }
 
+impl HttpRequest {
+    /// A request of `method` whose `params` hold only a `_meta` preference, sent with
+    /// `headers`.
+    fn with_preference(
+        id: u32,
+        method: &str,
+        preference: &str,
+        headers: Vec<(&'static str, &'static str)>,
+    ) -> HttpRequest {
+        HttpRequest {
+            headers,
+            body: request_with_preference(id, method, preference),
+        }
+    }
+
+    /// A 2026-07-28 (stateless) `tools/call` of `tool` with `arguments` (JSON text): the
+    /// routing headers, one `Accept-Language` line equal to `preference`, and the client
+    /// context in `_meta` followed by `extra_meta` (members, each after a comma) and the
+    /// preference.
+    fn stateless_call(
+        id: u32,
+        tool: &'static str,
+        arguments: &str,
+        preference: &'static str,
+        extra_meta: &str,
+    ) -> HttpRequest {
+        HttpRequest {
+            headers: vec![
+                ("MCP-Protocol-Version", "2026-07-28"),
+                ("Mcp-Method", "tools/call"),
+                ("Mcp-Name", tool),
+                ("Accept-Language", preference),
+            ],
+            body: format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"{tool}","arguments":{arguments},"_meta":{{{CLIENT_CONTEXT}{extra_meta},"io.modelcontextprotocol/acceptLanguage":"{preference}"}}}}}}"#
+            ),
+        }
+    }
+}
+
+/// A request of `method` whose `params` hold only a `_meta` preference (JSON text).
+fn request_with_preference(id: u32, method: &str, preference: &str) -> String {
+    format!(
+        r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}","params":{{{}}}}}"#,
+        meta(preference)
+    )
+}
+
+/// A `_meta` member holding `preference` (JSON text, without the braces around it).
+fn meta(preference: &str) -> String {
+    format!(r#""_meta":{{"io.modelcontextprotocol/acceptLanguage":"{preference}"}}"#)
+}
+
 /// One exchange as the chapter shows it.
 enum Script {
     /// One or more HTTP requests, each on its own connection.
@@ -61,20 +114,15 @@ enum Script {
 
 /// The name of each exchange, in the order the chapter uses them, and its script.
 fn scripts() -> Vec<(&'static str, Script)> {
-    let meta = |preference: &str| {
-        format!(r#""_meta":{{"io.modelcontextprotocol/acceptLanguage":"{preference}"}}"#)
-    };
-    let stateless = |extra: &str| format!(r#""_meta":{{{CLIENT_CONTEXT}{extra}}}"#);
     vec![
         (
             "discovery",
-            Script::Http(vec![HttpRequest {
-                headers: vec![("Accept-Language", "fr-CA,fr;q=0.9,en;q=0.5")],
-                body: format!(
-                    r#"{{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{{{}}}}}"#,
-                    meta("fr-CA,fr;q=0.9,en;q=0.5")
-                ),
-            }]),
+            Script::Http(vec![HttpRequest::with_preference(
+                1,
+                "tools/list",
+                "fr-CA,fr;q=0.9,en;q=0.5",
+                vec![("Accept-Language", "fr-CA,fr;q=0.9,en;q=0.5")],
+            )]),
         ),
         (
             "request-scope",
@@ -84,160 +132,124 @@ fn scripts() -> Vec<(&'static str, Script)> {
                     meta("ga, en;q=0.5")
                 ),
                 r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.to_owned(),
-                format!(
-                    r#"{{"jsonrpc":"2.0","id":2,"method":"resources/templates/list","params":{{{}}}}}"#,
-                    meta("de-AT, en;q=0.5")
-                ),
+                request_with_preference(2, "resources/templates/list", "de-AT, en;q=0.5"),
                 r#"{"jsonrpc":"2.0","id":3,"method":"resources/templates/list","params":{}}"#
                     .to_owned(),
-                format!(
-                    r#"{{"jsonrpc":"2.0","id":4,"method":"resources/templates/list","params":{{{}}}}}"#,
-                    meta("ja")
-                ),
+                request_with_preference(4, "resources/templates/list", "ja"),
             ]),
         ),
         (
             "weights",
             Script::Http(vec![
-                HttpRequest {
-                    headers: vec![("Accept-Language", "ja;q=0.8, *;q=0.5, en;q=0")],
-                    body: format!(
-                        r#"{{"jsonrpc":"2.0","id":15,"method":"resources/templates/list","params":{{{}}}}}"#,
-                        meta("ja;q=0.8, *;q=0.5, en;q=0")
-                    ),
-                },
-                HttpRequest {
-                    headers: vec![("Accept-Language", "pt-BR, *;q=0.1, en;q=0")],
-                    body: format!(
-                        r#"{{"jsonrpc":"2.0","id":16,"method":"resources/templates/list","params":{{{}}}}}"#,
-                        meta("pt-BR, *;q=0.1, en;q=0")
-                    ),
-                },
+                HttpRequest::with_preference(
+                    15,
+                    "resources/templates/list",
+                    "ja;q=0.8, *;q=0.5, en;q=0",
+                    vec![("Accept-Language", "ja;q=0.8, *;q=0.5, en;q=0")],
+                ),
+                HttpRequest::with_preference(
+                    16,
+                    "resources/templates/list",
+                    "pt-BR, *;q=0.1, en;q=0",
+                    vec![("Accept-Language", "pt-BR, *;q=0.1, en;q=0")],
+                ),
             ]),
         ),
         (
             "fallback",
-            Script::Http(vec![HttpRequest {
-                headers: vec![("Accept-Language", "pt-BR, es;q=0.8")],
-                body: format!(
-                    r#"{{"jsonrpc":"2.0","id":5,"method":"resources/templates/list","params":{{{}}}}}"#,
-                    meta("pt-BR, es;q=0.8")
-                ),
-            }]),
+            Script::Http(vec![HttpRequest::with_preference(
+                5,
+                "resources/templates/list",
+                "pt-BR, es;q=0.8",
+                vec![("Accept-Language", "pt-BR, es;q=0.8")],
+            )]),
         ),
         (
             "malformed",
-            Script::Http(vec![HttpRequest {
-                headers: vec![("Accept-Language", "fr;q=2")],
-                body: format!(
-                    r#"{{"jsonrpc":"2.0","id":6,"method":"resources/templates/list","params":{{{}}}}}"#,
-                    meta("fr;q=2")
-                ),
-            }]),
+            Script::Http(vec![HttpRequest::with_preference(
+                6,
+                "resources/templates/list",
+                "fr;q=2",
+                vec![("Accept-Language", "fr;q=2")],
+            )]),
         ),
         (
             "elicitation",
-            Script::Http(vec![HttpRequest {
-                headers: vec![
-                    ("MCP-Protocol-Version", "2026-07-28"),
-                    ("Mcp-Method", "tools/call"),
-                    ("Mcp-Name", "send_confirmation"),
-                    ("Accept-Language", "de"),
-                ],
-                body: format!(
-                    r#"{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{{"name":"send_confirmation","arguments":{{}},{}}}}}"#,
-                    stateless(r#","io.modelcontextprotocol/acceptLanguage":"de""#)
-                ),
-            }]),
+            Script::Http(vec![HttpRequest::stateless_call(
+                2,
+                "send_confirmation",
+                "{}",
+                "de",
+                "",
+            )]),
         ),
         (
             "progress",
-            Script::Http(vec![HttpRequest {
-                headers: vec![
-                    ("MCP-Protocol-Version", "2026-07-28"),
-                    ("Mcp-Method", "tools/call"),
-                    ("Mcp-Name", "prepare_report"),
-                    ("Accept-Language", "ja"),
-                ],
-                body: format!(
-                    r#"{{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{{"name":"prepare_report","arguments":{{"topic":"SEP-2792"}},{}}}}}"#,
-                    stateless(
-                        r#","progressToken":"report-1","io.modelcontextprotocol/acceptLanguage":"ja""#
-                    )
-                ),
-            }]),
+            Script::Http(vec![HttpRequest::stateless_call(
+                7,
+                "prepare_report",
+                r#"{"topic":"SEP-2792"}"#,
+                "ja",
+                r#","progressToken":"report-1""#,
+            )]),
         ),
         (
             "explicit-language",
-            Script::Http(vec![HttpRequest {
-                headers: vec![
-                    ("MCP-Protocol-Version", "2026-07-28"),
-                    ("Mcp-Method", "tools/call"),
-                    ("Mcp-Name", "get_official_document"),
-                    ("Accept-Language", "en"),
-                ],
-                body: format!(
-                    r#"{{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{{"name":"get_official_document","arguments":{{"document":"udhr-article-1","language":"ga"}},{}}}}}"#,
-                    stateless(r#","io.modelcontextprotocol/acceptLanguage":"en""#)
-                ),
-            }]),
+            Script::Http(vec![HttpRequest::stateless_call(
+                8,
+                "get_official_document",
+                r#"{"document":"udhr-article-1","language":"ga"}"#,
+                "en",
+                "",
+            )]),
         ),
         (
             "localized-error",
-            Script::Http(vec![HttpRequest {
-                headers: vec![
-                    ("MCP-Protocol-Version", "2026-07-28"),
-                    ("Mcp-Method", "tools/call"),
-                    ("Mcp-Name", "get_official_document"),
-                    ("Accept-Language", "fr"),
-                ],
-                body: format!(
-                    r#"{{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{{"name":"get_official_document","arguments":{{"document":"magna-carta"}},{}}}}}"#,
-                    stateless(r#","io.modelcontextprotocol/acceptLanguage":"fr""#)
-                ),
-            }]),
+            Script::Http(vec![HttpRequest::stateless_call(
+                9,
+                "get_official_document",
+                r#"{"document":"magna-carta"}"#,
+                "fr",
+                "",
+            )]),
         ),
         (
             "two-field-lines",
-            Script::Http(vec![HttpRequest {
-                headers: vec![
+            Script::Http(vec![HttpRequest::with_preference(
+                10,
+                "prompts/list",
+                "en-US, en;q=0.9",
+                vec![
                     ("Accept-Language", "en-US"),
                     ("Accept-Language", "  en;q=0.9"),
                 ],
-                body: format!(
-                    r#"{{"jsonrpc":"2.0","id":10,"method":"prompts/list","params":{{{}}}}}"#,
-                    meta("en-US, en;q=0.9")
-                ),
-            }]),
+            )]),
         ),
         (
             "mismatch",
             Script::Http(vec![
-                HttpRequest {
-                    headers: vec![("Accept-Language", "en-us")],
-                    body: format!(
-                        r#"{{"jsonrpc":"2.0","id":11,"method":"prompts/list","params":{{{}}}}}"#,
-                        meta("en-US")
-                    ),
-                },
-                HttpRequest {
-                    headers: vec![("Accept-Language", "en-US,en;q=0.9")],
-                    body: format!(
-                        r#"{{"jsonrpc":"2.0","id":12,"method":"prompts/list","params":{{{}}}}}"#,
-                        meta("en-US, en;q=0.9")
-                    ),
-                },
+                HttpRequest::with_preference(
+                    11,
+                    "prompts/list",
+                    "en-US",
+                    vec![("Accept-Language", "en-us")],
+                ),
+                HttpRequest::with_preference(
+                    12,
+                    "prompts/list",
+                    "en-US, en;q=0.9",
+                    vec![("Accept-Language", "en-US,en;q=0.9")],
+                ),
             ]),
         ),
         (
             "stripped-header",
-            Script::Http(vec![HttpRequest {
-                headers: vec![],
-                body: format!(
-                    r#"{{"jsonrpc":"2.0","id":13,"method":"prompts/list","params":{{{}}}}}"#,
-                    meta("fr-CA")
-                ),
-            }]),
+            Script::Http(vec![HttpRequest::with_preference(
+                13,
+                "prompts/list",
+                "fr-CA",
+                vec![],
+            )]),
         ),
         (
             "bare-header",
