@@ -286,7 +286,7 @@ impl<'a> AcceptLanguage<'a> {
             value: self.value,
             index: self.index,
             taken: 0,
-            at: self.index.resume,
+            at: 0,
             left: self.len,
         }
     }
@@ -333,7 +333,7 @@ pub struct Ranges<'a> {
     /// How many of `index`'s ranges were yielded.
     taken: u8,
     /// Once those are yielded: where the separators before the next
-    /// element start.
+    /// element start (0 until the first range is scanned).
     at: usize,
     /// How many ranges are left.
     left: usize,
@@ -352,9 +352,11 @@ impl<'a> Iterator for Ranges<'a> {
             let spot = self.index.spots.get(usize::from(self.taken)).copied();
             self.taken += 1;
             let spot = spot.unwrap_or_default();
-            let start = usize::try_from(spot.start).unwrap_or(usize::MAX);
-            let end = start.saturating_add(usize::from(spot.len));
-            let range = self.value.get(start..end).unwrap_or("");
+            let start = usize::from(spot.start);
+            let range = self
+                .value
+                .get(start..start + usize::from(spot.len))
+                .unwrap_or("");
             return Some(WeightedRange {
                 range: LanguageRange::from_validated_str(range),
                 quality: Quality::from_validated(spot.quality),
@@ -362,11 +364,18 @@ impl<'a> Iterator for Ranges<'a> {
         }
         // The rest is scanned; the value is known to be well-formed.
         // Between two ranges there are only separators (OWS, `,`) and the
-        // rest of a weight read below (`.`, digits): nothing there is a
-        // letter or `*`, so the next range starts at the next one.
-        // Out-of-range indices end the scan; none panics.
+        // rest of a weight that `weight_after` skipped (`.`, digits):
+        // nothing there is a letter or `*`, so the next range starts at the
+        // next one. Out-of-range indices end the scan; none panics.
         let bytes = self.value.as_bytes();
-        let mut i = self.at;
+        let mut i = match self.at {
+            // The first range scanned: it follows the last spot, if any.
+            0 => match self.index.scan_from() {
+                0 => 0,
+                end => weight_after(bytes, end).1,
+            },
+            at => at,
+        };
         while bytes.get(i).is_some_and(|&b| !starts_range(b)) {
             i += 1;
         }
@@ -375,21 +384,8 @@ impl<'a> Iterator for Ranges<'a> {
             i += 1;
         }
         let range = self.value.get(start..i).unwrap_or("");
-        let mut quality = Quality::ONE;
-        let mut j = i;
-        while bytes.get(j).is_some_and(|&b| is_ows(b)) {
-            j += 1;
-        }
-        if bytes.get(j) == Some(&b';') {
-            j += 1;
-            while bytes.get(j).is_some_and(|&b| is_ows(b)) {
-                j += 1;
-            }
-            // `q=` then the qvalue; resume after its first digit.
-            quality = read_validated_qvalue(bytes.get(j + 2..).unwrap_or(&[]));
-            i = j + 3;
-        }
-        self.at = i;
+        let quality;
+        (quality, self.at) = weight_after(bytes, i);
         Some(WeightedRange {
             range: LanguageRange::from_validated_str(range),
             quality,
@@ -404,6 +400,29 @@ impl<'a> Iterator for Ranges<'a> {
 impl ExactSizeIterator for Ranges<'_> {}
 
 impl core::iter::FusedIterator for Ranges<'_> {}
+
+/// The weight of the validated range that ends at `end`, and where the
+/// separators after it start: past its `q=` and the qvalue's first digit,
+/// or `end` when it has no weight.
+#[inline]
+fn weight_after(bytes: &[u8], end: usize) -> (Quality, usize) {
+    let mut j = end;
+    while bytes.get(j).is_some_and(|&b| is_ows(b)) {
+        j += 1;
+    }
+    if bytes.get(j) != Some(&b';') {
+        return (Quality::ONE, end);
+    }
+    j += 1;
+    while bytes.get(j).is_some_and(|&b| is_ows(b)) {
+        j += 1;
+    }
+    // `q=` then the qvalue.
+    (
+        read_validated_qvalue(bytes.get(j + 2..).unwrap_or(&[])),
+        j + 3,
+    )
+}
 
 /// Validates a whole value; returns the number of ranges.
 ///
@@ -584,24 +603,59 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_range_too_long_to_note_is_scanned() {
-        let mut long = String::from("a");
-        for _ in 0..40_000 {
-            long.push_str("-b");
-        }
-        let value = format!("fr;q=0.5,{long};q=0.3,de,en;q=0.1");
-        let parsed = AcceptLanguage::parse(&value).unwrap();
-        assert_eq!(parsed.index.len, 1);
-        let got: Vec<(&str, u16)> = parsed
+    /// The `(range, q)` pairs of a value, read through its iterator.
+    fn pairs(parsed: &AcceptLanguage<'_>) -> Vec<(String, u16)> {
+        parsed
             .iter()
-            .map(|w| (w.range.as_str(), w.quality.get()))
-            .collect();
-        assert_eq!(
-            got,
-            [("fr", 500), (long.as_str(), 300), ("de", 1000), ("en", 100)]
-        );
+            .map(|w| (String::from(w.range.as_str()), w.quality.get()))
+            .collect()
+    }
+
+    /// A value of `fr;q=0.5`, a range of `a` and `pairs` times `-b`, then
+    /// `de,en;q=0.1` and `extra` more ranges, and what it should read as.
+    fn long_range_value(pairs: usize, extra: usize) -> (String, Vec<(String, u16)>) {
+        let long = format!("a{}", "-b".repeat(pairs));
+        let mut value = format!("fr;q=0.5,{long};q=0.3,de,en;q=0.1");
+        let mut expected = Vec::from([
+            (String::from("fr"), 500),
+            (long, 300),
+            (String::from("de"), 1000),
+            (String::from("en"), 100),
+        ]);
+        for k in 0..extra {
+            value.push_str(",x");
+            expected.push((format!("x{}", "y".repeat(k % 3)), 1000));
+            value.push_str(&"y".repeat(k % 3));
+        }
+        (value, expected)
+    }
+
+    #[test]
+    fn a_long_range_in_a_value_of_at_most_64k_is_noted() {
+        // 64_042 bytes, 9 ranges.
+        let (value, expected) = long_range_value(32_000, 5);
+        assert!(value.len() <= RangeIndex::NOTED);
+        let parsed = AcceptLanguage::parse(&value).unwrap();
+        assert_eq!(parsed.index.len, 8);
+        assert_eq!(pairs(&parsed), expected);
         index_agrees_with_scanning(&value);
+    }
+
+    #[test]
+    fn a_value_longer_than_64k_is_scanned() {
+        // 65_535 bytes (noted), 65_537 bytes and about 80 KB (scanned), 13 ranges each.
+        for pairs_of_b in [32_740, 32_741, 40_000] {
+            let (value, expected) = long_range_value(pairs_of_b, 9);
+            let parsed = AcceptLanguage::parse(&value).unwrap();
+            let noted = if value.len() <= RangeIndex::NOTED {
+                8
+            } else {
+                0
+            };
+            assert_eq!(parsed.index.len, noted, "{} bytes", value.len());
+            assert_eq!(pairs(&parsed), expected);
+            index_agrees_with_scanning(&value);
+        }
     }
 
     proptest::proptest! {

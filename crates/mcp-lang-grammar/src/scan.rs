@@ -9,6 +9,18 @@
 //! [`accept`](crate::accept) runs on the same bytes to find the offset and
 //! what was expected; the nom parser is the reference grammar, and the tests
 //! check on generated input that the two always agree.
+//!
+//! Each byte is looked at once. What follows a range is decided by the
+//! byte that ends it: a range ends at the first byte that cannot continue
+//! it, and that byte must be `,`, `;`, OWS or the end, which rules out a
+//! ninth letter, a digit in the first subtag and `*-` without looking
+//! again. The weight browsers send, `;q=0.` and one digit, is validated
+//! and read by one comparison of six bytes; the other spellings take the
+//! general path.
+//!
+//! The index holds `u16` offsets, so only values of at most 64 KiB are
+//! noted; a longer value is scanned when iterated (it has thousands of
+//! ranges, and the scan is linear either way).
 
 use crate::chars::{is_alpha, is_alphanum, is_digit, is_ows};
 
@@ -16,11 +28,18 @@ use crate::chars::{is_alpha, is_alphanum, is_digit, is_ows};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Spot {
     /// Byte offset of the range in the value.
-    pub(crate) start: u32,
+    pub(crate) start: u16,
     /// Its length in bytes.
     pub(crate) len: u16,
     /// Its quality in thousandths.
     pub(crate) quality: u16,
+}
+
+impl Spot {
+    /// Byte offset just past the range.
+    pub(crate) fn end(&self) -> usize {
+        usize::from(self.start) + usize::from(self.len)
+    }
 }
 
 /// The first ranges of a validated value, as [`scan`] found them: no
@@ -29,19 +48,19 @@ pub(crate) struct Spot {
 pub(crate) struct RangeIndex {
     /// The first `len` are filled, in header order.
     pub(crate) spots: [Spot; RangeIndex::CAPACITY],
-    /// How many spots are filled. Fewer than `CAPACITY` when the value has
-    /// fewer ranges, or when a range lies beyond what a spot can hold (past
-    /// 4 GiB, or longer than 64 KiB): the ranges from there on are scanned.
+    /// How many spots are filled: as many ranges as the value has, up to
+    /// `CAPACITY`; none when the value is longer than [`RangeIndex::NOTED`]
+    /// bytes (its offsets would not fit a spot), so that all its ranges are
+    /// scanned. Ranges after the last spot are scanned from its end.
     pub(crate) len: u8,
-    /// Where scanning resumes after the last filled spot: just past that
-    /// range, or past the first digit of its qvalue, so that everything up
-    /// to the next range is separators and digits.
-    pub(crate) resume: usize,
 }
 
 impl RangeIndex {
     /// How many ranges are noted: enough for what browsers send.
     pub(crate) const CAPACITY: usize = 8;
+
+    /// The longest value whose ranges are noted (offsets are `u16`).
+    pub(crate) const NOTED: usize = u16::MAX as usize;
 
     /// No spots.
     pub(crate) const EMPTY: RangeIndex = RangeIndex {
@@ -51,91 +70,102 @@ impl RangeIndex {
             quality: 0,
         }; RangeIndex::CAPACITY],
         len: 0,
-        resume: 0,
     };
 
-    /// Notes a range at `start..end` of quality `quality`, after which
-    /// scanning resumes at `resume`, unless the index is full or already
-    /// stopped noting.
-    #[inline(always)]
-    fn note(&mut self, count: usize, start: usize, end: usize, quality: u16, resume: usize) {
-        // `count` is this range's 1-based number: only the next free spot,
-        // so once one range did not fit, no later one is noted either.
-        if count != usize::from(self.len) + 1 {
-            return;
-        }
-        let (Ok(start), Ok(len)) = (u32::try_from(start), u16::try_from(end - start)) else {
-            return;
-        };
-        if let Some(spot) = self.spots.get_mut(count - 1) {
-            *spot = Spot {
-                start,
-                len,
-                quality,
-            };
-            self.len += 1;
-            self.resume = resume;
+    /// Where scanning for the ranges after the noted ones starts: the end
+    /// of the last spot, or 0 when none is filled.
+    pub(crate) fn scan_from(&self) -> usize {
+        match usize::from(self.len).checked_sub(1) {
+            Some(last) => self.spots.get(last).map_or(0, Spot::end),
+            None => 0,
         }
     }
 }
 
 /// The number of ranges when `b` is a well-formed `Accept-Language` value;
 /// the first ranges are noted in `index` (which must start empty).
-///
-/// One forward walk with an index: each byte is looked at once (twice at
-/// the end of a subtag), and the common shapes (`fr-CA`, `,`, `;q=0.9`)
-/// take the first branch at every step.
 #[inline]
 pub(crate) fn scan(b: &[u8], index: &mut RangeIndex) -> Option<usize> {
+    let byte = |i: usize| b.get(i).copied();
+    // Offsets fit a spot only in a value of at most `NOTED` bytes; a longer
+    // one notes nothing.
+    let noting = if b.len() <= RangeIndex::NOTED {
+        RangeIndex::CAPACITY
+    } else {
+        0
+    };
     let mut count = 0;
+    let mut i = 0;
     // Leading OWS is only allowed before a comma (an empty first element).
-    let mut i = skip_ows(b, 0);
-    if i > 0 && b.get(i) != Some(&b',') {
-        return None;
+    if byte(0).is_some_and(is_ows) {
+        i = skip_ows(b, 0);
+        if byte(i) != Some(b',') {
+            return None;
+        }
     }
     loop {
-        // An element may start at `i` (OWS after the previous comma skipped).
+        // An element may start at `i`; OWS after a comma is already skipped.
         let start = i;
-        match b.get(i) {
-            None => return Some(count),
+        match byte(i) {
+            Some(c) if is_alpha(c) => i = range_end(b, i)?,
             Some(b',') => {
                 i = skip_ows(b, i + 1);
                 continue;
             }
             Some(b'*') => i += 1,
-            Some(&c) if is_alpha(c) => i = range_end(b, i)?,
+            None => break,
             Some(_) => return None,
         }
-        count += 1;
         let end = i;
-        // After the range: `[ OWS ";" OWS weight ]`, then `OWS ","` or the end.
-        let mut next = b.get(i);
-        if next.is_some_and(|&c| is_ows(c)) {
-            i = skip_ows(b, i);
-            next = Some(b.get(i)?);
-        }
+        // After the range: `[ OWS ";" OWS weight ]`, then `OWS ","` or the
+        // end. Whatever ends the range must be one of these, which rules out
+        // a ninth letter, a digit in the first subtag, or `*-`.
         let mut quality = 1000;
-        let mut resume = end;
-        if next == Some(&b';') {
-            let q = skip_ows(b, i + 1);
-            (i, quality) = weight(b, q)?;
-            // Past `q=` and the qvalue's first digit.
-            resume = q + 3;
-            next = b.get(i);
-            if next.is_some_and(|&c| is_ows(c)) {
+        let mut next = byte(i);
+        if !matches!(next, Some(b',' | b';') | None) {
+            // Only OWS may come between a range and `;` or `,`.
+            if !next.is_some_and(is_ows) {
+                return None;
+            }
+            i = skip_ows(b, i);
+            next = Some(byte(i)?);
+        }
+        if next == Some(b';') {
+            (i, quality) = weight(b, i)?;
+            next = byte(i);
+            if !matches!(next, Some(b',') | None) {
+                if !next.is_some_and(is_ows) {
+                    return None;
+                }
                 i = skip_ows(b, i);
-                next = Some(b.get(i)?);
+                next = Some(byte(i)?);
             }
         }
-        if count <= RangeIndex::CAPACITY {
-            index.note(count, start, end, quality, resume);
+        if count < noting
+            && let Some(spot) = index.spots.get_mut(count)
+        {
+            *spot = Spot {
+                start: offset(start),
+                len: offset(end - start),
+                quality,
+            };
         }
+        count += 1;
         match next {
-            None => return Some(count),
             Some(b',') => i = skip_ows(b, i + 1),
+            None => break,
             Some(_) => return None,
         }
     }
+    index.len = offset(count.min(noting)) as u8;
+    Some(count)
+}
+
+/// An offset or length in a value of at most [`RangeIndex::NOTED`] bytes
+/// (the only values whose ranges are noted), so it fits.
+#[inline(always)]
+fn offset(at: usize) -> u16 {
+    at as u16
 }
 
 /// The index after any OWS at `i`.
@@ -147,9 +177,9 @@ fn skip_ows(b: &[u8], mut i: usize) -> usize {
     i
 }
 
-/// The end of a basic range starting with the letter at `i`: a first subtag
-/// of 1 to 8 letters, then `-` and 1 to 8 letters or digits, any number of
-/// times, not followed by a letter or digit.
+/// The end of a basic range starting with the letter at `start`: a first
+/// subtag of 1 to 8 letters, then `-` and 1 to 8 letters or digits, any
+/// number of times. What follows is the caller's to check.
 #[inline(always)]
 fn range_end(b: &[u8], start: usize) -> Option<usize> {
     let mut i = start + 1;
@@ -169,46 +199,66 @@ fn range_end(b: &[u8], start: usize) -> Option<usize> {
             return None;
         }
     }
-    // A digit right after the first subtag, or a ninth letter or digit.
-    if b.get(i).is_some_and(|&c| is_alphanum(c)) {
-        return None;
-    }
     Some(i)
 }
 
-/// `"q=" qvalue` starting at `i`: where it ends, and the quality.
+/// `";" OWS "q=" qvalue` starting at the `;` at `i`: where it ends, and
+/// the quality.
 #[inline(always)]
 fn weight(b: &[u8], i: usize) -> Option<(usize, u16)> {
-    let (end, quality) = match b.get(i..).unwrap_or(&[]) {
-        [b'q' | b'Q', b'=', b'0', b'.', decimals @ ..] => {
-            let mut value = 0;
-            let mut used = 0;
-            for &c in decimals.iter().take(3) {
-                if !is_digit(c) {
-                    break;
-                }
-                value = value * 10 + u16::from(c - b'0');
-                used += 1;
-            }
-            let scale = match used {
-                1 => 100,
-                2 => 10,
-                _ => 1,
-            };
-            (i + 4 + used, value * scale)
+    // The form browsers send, `;q=0.` and one digit, read at once.
+    if let Some([b';', b'q', b'=', b'0', b'.', d]) = b.get(i..).and_then(<[u8]>::first_chunk::<6>)
+        && is_digit(*d)
+        && !b.get(i + 6).is_some_and(|&c| is_digit(c))
+    {
+        return Some((i + 6, u16::from(d - b'0') * 100));
+    }
+    let q = skip_ows(b, i + 1);
+    let [b'q' | b'Q', b'=', int, rest @ ..] = b.get(q..)? else {
+        return None;
+    };
+    let (used, quality) = match (*int, rest) {
+        (b'0', [b'.', decimals @ ..]) => {
+            let (n, thousandths) = thousandths(decimals);
+            (4 + n, thousandths)
         }
-        [b'q' | b'Q', b'=', b'1', b'.', decimals @ ..] => (
-            i + 4 + decimals.iter().take(3).take_while(|&&c| c == b'0').count(),
-            1000,
-        ),
-        [b'q' | b'Q', b'=', b'0', ..] => (i + 3, 0),
-        [b'q' | b'Q', b'=', b'1', ..] => (i + 3, 1000),
+        (b'1', [b'.', decimals @ ..]) => (4 + zeros(decimals), 1000),
+        (b'0', _) => (3, 0),
+        (b'1', _) => (3, 1000),
         _ => return None,
     };
+    let end = q + used;
+    // A fourth decimal, or a digit after `0`, `1` or `1.0`.
     if b.get(end).is_some_and(|&c| is_digit(c)) {
         return None;
     }
     Some((end, quality))
+}
+
+/// The decimals of `0.` (up to three digits): how many, and their value in
+/// thousandths.
+#[inline(always)]
+fn thousandths(b: &[u8]) -> (usize, u16) {
+    let digit = |c: u8| u16::from(c.wrapping_sub(b'0'));
+    match *b {
+        [d1, d2, d3, ..] if is_digit(d1) && is_digit(d2) && is_digit(d3) => {
+            (3, digit(d1) * 100 + digit(d2) * 10 + digit(d3))
+        }
+        [d1, d2, ..] if is_digit(d1) && is_digit(d2) => (2, digit(d1) * 100 + digit(d2) * 10),
+        [d1, ..] if is_digit(d1) => (1, digit(d1) * 100),
+        _ => (0, 0),
+    }
+}
+
+/// The decimals of `1.` (up to three `0`s): how many.
+#[inline(always)]
+fn zeros(b: &[u8]) -> usize {
+    match b {
+        [b'0', b'0', b'0', ..] => 3,
+        [b'0', b'0', ..] => 2,
+        [b'0', ..] => 1,
+        _ => 0,
+    }
 }
 
 #[cfg(test)]
