@@ -15,12 +15,13 @@
 //! is sent (decision D8), as an `std::io::Error` of kind `InvalidInput` whose
 //! source is [`PreferenceError`].
 //!
-//! **Not covered (no rmcp hook):** verifying the response's
-//! `Content-Language` against its `_meta`. `post_message` returns a decoded
+//! **It cannot verify `Content-Language`.** `post_message` returns a decoded
 //! `StreamableHttpPostResponse` without the response headers, so a wrapper at
-//! this level never sees them; verification needs a client that owns the HTTP
-//! exchange (the crate docs say exactly where `mcp-lang-http`'s
-//! `check_json_response` and `EventStreamLanguage` would go in one).
+//! this level never sees them. For verification as well as mirroring, use
+//! `reqwest_client::LanguageHttpClient` (feature `http-client-reqwest`), which
+//! owns the HTTP exchange; use this wrapper when you must keep another
+//! transport client (a Unix-socket client, your own), and accept that its
+//! responses are not checked.
 //!
 //! Use it as `StreamableHttpClientTransport::with_client(MirroringClient::new(client), config)`.
 //! What it does to each POST's headers is [`mirror_headers`]:

@@ -10,7 +10,14 @@
 //!   language used as `io.modelcontextprotocol/contentLanguage` on results,
 //!   errors, progress notifications and elicitations.
 //! - **Client** ([`client`]): put a preference on any request, check that it can
-//!   be mirrored into HTTP (decision D8), and read `contentLanguage` back.
+//!   be mirrored into HTTP (decision D8), and read `contentLanguage` back. On
+//!   Streamable HTTP, `reqwest_client::LanguageHttpClient` (feature
+//!   `http-client-reqwest`, on by default) sends each preference as exactly one
+//!   agreeing `Accept-Language` line and refuses a response whose
+//!   `Content-Language` contradicts its `contentLanguage`;
+//!   `http_client::MirroringClient` (feature `http-client`) does the first half
+//!   around any other rmcp HTTP client. [`cache::CachingClient`] caches list
+//!   results per raw preference.
 //!
 //! Use it when your MCP server or client is built on rmcp. Without rmcp, use
 //! `mcp-lang-meta` (any JSON-RPC stack) and `mcp-lang-http` (any tower/hyper
@@ -105,29 +112,41 @@
 //!   one `Accept-Language` line equal to `_meta` (`accept-language` is not one
 //!   of rmcp's reserved header names): `http_client::MirroringClient`
 //!   (feature `http-client`).
-//! - **Client, `Content-Language` verification: not done here, and why.**
-//!   The trait returns a decoded `StreamableHttpPostResponse` (`Accepted`,
+//! - **Client, `Content-Language` verification: no hook in the trait, so a
+//!   client that owns the exchange.** `StreamableHttpClient::post_message`
+//!   returns a decoded `StreamableHttpPostResponse` (`Accepted`,
 //!   `Json(ServerJsonRpcMessage, session id)` or `Sse(stream, session id)`)
 //!   without the response headers, so no *wrapper* of another
-//!   `StreamableHttpClient` can see `Content-Language`. The way that works is
-//!   a client that owns the HTTP exchange: implement `StreamableHttpClient`
-//!   directly (rmcp's reqwest implementation,
-//!   `src/transport/common/reqwest/streamable_http_client.rs` in rmcp 3.11, is
-//!   the model) and, in `post_message`, before decoding:
-//!   for `application/json`, read the body bytes and call
-//!   `mcp_lang_http::check_json_response(&headers, &body)`; for
-//!   `text/event-stream`, keep `mcp_lang_http::EventStreamLanguage::from_headers`
-//!   and call `check_message` on each event's data; turn a
-//!   `MalformedResponse` into `StreamableHttpError::Client(..)` (the typed
-//!   error slot the trait gives its implementor). `get_stream` and
-//!   `delete_session` can delegate to `reqwest::Client`'s implementation;
-//!   `post_message` cannot, and rmcp's (`post_message_with_response_limits`,
-//!   about 250 lines in rmcp 3.11) handles much besides the body: custom and
-//!   reserved headers, session ids, 401/403 auth challenges, 429/5xx status
-//!   errors, JSON-RPC error bodies, media types and size limits. Reproducing
-//!   that faithfully is why this crate does not ship it yet; the check itself
-//!   is `mcp-lang-http`'s and is tested there, and `mcp-lang conformance`'s
-//!   client scenarios exercise it on raw responses.
+//!   `StreamableHttpClient` can see `Content-Language`.
+//!   `reqwest_client::LanguageHttpClient` (feature `http-client-reqwest`)
+//!   implements the trait itself on a `reqwest::Client`: it mirrors
+//!   `Accept-Language` like `MirroringClient`, checks a JSON body's
+//!   `Content-Language` with `mcp_lang_http::check_json_response` before
+//!   decoding it, and wraps event streams so that every message is checked
+//!   with `mcp_lang_http::EventStreamLanguage`. A conflict on a JSON response
+//!   is `StreamableHttpError::Client(LanguageHttpError::MalformedResponse)`,
+//!   which rmcp hands to the caller as `ServiceError::TransportSend`.
+//!   Owning the exchange meant writing what rmcp's reqwest client does besides
+//!   the body, because rmcp keeps those helpers `pub(crate)` (body limits, the
+//!   bounded SSE parser, media-type test, reserved-header check, `scope`
+//!   extraction, the legacy `server/discover` fallback, its redirect policy);
+//!   the module docs list them. Three more gaps, and what is done about them:
+//!   - rmcp only **logs** the error of a request's response stream and then
+//!     fails the request with a generic "response stream closed" error, so a
+//!     typed SSE error would never reach the caller. A conflict on a POST's
+//!     event stream is therefore reported in band: the event becomes a
+//!     JSON-RPC error response to that request (code -32603, `data.malformedResponse`),
+//!     and the request fails with `ServiceError::McpError`.
+//!     `reqwest_client::ContentLanguageConflict::from_service_error` reads
+//!     both shapes back.
+//!   - `StreamableHttpError::Client(E)` is not marked as the error's
+//!     `source`, so walking `Error::source` from a `ServiceError` stops
+//!     there; `from_service_error` downcasts to the client's error type
+//!     instead.
+//!   - rmcp treats an over-long SSE event as fatal only when the error is its
+//!     own private type; this client's `EventTooLarge` is an ordinary stream
+//!     error, which rmcp may answer by resuming the stream with `GET` and
+//!     `Last-Event-ID` when the server gave event IDs.
 //! - **Client cache: rmcp's built-in response cache is not language-aware.**
 //!   rmcp 3.11's client cache (`ClientCacheConfig`, enabled by default) keys
 //!   `tools/list`, `prompts/list`, `resources/list`, `resources/templates/list`
@@ -139,8 +158,10 @@
 //!   (`ClientCacheConfig::disabled()`) or send list requests through
 //!   `send_request_with_option` (uncached), as [`client::send_with_preference`]
 //!   does, and cache with `mcp-lang-meta`'s cache keyed by the raw preference
-//!   (decision D10): [`cache::CachingClient`] does both for `tools/list` and
-//!   `prompts/list`, honouring the server's `ttlMs` and `cacheScope`.
+//!   (decision D10): [`cache::CachingClient`] does both for `tools/list`,
+//!   `prompts/list`, `resources/list` and `resources/templates/list`,
+//!   honouring the server's `ttlMs` and `cacheScope`. `resources/read` is not
+//!   cached by it: send it with [`client::send_with_preference`] (uncached).
 //!
 //! [rmcp]: https://docs.rs/rmcp
 

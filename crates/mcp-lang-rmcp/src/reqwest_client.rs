@@ -276,9 +276,9 @@ impl ContentLanguageConflict {
                 let mut source: Option<&(dyn std::error::Error + 'static)> =
                     Some(transport.error.as_ref());
                 while let Some(error) = source {
-                    if let Some(StreamableHttpError::Client(LanguageHttpError::MalformedResponse(
-                        m,
-                    ))) = error.downcast_ref::<ClientError>()
+                    if let Some(StreamableHttpError::Client(
+                        LanguageHttpError::MalformedResponse(m),
+                    )) = error.downcast_ref::<ClientError>()
                     {
                         return Some(Self::from_malformed(m));
                     }
@@ -526,26 +526,24 @@ fn bounded_events(
     body: impl Stream<Item = Result<Bytes, reqwest::Error>> + Send + 'static,
     max_size: usize,
 ) -> BoxStream<'static, Result<Sse, SseError>> {
-    let bytes = body
-        .map_err(LanguageHttpError::Http)
-        .scan(
-            (EventSizeLimit::new(max_size), false),
-            move |(limit, failed), item| {
-                let next = match item {
-                    _ if *failed => None,
-                    Ok(chunk) if !limit.observe(&chunk) => {
-                        *failed = true;
-                        Some(Err(LanguageHttpError::EventTooLarge { max_size }))
-                    }
-                    Err(e) => {
-                        *failed = true;
-                        Some(Err(e))
-                    }
-                    Ok(chunk) => Some(Ok(chunk)),
-                };
-                futures::future::ready(next)
-            },
-        );
+    let bytes = body.map_err(LanguageHttpError::Http).scan(
+        (EventSizeLimit::new(max_size), false),
+        move |(limit, failed), item| {
+            let next = match item {
+                _ if *failed => None,
+                Ok(chunk) if !limit.observe(&chunk) => {
+                    *failed = true;
+                    Some(Err(LanguageHttpError::EventTooLarge { max_size }))
+                }
+                Err(e) => {
+                    *failed = true;
+                    Some(Err(e))
+                }
+                Ok(chunk) => Some(Ok(chunk)),
+            };
+            futures::future::ready(next)
+        },
+    );
     SseStream::from_bytes_stream(bytes).boxed()
 }
 
@@ -583,10 +581,9 @@ fn verified_events(
         let (mut events, language, request) = state?;
         let event = events.next().await?;
         let checked = match &event {
-            Ok(sse) if is_message_event(sse) => sse
-                .data
-                .as_deref()
-                .map_or(Ok(()), |data| language.check_message(data.as_bytes()).map(drop)),
+            Ok(sse) if is_message_event(sse) => sse.data.as_deref().map_or(Ok(()), |data| {
+                language.check_message(data.as_bytes()).map(drop)
+            }),
             _ => Ok(()),
         };
         match checked {
@@ -660,7 +657,8 @@ impl LanguageHttpClient {
         }
 
         if !status.is_success() {
-            let auth_failure = status == StatusCode::UNAUTHORIZED || status == StatusCode::FORBIDDEN;
+            let auth_failure =
+                status == StatusCode::UNAUTHORIZED || status == StatusCode::FORBIDDEN;
             let text = if json && !auth_failure {
                 let body = match read_body(response, limits.max_json_response_size).await {
                     Ok(body) => body,
@@ -792,8 +790,15 @@ impl StreamableHttpClient for LanguageHttpClient {
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> Result<StreamableHttpPostResponse, ClientError> {
         let limits = StreamableHttpResponseLimits::default();
-        self.post(uri, message, session_id, auth_header, custom_headers, limits)
-            .await
+        self.post(
+            uri,
+            message,
+            session_id,
+            auth_header,
+            custom_headers,
+            limits,
+        )
+        .await
     }
 
     async fn post_message_with_max_sse_event_size(
@@ -807,8 +812,15 @@ impl StreamableHttpClient for LanguageHttpClient {
     ) -> Result<StreamableHttpPostResponse, ClientError> {
         let mut limits = StreamableHttpResponseLimits::default();
         limits.max_sse_event_size = max_sse_event_size;
-        self.post(uri, message, session_id, auth_header, custom_headers, limits)
-            .await
+        self.post(
+            uri,
+            message,
+            session_id,
+            auth_header,
+            custom_headers,
+            limits,
+        )
+        .await
     }
 
     async fn post_message_with_response_limits(
@@ -820,8 +832,15 @@ impl StreamableHttpClient for LanguageHttpClient {
         custom_headers: HashMap<HeaderName, HeaderValue>,
         limits: StreamableHttpResponseLimits,
     ) -> Result<StreamableHttpPostResponse, ClientError> {
-        self.post(uri, message, session_id, auth_header, custom_headers, limits)
-            .await
+        self.post(
+            uri,
+            message,
+            session_id,
+            auth_header,
+            custom_headers,
+            limits,
+        )
+        .await
     }
 
     async fn delete_session(
@@ -923,10 +942,7 @@ mod tests {
         let client = reqwest::Client::new();
         for name in ["accept", "mcp-session-id", "last-event-id"] {
             let mut headers = HashMap::new();
-            headers.insert(
-                HeaderName::from_static(name),
-                HeaderValue::from_static("x"),
-            );
+            headers.insert(HeaderName::from_static(name), HeaderValue::from_static("x"));
             let error = apply_custom_headers(client.get("http://127.0.0.1/"), headers);
             assert!(
                 matches!(error, Err(StreamableHttpError::ReservedHeaderConflict(ref n)) if n == name),
@@ -944,8 +960,14 @@ mod tests {
     #[test]
     fn in_band_error_round_trips_the_conflict() {
         let mut headers = HeaderMap::new();
-        headers.append(http::header::CONTENT_LANGUAGE, HeaderValue::from_static("de"));
-        headers.append(http::header::CONTENT_LANGUAGE, HeaderValue::from_static("de"));
+        headers.append(
+            http::header::CONTENT_LANGUAGE,
+            HeaderValue::from_static("de"),
+        );
+        headers.append(
+            http::header::CONTENT_LANGUAGE,
+            HeaderValue::from_static("de"),
+        );
         let language = EventStreamLanguage::from_headers(&headers);
         let malformed = language
             .check_message(

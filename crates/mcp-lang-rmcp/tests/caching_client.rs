@@ -82,19 +82,28 @@ async fn resource_lists_are_keyed_by_the_raw_preference() {
     assert_eq!(client.stats(), stats(1, 3));
 
     // Templates are another method: their own entries, same rules.
-    let templates = client.list_resource_templates(None, Some(fr)).await.unwrap();
+    let templates = client
+        .list_resource_templates(None, Some(fr))
+        .await
+        .unwrap();
     assert_eq!(reported(&templates.meta), Some("fr-CA"));
     assert_eq!(
         template_title(&templates),
         catalog.text("fr-CA", "template-document-title")
     );
     assert_eq!(client.stats(), stats(1, 4));
-    let ja = client.list_resource_templates(None, Some("ja")).await.unwrap();
+    let ja = client
+        .list_resource_templates(None, Some("ja"))
+        .await
+        .unwrap();
     assert_eq!(
         template_title(&ja),
         catalog.text("ja", "template-document-title")
     );
-    let ja_again = client.list_resource_templates(None, Some("ja")).await.unwrap();
+    let ja_again = client
+        .list_resource_templates(None, Some("ja"))
+        .await
+        .unwrap();
     assert_eq!(ja_again, ja);
     assert_eq!(client.stats(), stats(2, 5));
     // The German resource entry kept its variant.
@@ -104,10 +113,16 @@ async fn resource_lists_are_keyed_by_the_raw_preference() {
 
     // The server's ttlMs bounds freshness.
     clock.advance_ms(LIST_TTL_MS - 1);
-    client.list_resource_templates(None, Some(fr)).await.unwrap();
+    client
+        .list_resource_templates(None, Some(fr))
+        .await
+        .unwrap();
     assert_eq!(client.stats(), stats(4, 5));
     clock.advance_ms(1);
-    client.list_resource_templates(None, Some(fr)).await.unwrap();
+    client
+        .list_resource_templates(None, Some(fr))
+        .await
+        .unwrap();
     client.list_resources(None, Some(fr)).await.unwrap();
     assert_eq!(client.stats(), stats(4, 7));
 

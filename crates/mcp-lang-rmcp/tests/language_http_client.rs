@@ -46,8 +46,10 @@ async fn connect(url: String) -> RunningService<RoleClient, ()> {
         http::HeaderValue::from_static("en"),
     );
     let config = StreamableHttpClientTransportConfig::with_uri(url).custom_headers(stale);
-    let transport =
-        StreamableHttpClientTransport::with_client(LanguageHttpClient::new(reqwest::Client::new()), config);
+    let transport = StreamableHttpClientTransport::with_client(
+        LanguageHttpClient::new(reqwest::Client::new()),
+        config,
+    );
     ().serve(transport).await.unwrap()
 }
 
@@ -93,7 +95,11 @@ async fn localized_round_trips(mode: HttpMode, media_type: &str) {
     )
     .await
     .unwrap();
-    assert!(initialize_media_type(&http.url()).await.starts_with(media_type));
+    assert!(
+        initialize_media_type(&http.url())
+            .await
+            .starts_with(media_type)
+    );
     let client = connect(http.url()).await;
     for (preference, tag, title) in [
         ("fr-CA,fr;q=0.9,en;q=0.5", "fr-CA", "Météo actuelle"),
@@ -114,7 +120,10 @@ async fn localized_round_trips(mode: HttpMode, media_type: &str) {
     assert_eq!(content_language(&result), Some("en"));
     // D8: refused before anything is sent, and the connection stays usable.
     let refused = send_with_preference(client.peer(), list(), Some("de\u{0}")).await;
-    assert!(matches!(refused, Err(SendError::Preference(_))), "{refused:?}");
+    assert!(
+        matches!(refused, Err(SendError::Preference(_))),
+        "{refused:?}"
+    );
     let result = send_with_preference(client.peer(), list(), Some("ga"))
         .await
         .unwrap();
@@ -145,7 +154,10 @@ fn tools_result(id: &Value, language: &str) -> String {
 fn json_response(lines: &[&'static str], body: String) -> Response {
     let mut response = (
         StatusCode::OK,
-        [(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))],
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
         body,
     )
         .into_response();
@@ -161,7 +173,10 @@ fn event_stream(lines: &[&'static str], events: &[String]) -> Response {
     let body: String = events.iter().map(|e| format!("data: {e}\n\n")).collect();
     let mut response = (
         StatusCode::OK,
-        [(header::CONTENT_TYPE, HeaderValue::from_static("text/event-stream"))],
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("text/event-stream"),
+        )],
         body,
     )
         .into_response();
@@ -189,7 +204,11 @@ async fn contradicting(Path(scenario): Path<String>, headers: HeaderMap, body: B
         None => accept.is_empty(),
     };
     if !mirrored {
-        return (StatusCode::BAD_REQUEST, "Accept-Language does not mirror _meta").into_response();
+        return (
+            StatusCode::BAD_REQUEST,
+            "Accept-Language does not mirror _meta",
+        )
+            .into_response();
     }
     match message["method"].as_str() {
         Some("initialize") => json_response(
@@ -295,12 +314,22 @@ async fn event_stream_conflict_fails_the_request_in_band() {
         panic!("{error}")
     };
     assert_eq!(data.code, MALFORMED_RESPONSE_CODE);
-    assert!(data.message.contains("malformed response"), "{}", data.message);
-    assert_eq!((found.content_language(), found.header()), (Some("fr"), "de"));
+    assert!(
+        data.message.contains("malformed response"),
+        "{}",
+        data.message
+    );
+    assert_eq!(
+        (found.content_language(), found.header()),
+        (Some("fr"), "de")
+    );
 
     // A notification that contradicts the stream's header fails the request
     // too, although the final result would have agreed.
     let (_, found) = conflict(list_on(addr, "sse-notification-conflict").await);
-    assert_eq!((found.content_language(), found.header()), (Some("en"), "fr"));
+    assert_eq!(
+        (found.content_language(), found.header()),
+        (Some("en"), "fr")
+    );
     server.abort();
 }
