@@ -7,7 +7,7 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 
 use serde_json::Value;
 
@@ -27,17 +27,22 @@ fn json_files(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 /// Runs one file's requests through one `mcp-lang match --jsonl` process.
+/// `mcp-lang match --jsonl` with piped stdin and stdout.
+fn spawn_batch() -> Child {
+    Command::new(env!("CARGO_BIN_EXE_mcp-lang"))
+        .args(["match", "--jsonl"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
 fn run_file(path: &Path) -> Vec<String> {
     let file: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let cases = file["cases"]
         .as_array()
         .unwrap_or_else(|| panic!("{}: no cases", path.display()));
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-lang"))
-        .args(["match", "--jsonl"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_batch();
     let mut stdin = child.stdin.take().unwrap();
     let requests: Vec<String> = cases
         .iter()
@@ -97,12 +102,7 @@ fn every_testdata_case_through_the_binary() {
 
 #[test]
 fn bad_lines_get_an_error_and_the_batch_goes_on() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-lang"))
-        .args(["match", "--jsonl"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_batch();
     let mut stdin = child.stdin.take().unwrap();
     stdin
         .write_all(b"{\"op\":\"frobnicate\"}\nnot json\n\xff\xfe\n{\"header\":\"en\"}\n[1]\n{\"op\":\"parse\"}\n{\"op\":\"parse\",\"header\":\"en\"}\r\n")
@@ -127,12 +127,7 @@ fn bad_lines_get_an_error_and_the_batch_goes_on() {
 
 #[test]
 fn answers_are_flushed_line_by_line() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-lang"))
-        .args(["match", "--jsonl"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = spawn_batch();
     let mut stdin = child.stdin.take().unwrap();
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     for value in ["en", "x-", "i-klingon"] {
