@@ -293,6 +293,14 @@ fn primary_key(bytes: &[u8]) -> u64 {
     key
 }
 
+/// Where a primary subtag's key starts probing in `Negotiator::table`: the
+/// top bits of a Fibonacci hash.
+#[inline]
+fn slot_of(key: u64, shift: u32) -> usize {
+    // `shift` is at most 63; the result fits the table's length.
+    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> shift) as usize
+}
+
 /// The supported tags that share one primary subtag.
 #[derive(Clone, Debug)]
 struct Group {
@@ -396,6 +404,12 @@ pub struct Negotiator {
     /// Indices of `supported`, grouped as `groups` says (supported order
     /// within a group).
     members: Box<[u32]>,
+    /// A hash table from primary subtag to group: open addressing, linear
+    /// probing, indices into `groups` or [`DONE`] for an empty slot. Its
+    /// length is a power of two, at least twice the number of groups.
+    table: Box<[u32]>,
+    /// `64 - log2(table.len())`: [`slot_of`] keeps the top bits of a hash.
+    shift: u32,
 }
 
 impl fmt::Debug for Negotiator {
@@ -507,7 +521,21 @@ impl Negotiator {
             }
             tag.group = u32::try_from(groups.len() - 1).unwrap_or(DONE);
         }
+        let size = (2 * groups.len()).max(2).next_power_of_two();
+        let shift = 64 - size.trailing_zeros();
+        let mut table = alloc::vec![DONE; size];
+        for (g, group) in groups.iter().enumerate() {
+            let start = slot_of(group.key, shift);
+            let free = (start..start.saturating_add(size))
+                .map(|slot| slot & (size - 1))
+                .find(|&slot| table.get(slot) == Some(&DONE));
+            if let Some(empty) = free.and_then(|slot| table.get_mut(slot)) {
+                *empty = u32::try_from(g).unwrap_or(DONE);
+            }
+        }
         Ok(Negotiator {
+            table: table.into_boxed_slice(),
+            shift,
             groups: groups.into_boxed_slice(),
             members: members.into_boxed_slice(),
             supported: compiled.into_boxed_slice(),
@@ -768,8 +796,16 @@ impl Negotiator {
     /// The group of the supported tags whose primary subtag has `key`.
     #[inline]
     fn group_of(&self, key: u64) -> Option<u32> {
-        let at = self.groups.binary_search_by_key(&key, |g| g.key).ok()?;
-        u32::try_from(at).ok()
+        let mask = self.table.len().wrapping_sub(1);
+        let start = slot_of(key, self.shift);
+        // The table always has an empty slot; the bound is only a guard.
+        for slot in start..start.saturating_add(self.table.len()) {
+            let group = *self.table.get(slot & mask)?;
+            if self.groups.get(group as usize)?.key == key {
+                return Some(group);
+            }
+        }
+        None
     }
 
     /// The indices of the supported tags of a group, in supported order.
