@@ -1,0 +1,366 @@
+//! `LanguageHttpClient`'s HTTP exchange, one status or media type at a time,
+//! against a small axum server on loopback: what goes on the wire (one
+//! `Accept-Language` equal to `_meta`, none on GET and DELETE) and how each
+//! kind of answer maps onto rmcp's `StreamableHttpError` /
+//! `StreamableHttpPostResponse`.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+
+use axum::{
+    Router,
+    extract::{Path, State},
+    http::{HeaderMap, HeaderValue, Method, StatusCode, header},
+    response::{IntoResponse, Response},
+    routing::any,
+};
+use futures::StreamExt;
+use mcp_lang_rmcp::reqwest_client::{LanguageHttpClient, LanguageHttpError};
+use rmcp::model::{
+    ClientJsonRpcMessage, ClientNotification, ClientRequest, GetMeta, InitializedNotification,
+    ListToolsRequest, RequestId, ServerJsonRpcMessage,
+};
+use rmcp::transport::streamable_http_client::{
+    StreamableHttpClient, StreamableHttpError, StreamableHttpPostResponse,
+    StreamableHttpResponseLimits,
+};
+
+type Seen = Arc<Mutex<Vec<(Method, Vec<String>)>>>;
+
+const RESULT_FR: &str = r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[],"_meta":{"io.modelcontextprotocol/contentLanguage":"fr"}}}"#;
+const ERROR_FR: &str = r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Argument invalide","data":{"_meta":{"io.modelcontextprotocol/contentLanguage":"fr"}}}}"#;
+
+fn with(
+    status: StatusCode,
+    headers: &[(header::HeaderName, &'static str)],
+    body: &'static str,
+) -> Response {
+    let mut response = (status, body).into_response();
+    for (name, value) in headers {
+        let value = HeaderValue::from_static(value);
+        if *name == header::CONTENT_TYPE {
+            response.headers_mut().insert(name.clone(), value);
+        } else {
+            response.headers_mut().append(name.clone(), value);
+        }
+    }
+    response
+}
+
+async fn answer(
+    State(seen): State<Seen>,
+    Path(case): Path<String>,
+    method: Method,
+    headers: HeaderMap,
+) -> Response {
+    let lines = headers
+        .get_all(header::ACCEPT_LANGUAGE)
+        .iter()
+        .map(|v| v.to_str().unwrap_or("<bytes>").to_owned())
+        .collect();
+    seen.lock().unwrap().push((method.clone(), lines));
+    let json = (header::CONTENT_TYPE, "application/json");
+    let sse = (header::CONTENT_TYPE, "text/event-stream");
+    match (method, case.as_str()) {
+        (Method::POST, "accepted") => with(StatusCode::ACCEPTED, &[], ""),
+        (Method::POST, "json") => with(
+            StatusCode::OK,
+            &[json, (header::CONTENT_LANGUAGE, "fr")],
+            RESULT_FR,
+        ),
+        (Method::POST, "error-agree") => with(
+            StatusCode::BAD_REQUEST,
+            &[json, (header::CONTENT_LANGUAGE, "fr")],
+            ERROR_FR,
+        ),
+        (Method::POST, "error-conflict") => with(
+            StatusCode::BAD_REQUEST,
+            &[json, (header::CONTENT_LANGUAGE, "en")],
+            ERROR_FR,
+        ),
+        (Method::POST, "busy") => with(
+            StatusCode::TOO_MANY_REQUESTS,
+            &[(header::RETRY_AFTER, "3")],
+            "slow down",
+        ),
+        (Method::POST, "unauthorized") => with(
+            StatusCode::UNAUTHORIZED,
+            &[(header::WWW_AUTHENTICATE, r#"Bearer realm="mcp""#)],
+            "",
+        ),
+        (Method::POST, "forbidden") => with(
+            StatusCode::FORBIDDEN,
+            &[(
+                header::WWW_AUTHENTICATE,
+                r#"Bearer error="insufficient_scope", scope="tools:read""#,
+            )],
+            "",
+        ),
+        (Method::POST, "gone") => with(StatusCode::NOT_FOUND, &[], "no such session"),
+        (Method::POST, "teapot") => with(StatusCode::IM_A_TEAPOT, &[], "short and stout"),
+        (Method::POST, "text") => with(
+            StatusCode::OK,
+            &[(header::CONTENT_TYPE, "text/plain")],
+            "hi",
+        ),
+        (Method::POST | Method::GET, "big-event") => with(
+            StatusCode::OK,
+            &[sse],
+            "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{}}\n\n",
+        ),
+        (Method::GET, "stream") => with(
+            StatusCode::OK,
+            &[sse, (header::CONTENT_LANGUAGE, "de")],
+            "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"level\":\"info\",\"data\":\"x\",\"_meta\":{\"io.modelcontextprotocol/contentLanguage\":\"en\"}}}\n\n",
+        ),
+        (Method::GET | Method::DELETE, "no-sse") => with(StatusCode::METHOD_NOT_ALLOWED, &[], ""),
+        _ => with(StatusCode::NOT_FOUND, &[], ""),
+    }
+}
+
+async fn spawn() -> (String, Seen, tokio::task::JoinHandle<()>) {
+    let listener = tokio::net::TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], 0)))
+        .await
+        .unwrap();
+    let addr = listener.local_addr().unwrap();
+    let seen = Seen::default();
+    let app = Router::new()
+        .route("/{case}", any(answer))
+        .with_state(seen.clone());
+    let task = tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    (format!("http://{addr}"), seen, task)
+}
+
+fn list(preference: Option<&str>) -> ClientJsonRpcMessage {
+    let mut request = ClientRequest::ListToolsRequest(ListToolsRequest::default());
+    if let Some(preference) = preference {
+        request.get_meta_mut().insert(
+            "io.modelcontextprotocol/acceptLanguage".into(),
+            preference.into(),
+        );
+    }
+    ClientJsonRpcMessage::request(request, RequestId::Number(1))
+}
+
+fn initialized() -> ClientJsonRpcMessage {
+    ClientJsonRpcMessage::notification(ClientNotification::InitializedNotification(
+        InitializedNotification::default(),
+    ))
+}
+
+async fn post(
+    client: &LanguageHttpClient,
+    base: &str,
+    case: &str,
+    message: ClientJsonRpcMessage,
+    session: Option<&str>,
+) -> Result<StreamableHttpPostResponse, StreamableHttpError<LanguageHttpError>> {
+    let mut stale = HashMap::new();
+    stale.insert(header::ACCEPT_LANGUAGE, HeaderValue::from_static("en"));
+    client
+        .post_message(
+            format!("{base}/{case}").into(),
+            message,
+            session.map(Arc::from),
+            None,
+            stale,
+        )
+        .await
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn the_wire_carries_one_agreeing_line_and_statuses_map_like_rmcp() {
+    let (base, seen, server) = spawn().await;
+    let client = LanguageHttpClient::new(reqwest::Client::new());
+
+    let response = post(&client, &base, "json", list(Some("fr-CA, fr;q=0.9")), None).await;
+    assert!(
+        matches!(
+            response,
+            Ok(StreamableHttpPostResponse::Json(
+                ServerJsonRpcMessage::Response(_),
+                _
+            ))
+        ),
+        "{response:?}"
+    );
+    let response = post(&client, &base, "accepted", initialized(), None).await;
+    assert!(
+        matches!(response, Ok(StreamableHttpPostResponse::Accepted)),
+        "{response:?}"
+    );
+    {
+        let seen = seen.lock().unwrap();
+        // The configured stale "en" was replaced by the one line equal to
+        // `_meta`; the notification, without a preference, went bare.
+        assert_eq!(seen[0], (Method::POST, vec!["fr-CA, fr;q=0.9".to_owned()]));
+        assert_eq!(seen[1], (Method::POST, vec![]));
+    }
+
+    // A JSON-RPC error body is checked too, whatever the status.
+    let response = post(&client, &base, "error-agree", list(Some("fr")), None).await;
+    assert!(
+        matches!(
+            response,
+            Ok(StreamableHttpPostResponse::Json(
+                ServerJsonRpcMessage::Error(_),
+                _
+            ))
+        ),
+        "{response:?}"
+    );
+    let response = post(&client, &base, "error-conflict", list(Some("fr")), None).await;
+    match response {
+        Err(StreamableHttpError::Client(LanguageHttpError::MalformedResponse(m))) => {
+            assert_eq!((m.meta_value(), m.header_value()), (Some("fr"), "en"));
+        }
+        other => panic!("{other:?}"),
+    }
+
+    let response = post(&client, &base, "busy", list(None), None).await;
+    match response {
+        Err(StreamableHttpError::HttpStatus(status)) => {
+            assert_eq!(
+                (status.status, status.retry_after.as_deref()),
+                (429, Some("3"))
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    let response = post(&client, &base, "unauthorized", list(None), None).await;
+    assert!(
+        matches!(&response, Err(StreamableHttpError::AuthRequired(e)) if e.www_authenticate_header.contains("realm")),
+        "{response:?}"
+    );
+    let response = post(&client, &base, "forbidden", list(None), None).await;
+    assert!(
+        matches!(&response, Err(StreamableHttpError::InsufficientScope(e)) if e.get_required_scope() == Some("tools:read")),
+        "{response:?}"
+    );
+    let response = post(&client, &base, "gone", list(None), Some("s-1")).await;
+    assert!(
+        matches!(response, Err(StreamableHttpError::SessionExpired)),
+        "{response:?}"
+    );
+    let response = post(&client, &base, "teapot", list(None), None).await;
+    assert!(
+        matches!(&response, Err(StreamableHttpError::UnexpectedServerResponse(m)) if m.contains("418") && m.contains("short and stout")),
+        "{response:?}"
+    );
+    let response = post(&client, &base, "text", list(None), None).await;
+    assert!(
+        matches!(&response, Err(StreamableHttpError::UnexpectedContentType(Some(t))) if t == "text/plain"),
+        "{response:?}"
+    );
+    // A notification needs nothing from the body.
+    let response = post(&client, &base, "text", initialized(), None).await;
+    assert!(
+        matches!(response, Ok(StreamableHttpPostResponse::Accepted)),
+        "{response:?}"
+    );
+
+    // D8: refused before anything is sent.
+    let before = seen.lock().unwrap().len();
+    let response = post(&client, &base, "json", list(Some("fr\r\nX: 1")), None).await;
+    assert!(
+        matches!(response, Err(StreamableHttpError::Io(_))),
+        "{response:?}"
+    );
+    assert_eq!(seen.lock().unwrap().len(), before);
+    server.abort();
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn limits_get_and_delete() {
+    let (base, seen, server) = spawn().await;
+    let client = LanguageHttpClient::new(reqwest::Client::new());
+
+    // A JSON body over the limit is refused, not truncated.
+    let mut limits = StreamableHttpResponseLimits::default();
+    limits.max_json_response_size = 16;
+    let response = client
+        .post_message_with_response_limits(
+            format!("{base}/json").into(),
+            list(None),
+            None,
+            None,
+            HashMap::new(),
+            limits,
+        )
+        .await;
+    assert!(
+        matches!(
+            response,
+            Err(StreamableHttpError::ResponseBodyTooLarge { max_size: 16 })
+        ),
+        "{response:?}"
+    );
+
+    // An SSE event over the limit ends the stream with an error.
+    let response = client
+        .post_message_with_max_sse_event_size(
+            format!("{base}/big-event").into(),
+            list(None),
+            None,
+            None,
+            HashMap::new(),
+            16,
+        )
+        .await;
+    let Ok(StreamableHttpPostResponse::Sse(mut events, _)) = response else {
+        panic!("{response:?}")
+    };
+    let error = events.next().await.unwrap().unwrap_err();
+    assert!(
+        error.to_string().contains("maximum size of 16 bytes"),
+        "{error}"
+    );
+
+    // GET: no Accept-Language (no message, no preference); a message that
+    // contradicts the stream's Content-Language ends it with the typed error.
+    let mut stale = HashMap::new();
+    stale.insert(header::ACCEPT_LANGUAGE, HeaderValue::from_static("en"));
+    let mut events = client
+        .get_stream(
+            format!("{base}/stream").into(),
+            Some("s-1".into()),
+            None,
+            None,
+            stale.clone(),
+        )
+        .await
+        .unwrap();
+    let error = events.next().await.unwrap().unwrap_err();
+    assert!(error.to_string().contains("malformed response"), "{error}");
+    assert!(events.next().await.is_none());
+    let response = client
+        .get_stream(
+            format!("{base}/no-sse").into(),
+            Some("s-1".into()),
+            None,
+            None,
+            HashMap::new(),
+        )
+        .await;
+    assert!(matches!(
+        response,
+        Err(StreamableHttpError::ServerDoesNotSupportSse)
+    ));
+
+    // DELETE: 405 means the server keeps no sessions to delete.
+    client
+        .delete_session(format!("{base}/no-sse").into(), "s-1".into(), None, stale)
+        .await
+        .unwrap();
+    let seen = seen.lock().unwrap();
+    let quiet: Vec<_> = seen
+        .iter()
+        .filter(|(m, _)| *m == Method::GET || *m == Method::DELETE)
+        .collect();
+    assert_eq!(quiet.len(), 3);
+    assert!(quiet.iter().all(|(_, lines)| lines.is_empty()), "{quiet:?}");
+    server.abort();
+}
