@@ -18,8 +18,9 @@ use axum::{
 use futures::StreamExt;
 use mcp_lang_rmcp::reqwest_client::{LanguageHttpClient, LanguageHttpError};
 use rmcp::model::{
-    ClientJsonRpcMessage, ClientNotification, ClientRequest, GetMeta, InitializedNotification,
-    ListToolsRequest, RequestId, ServerJsonRpcMessage,
+    ClientJsonRpcMessage, ClientNotification, ClientRequest, DiscoverRequest,
+    DiscoverRequestParams, GetMeta, InitializedNotification, ListToolsRequest, RequestId,
+    ServerJsonRpcMessage,
 };
 use rmcp::transport::streamable_http_client::{
     StreamableHttpClient, StreamableHttpError, StreamableHttpPostResponse,
@@ -261,6 +262,25 @@ async fn the_wire_carries_one_agreeing_line_and_statuses_map_like_rmcp() {
         matches!(response, Ok(StreamableHttpPostResponse::Accepted)),
         "{response:?}"
     );
+
+    // A legacy server's 4xx to `server/discover` becomes a JSON-RPC error for
+    // that request, so rmcp falls back to `initialize`.
+    let discover = ClientJsonRpcMessage::request(
+        ClientRequest::DiscoverRequest(DiscoverRequest::new(DiscoverRequestParams {})),
+        RequestId::Number(9),
+    );
+    let response = post(&client, &base, "teapot", discover, None).await;
+    match response {
+        Ok(StreamableHttpPostResponse::Json(ServerJsonRpcMessage::Error(error), None)) => {
+            assert_eq!(error.id, Some(RequestId::Number(9)));
+            assert!(
+                error.error.message.contains("418"),
+                "{}",
+                error.error.message
+            );
+        }
+        other => panic!("{other:?}"),
+    }
 
     // D8: refused before anything is sent.
     let before = seen.lock().unwrap().len();
