@@ -65,6 +65,20 @@ use crate::CONTENT_LANGUAGE_KEY;
 
 /// Which display field a string is, with the identifiers that say whose field it is (so a
 /// catalog can key translations by tool name, property key…, not only by source text).
+///
+/// ```
+/// use mcp_lang_meta::{DisplayField, Localizer};
+/// use serde_json::json;
+///
+/// // A catalog keyed by the tool's name rather than by the English text.
+/// let german = |field: &DisplayField, _: &str| match field {
+///     DisplayField::ToolTitle { tool } if tool == "weather_current" => Some("Aktuelles Wetter".to_owned()),
+///     _ => None,
+/// };
+/// let mut list = json!({"result": {"tools": [{"name": "weather_current", "title": "Current weather"}]}});
+/// Localizer::new(&german).localize(&mut list);
+/// assert_eq!(list["result"]["tools"][0]["title"], "Aktuelles Wetter");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum DisplayField {
@@ -124,6 +138,18 @@ pub enum DisplayField {
 }
 
 /// One display field found in a message: where it is, and what it is.
+///
+/// ```
+/// use mcp_lang_meta::{display_fields, DisplayField};
+/// use serde_json::json;
+///
+/// let prompts = json!({"result": {"prompts": [{"name": "summarize",
+///     "arguments": [{"name": "text", "title": "Text"}]}]}});
+/// let found = display_fields(&prompts);
+/// assert_eq!(found[0].pointer(), "/result/prompts/0/arguments/0/title");
+/// assert_eq!(found[0].field(), &DisplayField::PromptArgumentTitle {
+///     prompt: "summarize".into(), argument: "text".into() });
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DisplayLocation {
     pointer: String,
@@ -132,11 +158,28 @@ pub struct DisplayLocation {
 
 impl DisplayLocation {
     /// The JSON Pointer (RFC 6901) of the string, from the message root.
+    ///
+    /// ```
+    /// use mcp_lang_meta::display_fields;
+    /// use serde_json::json;
+    ///
+    /// let init = json!({"result": {"serverInfo": {"name": "weather", "title": "Weather", "version": "1.0"}}});
+    /// assert_eq!(display_fields(&init)[0].pointer(), "/result/serverInfo/title");
+    /// ```
     pub fn pointer(&self) -> &str {
         &self.pointer
     }
 
     /// Which display field it is.
+    ///
+    /// ```
+    /// use mcp_lang_meta::{display_fields, DisplayField};
+    /// use serde_json::json;
+    ///
+    /// let resources = json!({"result": {"resources": [{"uri": "file:///a.txt", "name": "a", "title": "A"}]}});
+    /// assert_eq!(display_fields(&resources)[0].field(),
+    ///     &DisplayField::ResourceTitle { uri: "file:///a.txt".into() });
+    /// ```
     pub fn field(&self) -> &DisplayField {
         &self.field
     }
@@ -416,12 +459,37 @@ pub struct Localizer<'c, C: ?Sized> {
 
 impl<'c, C: Catalog + ?Sized> Localizer<'c, C> {
     /// A localizer drawing on `catalog` (one language's catalog: the request's selection).
+    ///
+    /// ```
+    /// use std::collections::HashMap;
+    /// use mcp_lang_meta::Localizer;
+    /// use serde_json::json;
+    ///
+    /// let japanese = HashMap::from([("Downloading".to_owned(), "ダウンロード中".to_owned())]);
+    /// let mut progress = json!({"method": "notifications/progress",
+    ///     "params": {"progressToken": 1, "progress": 5, "message": "Downloading"}});
+    /// Localizer::new(&japanese).localize(&mut progress);
+    /// assert_eq!(progress["params"]["message"], "ダウンロード中");
+    /// ```
     pub fn new(catalog: &'c C) -> Self {
         Localizer { catalog }
     }
 
     /// Replaces each display field of `message` that the catalog translates; returns how
     /// many were replaced.
+    ///
+    /// ```
+    /// use mcp_lang_meta::{DisplayField, Localizer};
+    /// use serde_json::json;
+    ///
+    /// let upper = |_: &DisplayField, source: &str| Some(source.to_uppercase());
+    /// let mut list = json!({"result": {"tools": [{"name": "ping", "title": "Ping",
+    ///     "description": "Checks the server", "annotations": {"title": "Ping"}}]}});
+    /// // Two display fields; the name and the (MAY) description are left alone.
+    /// assert_eq!(Localizer::new(&upper).localize(&mut list), 2);
+    /// assert_eq!(list["result"]["tools"][0]["name"], "ping");
+    /// assert_eq!(list["result"]["tools"][0]["description"], "Checks the server");
+    /// ```
     pub fn localize(&self, message: &mut Value) -> usize {
         let mut replaced = 0;
         for location in display_fields(message) {
@@ -437,6 +505,17 @@ impl<'c, C: Catalog + ?Sized> Localizer<'c, C> {
 }
 
 /// One difference the [`IdentifierGuard`] found between two variants of a message.
+///
+/// ```
+/// use mcp_lang_meta::IdentifierGuard;
+/// use serde_json::json;
+///
+/// let en = json!({"result": {"prompts": [{"name": "greet", "title": "Greet"}]}});
+/// let fr = json!({"result": {"prompts": [{"name": "saluer", "title": "Saluer"}]}});
+/// let diffs = IdentifierGuard::new().check(&en, &fr);
+/// assert_eq!(diffs.len(), 1);
+/// assert_eq!(diffs[0].to_string(), "/result/prompts/0/name: changed");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Difference {
     path: String,
@@ -444,6 +523,17 @@ pub struct Difference {
 }
 
 /// What kind of difference.
+///
+/// ```
+/// use mcp_lang_meta::{DifferenceKind, IdentifierGuard};
+/// use serde_json::json;
+///
+/// let en = json!({"result": {"tools": [], "nextCursor": "c2"}});
+/// let de = json!({"result": {"tools": [], "ttlMs": 1000}});
+/// let kinds: Vec<_> = IdentifierGuard::new().check(&en, &de).iter().map(|d| d.kind()).collect();
+/// assert!(kinds.contains(&DifferenceKind::OnlyInFirst));  // nextCursor dropped
+/// assert!(kinds.contains(&DifferenceKind::OnlyInSecond)); // ttlMs added
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum DifferenceKind {
@@ -457,11 +547,30 @@ pub enum DifferenceKind {
 
 impl Difference {
     /// The JSON Pointer (RFC 6901) of the difference.
+    ///
+    /// ```
+    /// use mcp_lang_meta::IdentifierGuard;
+    /// use serde_json::json;
+    ///
+    /// let en = json!({"result": {"resources": [{"uri": "file:///notes.txt", "mimeType": "text/plain"}]}});
+    /// let ja = json!({"result": {"resources": [{"uri": "file:///notes.txt", "mimeType": "テキスト"}]}});
+    /// assert_eq!(IdentifierGuard::new().check(&en, &ja)[0].path(), "/result/resources/0/mimeType");
+    /// ```
     pub fn path(&self) -> &str {
         &self.path
     }
 
     /// What differs there.
+    ///
+    /// ```
+    /// use mcp_lang_meta::{DifferenceKind, IdentifierGuard};
+    /// use serde_json::json;
+    ///
+    /// // A display field must stay a string.
+    /// let en = json!({"params": {"progressToken": 1, "progress": 1, "message": "Done"}, "method": "notifications/progress"});
+    /// let xx = json!({"params": {"progressToken": 1, "progress": 1, "message": null}, "method": "notifications/progress"});
+    /// assert_eq!(IdentifierGuard::new().check(&en, &xx)[0].kind(), DifferenceKind::Changed);
+    /// ```
     pub fn kind(&self) -> DifferenceKind {
         self.kind
     }
@@ -526,11 +635,31 @@ pub struct IdentifierGuard {
 
 impl IdentifierGuard {
     /// A guard that allows only the display fields and `contentLanguage`.
+    ///
+    /// ```
+    /// use mcp_lang_meta::IdentifierGuard;
+    /// use serde_json::json;
+    ///
+    /// let en = json!({"result": {"tools": [{"name": "ping", "title": "Ping"}]}});
+    /// let fr = json!({"result": {"tools": [{"name": "ping", "title": "Ping (fr)"}],
+    ///     "_meta": {"io.modelcontextprotocol/contentLanguage": "fr"}}});
+    /// assert!(IdentifierGuard::new().check(&en, &fr).is_empty());
+    /// ```
     pub fn new() -> Self {
         Self::default()
     }
 
     /// Also allows differences at (and below) this JSON Pointer.
+    ///
+    /// ```
+    /// use mcp_lang_meta::IdentifierGuard;
+    /// use serde_json::json;
+    ///
+    /// let en = json!({"result": {"tools": [{"name": "ping", "description": "Checks the server"}]}});
+    /// let de = json!({"result": {"tools": [{"name": "ping", "description": "Prüft den Server"}]}});
+    /// assert_eq!(IdentifierGuard::new().check(&en, &de).len(), 1);
+    /// assert!(IdentifierGuard::new().allow("/result/tools/0/description").check(&en, &de).is_empty());
+    /// ```
     pub fn allow(mut self, pointer: &str) -> Self {
         self.extra.push(pointer.to_owned());
         self
@@ -538,6 +667,18 @@ impl IdentifierGuard {
 
     /// Every difference between `first` and `second` outside the allowed paths, in
     /// document order.
+    ///
+    /// ```
+    /// use mcp_lang_meta::IdentifierGuard;
+    /// use serde_json::json;
+    ///
+    /// let en = json!({"result": {"tools": [{"name": "a", "title": "A"}, {"name": "b", "title": "B"}]}});
+    /// let fr = json!({"result": {"tools": [{"name": "a", "title": "A"}, {"name": "b2", "title": "B"}],
+    ///     "cacheScope": "public"}});
+    /// let mut paths: Vec<String> = IdentifierGuard::new().check(&en, &fr).iter().map(|d| d.path().to_owned()).collect();
+    /// paths.sort();
+    /// assert_eq!(paths, ["/result/cacheScope", "/result/tools/1/name"]);
+    /// ```
     pub fn check(&self, first: &Value, second: &Value) -> Vec<Difference> {
         let mut display: HashSet<String> = HashSet::new();
         display.extend(display_fields(first).into_iter().map(|l| l.pointer));

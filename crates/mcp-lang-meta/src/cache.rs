@@ -30,6 +30,17 @@
 //! a [`Clock`], so tests advance a [`ManualClock`] instead of sleeping. The cache holds at
 //! most [`capacity`](ResponseCache::with_capacity) entries; when full, expired entries go
 //! first, then the one closest to expiry.
+//!
+//! ```
+//! use mcp_lang_meta::{CacheRequest, ManualClock, ResponseCache};
+//! use serde_json::json;
+//!
+//! let mut cache = ResponseCache::with_clock(ManualClock::new());
+//! let result = json!({"tools": [], "ttlMs": 60000, "cacheScope": "public"});
+//! cache.store(&CacheRequest::new("tools/list").accept_language(Some("en-GB")), &result);
+//! // `en-GB` and `en` may both select `en`; the cached response is still not shared.
+//! assert!(cache.get(&CacheRequest::new("tools/list").accept_language(Some("en"))).is_none());
+//! ```
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -42,12 +53,34 @@ use serde_json::Value;
 use crate::ACCEPT_LANGUAGE_KEY;
 
 /// A source of monotonic time in milliseconds.
+///
+/// ```
+/// use mcp_lang_meta::{CacheRequest, Clock, ResponseCache};
+/// use serde_json::json;
+///
+/// // A clock stopped at a fixed time: nothing ever expires.
+/// struct Frozen;
+/// impl Clock for Frozen {
+///     fn now_ms(&self) -> u64 { 42 }
+/// }
+/// let mut cache = ResponseCache::with_clock(Frozen);
+/// cache.store(&CacheRequest::new("prompts/list"), &json!({"prompts": [], "ttlMs": 1}));
+/// assert!(cache.get(&CacheRequest::new("prompts/list")).is_some());
+/// ```
 pub trait Clock {
     /// Milliseconds since some fixed start; never decreases.
     fn now_ms(&self) -> u64;
 }
 
 /// The real clock: milliseconds since the clock was created ([`Instant`] based).
+///
+/// ```
+/// use mcp_lang_meta::{Clock, SystemClock};
+///
+/// let clock = SystemClock::new();
+/// let before = clock.now_ms();
+/// assert!(clock.now_ms() >= before);
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub struct SystemClock {
     start: Instant,
@@ -55,6 +88,13 @@ pub struct SystemClock {
 
 impl SystemClock {
     /// A clock starting now.
+    ///
+    /// ```
+    /// use mcp_lang_meta::{Clock, SystemClock};
+    ///
+    /// // Just created: well under a minute has passed.
+    /// assert!(SystemClock::new().now_ms() < 60_000);
+    /// ```
     pub fn new() -> Self {
         SystemClock {
             start: Instant::now(),
@@ -91,11 +131,26 @@ pub struct ManualClock {
 
 impl ManualClock {
     /// A clock at 0 ms.
+    ///
+    /// ```
+    /// use mcp_lang_meta::{Clock, ManualClock};
+    ///
+    /// assert_eq!(ManualClock::new().now_ms(), 0);
+    /// ```
     pub fn new() -> Self {
         Self::default()
     }
 
     /// Moves the clock forward.
+    ///
+    /// ```
+    /// use mcp_lang_meta::{Clock, ManualClock};
+    ///
+    /// let clock = ManualClock::new();
+    /// clock.advance_ms(250);
+    /// clock.advance_ms(750);
+    /// assert_eq!(clock.now_ms(), 1000);
+    /// ```
     pub fn advance_ms(&self, ms: u64) {
         self.now.fetch_add(ms, Ordering::SeqCst);
     }
@@ -108,6 +163,17 @@ impl Clock for ManualClock {
 }
 
 /// `cacheScope` of a result.
+///
+/// ```
+/// use mcp_lang_meta::{CacheRequest, CacheScope, ManualClock, ResponseCache, Stored};
+/// use serde_json::json;
+///
+/// let mut cache = ResponseCache::with_clock(ManualClock::new());
+/// let request = CacheRequest::new("resources/list").auth_context("alice");
+/// // No `cacheScope`: the safe reading, private.
+/// let stored = cache.store(&request, &json!({"resources": [], "ttlMs": 60000}));
+/// assert_eq!(stored, Stored::Yes { scope: CacheScope::Private, ttl_ms: 60000 });
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CacheScope {
     /// `"public"`: may be served to any authorization context (never to another
@@ -140,6 +206,16 @@ pub struct CacheRequest<'a> {
 
 impl<'a> CacheRequest<'a> {
     /// A request for `method`, without params, authorization context or preference.
+    ///
+    /// ```
+    /// use mcp_lang_meta::{CacheRequest, ManualClock, ResponseCache};
+    /// use serde_json::json;
+    ///
+    /// let mut cache = ResponseCache::with_clock(ManualClock::new());
+    /// cache.store(&CacheRequest::new("tools/list"), &json!({"tools": [], "ttlMs": 1000}));
+    /// assert!(cache.get(&CacheRequest::new("tools/list")).is_some());
+    /// assert!(cache.get(&CacheRequest::new("prompts/list")).is_none());
+    /// ```
     pub fn new(method: &'a str) -> Self {
         CacheRequest {
             method,
@@ -171,12 +247,35 @@ impl<'a> CacheRequest<'a> {
     }
 
     /// The authorization context (a user or token identity; opaque to the cache).
+    ///
+    /// ```
+    /// use mcp_lang_meta::{CacheRequest, ManualClock, ResponseCache};
+    /// use serde_json::json;
+    ///
+    /// let mut cache = ResponseCache::with_clock(ManualClock::new());
+    /// let private = json!({"tools": [], "ttlMs": 1000, "cacheScope": "private"});
+    /// cache.store(&CacheRequest::new("tools/list").auth_context("alice"), &private);
+    /// assert!(cache.get(&CacheRequest::new("tools/list").auth_context("alice")).is_some());
+    /// assert!(cache.get(&CacheRequest::new("tools/list").auth_context("bob")).is_none());
+    /// ```
     pub fn auth_context(mut self, context: &'a str) -> Self {
         self.auth_context = Some(context);
         self
     }
 
     /// The raw `acceptLanguage` string the request carried, exactly as sent.
+    ///
+    /// ```
+    /// use mcp_lang_meta::{CacheRequest, ManualClock, ResponseCache};
+    /// use serde_json::json;
+    ///
+    /// let mut cache = ResponseCache::with_clock(ManualClock::new());
+    /// let result = json!({"tools": [], "ttlMs": 1000, "cacheScope": "public"});
+    /// cache.store(&CacheRequest::new("tools/list").accept_language(Some("fr-CA")), &result);
+    /// // Never normalized: `fr-ca` is another preference, so another entry.
+    /// assert!(cache.get(&CacheRequest::new("tools/list").accept_language(Some("fr-ca"))).is_none());
+    /// assert!(cache.get(&CacheRequest::new("tools/list").accept_language(None)).is_none());
+    /// ```
     pub fn accept_language(mut self, preference: Option<&'a str>) -> Self {
         self.accept_language = preference;
         self
@@ -230,6 +329,17 @@ struct Entry {
 }
 
 /// What [`ResponseCache::store`] did.
+///
+/// ```
+/// use mcp_lang_meta::{CacheRequest, ManualClock, ResponseCache, Stored};
+/// use serde_json::json;
+///
+/// let mut cache = ResponseCache::with_clock(ManualClock::new());
+/// let request = CacheRequest::new("tools/list");
+/// assert_eq!(cache.store(&request, &json!({"tools": []})), Stored::NoTtl);
+/// assert_eq!(cache.store(&request, &json!({"tools": [], "ttlMs": 5, "cacheScope": "team"})), Stored::UnknownScope);
+/// assert!(cache.is_empty());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Stored {
@@ -281,6 +391,13 @@ pub struct ResponseCache<C = SystemClock> {
 
 impl ResponseCache<SystemClock> {
     /// A cache on the system clock, holding up to [`DEFAULT_CAPACITY`](Self::DEFAULT_CAPACITY) entries.
+    ///
+    /// ```
+    /// use mcp_lang_meta::ResponseCache;
+    ///
+    /// let cache = ResponseCache::new();
+    /// assert!(cache.is_empty());
+    /// ```
     pub fn new() -> Self {
         Self::with_clock(SystemClock::new())
     }
@@ -294,9 +411,34 @@ impl Default for ResponseCache<SystemClock> {
 
 impl<C: Clock> ResponseCache<C> {
     /// The number of entries a cache holds unless told otherwise.
+    ///
+    /// ```
+    /// use mcp_lang_meta::{CacheRequest, ManualClock, ResponseCache};
+    /// use serde_json::json;
+    ///
+    /// let mut cache = ResponseCache::with_clock(ManualClock::new());
+    /// for page in 0..ResponseCache::<ManualClock>::DEFAULT_CAPACITY + 10 {
+    ///     let params = json!({"cursor": page.to_string()});
+    ///     cache.store(&CacheRequest::new("tools/list").params(&params), &json!({"ttlMs": 1000}));
+    /// }
+    /// assert_eq!(cache.len(), 1024);
+    /// ```
     pub const DEFAULT_CAPACITY: usize = 1024;
 
     /// A cache on the given clock.
+    ///
+    /// ```
+    /// use mcp_lang_meta::{CacheRequest, ManualClock, ResponseCache};
+    /// use serde_json::json;
+    ///
+    /// let clock = ManualClock::new();
+    /// let mut cache = ResponseCache::with_clock(clock.clone());
+    /// cache.store(&CacheRequest::new("tools/list"), &json!({"tools": [], "ttlMs": 100}));
+    /// clock.advance_ms(99);
+    /// assert!(cache.get(&CacheRequest::new("tools/list")).is_some());
+    /// clock.advance_ms(1);
+    /// assert!(cache.get(&CacheRequest::new("tools/list")).is_none());
+    /// ```
     pub fn with_clock(clock: C) -> Self {
         ResponseCache {
             entries: HashMap::new(),
@@ -306,22 +448,65 @@ impl<C: Clock> ResponseCache<C> {
     }
 
     /// Sets the most entries held (at least 1).
+    ///
+    /// ```
+    /// use mcp_lang_meta::{CacheRequest, ManualClock, ResponseCache};
+    /// use serde_json::json;
+    ///
+    /// let mut cache = ResponseCache::with_clock(ManualClock::new()).with_capacity(1);
+    /// cache.store(&CacheRequest::new("tools/list"), &json!({"ttlMs": 500}));
+    /// cache.store(&CacheRequest::new("prompts/list"), &json!({"ttlMs": 900}));
+    /// assert_eq!(cache.len(), 1);
+    /// // The entry closest to expiry made room.
+    /// assert!(cache.get(&CacheRequest::new("prompts/list")).is_some());
+    /// ```
     pub fn with_capacity(mut self, capacity: usize) -> Self {
         self.capacity = capacity.max(1);
         self
     }
 
     /// The number of entries held (fresh or not yet purged).
+    ///
+    /// ```
+    /// use mcp_lang_meta::{CacheRequest, ManualClock, ResponseCache};
+    /// use serde_json::json;
+    ///
+    /// let mut cache = ResponseCache::with_clock(ManualClock::new());
+    /// let result = json!({"tools": [], "ttlMs": 1000});
+    /// cache.store(&CacheRequest::new("tools/list").accept_language(Some("de")), &result);
+    /// cache.store(&CacheRequest::new("tools/list").accept_language(Some("de-CH")), &result);
+    /// assert_eq!(cache.len(), 2); // one entry per raw preference
+    /// ```
     pub fn len(&self) -> usize {
         self.entries.len()
     }
 
     /// Whether the cache holds nothing.
+    ///
+    /// ```
+    /// use mcp_lang_meta::{CacheRequest, ManualClock, ResponseCache};
+    /// use serde_json::json;
+    ///
+    /// let mut cache = ResponseCache::with_clock(ManualClock::new());
+    /// assert!(cache.is_empty());
+    /// cache.store(&CacheRequest::new("tools/list"), &json!({"ttlMs": 1}));
+    /// assert!(!cache.is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
 
     /// Removes every entry.
+    ///
+    /// ```
+    /// use mcp_lang_meta::{CacheRequest, ManualClock, ResponseCache};
+    /// use serde_json::json;
+    ///
+    /// let mut cache = ResponseCache::with_clock(ManualClock::new());
+    /// cache.store(&CacheRequest::new("tools/list"), &json!({"ttlMs": 1000}));
+    /// cache.clear();
+    /// assert_eq!(cache.get(&CacheRequest::new("tools/list")), None);
+    /// ```
     pub fn clear(&mut self) {
         self.entries.clear();
     }
@@ -329,6 +514,18 @@ impl<C: Clock> ResponseCache<C> {
     /// A fresh cached result for this request: one stored privately for the same
     /// authorization context, else one stored publicly; always for the same method,
     /// params and raw preference.
+    ///
+    /// ```
+    /// use mcp_lang_meta::{CacheRequest, ManualClock, ResponseCache};
+    /// use serde_json::json;
+    ///
+    /// let mut cache = ResponseCache::with_clock(ManualClock::new());
+    /// let a = json!({"cursor": "a", "_meta": {"progressToken": 1}});
+    /// let b = json!({"_meta": {"progressToken": 2}, "cursor": "a"});
+    /// cache.store(&CacheRequest::new("tools/list").params(&a), &json!({"tools": [], "ttlMs": 1000}));
+    /// // `_meta` tokens and key order do not split entries.
+    /// assert!(cache.get(&CacheRequest::new("tools/list").params(&b)).is_some());
+    /// ```
     pub fn get(&self, request: &CacheRequest<'_>) -> Option<&Value> {
         let now = self.clock.now_ms();
         [CacheScope::Private, CacheScope::Public]

@@ -20,6 +20,17 @@
 //!
 //! A POST carries one JSON-RPC message; a body whose top level is not an object (a batch
 //! array, a bare string) has no `_meta` to read, so every value is absent.
+//!
+//! ```
+//! use mcp_lang_meta::{accept_language_from_value, extract_accept_language, RawPreference};
+//!
+//! let body = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list",
+//!   "params":{"_meta":{"io.modelcontextprotocol/acceptLanguage":"es-MX, es;q=0.9"}}}"#;
+//! let from_bytes = extract_accept_language(body).unwrap();
+//! let parsed: serde_json::Value = serde_json::from_slice(body).unwrap();
+//! assert_eq!(accept_language_from_value(&parsed), from_bytes);
+//! assert_eq!(from_bytes, RawPreference::String("es-MX, es;q=0.9".into()));
+//! ```
 
 use std::borrow::Cow;
 
@@ -89,6 +100,14 @@ impl<'a> RawPreference<'a> {
     }
 
     /// Whether the key is present (a string or not).
+    ///
+    /// ```
+    /// use mcp_lang_meta::RawPreference;
+    ///
+    /// assert!(RawPreference::NotString.is_present());
+    /// assert!(RawPreference::String("".into()).is_present());
+    /// assert!(!RawPreference::Absent.is_present());
+    /// ```
     pub fn is_present(&self) -> bool {
         !matches!(self, RawPreference::Absent)
     }
@@ -144,22 +163,51 @@ pub struct RequestSkim<'a> {
 
 impl<'a> RequestSkim<'a> {
     /// `params._meta["io.modelcontextprotocol/acceptLanguage"]`.
+    ///
+    /// ```
+    /// use mcp_lang_meta::{skim_request, RawPreference};
+    ///
+    /// let skim = skim_request(br#"{"id":1,"method":"ping","params":{"_meta":{"io.modelcontextprotocol/acceptLanguage":null}}}"#).unwrap();
+    /// assert_eq!(skim.accept_language(), &RawPreference::NotString);
+    /// ```
     pub fn accept_language(&self) -> &RawPreference<'a> {
         &self.accept_language
     }
 
     /// The preference, by value.
+    ///
+    /// ```
+    /// use mcp_lang_meta::skim_request;
+    ///
+    /// let body = br#"{"id":1,"method":"ping","params":{"_meta":{"io.modelcontextprotocol/acceptLanguage":"ja"}}}"#;
+    /// let raw = skim_request(body).unwrap().into_accept_language();
+    /// assert_eq!(raw.as_str(), Some("ja"));
+    /// ```
     pub fn into_accept_language(self) -> RawPreference<'a> {
         self.accept_language
     }
 
     /// The raw JSON text of the top-level `id` (`1`, `"abc"`, `null`…), exactly as in
     /// the body, or `None` for a notification. Embed it verbatim in an error response.
+    ///
+    /// ```
+    /// use mcp_lang_meta::skim_request;
+    ///
+    /// assert_eq!(skim_request(br#"{"id": 42 ,"method":"ping"}"#).unwrap().id(), Some("42"));
+    /// assert_eq!(skim_request(br#"{"method":"notifications/initialized"}"#).unwrap().id(), None);
+    /// ```
     pub fn id(&self) -> Option<&'a str> {
         self.id
     }
 
     /// The top-level `method`, when it is a string.
+    ///
+    /// ```
+    /// use mcp_lang_meta::skim_request;
+    ///
+    /// assert_eq!(skim_request(br#"{"id":1,"method":"tools/list"}"#).unwrap().method(), Some("tools/list"));
+    /// assert_eq!(skim_request(br#"{"id":1,"method":7}"#).unwrap().method(), None);
+    /// ```
     pub fn method(&self) -> Option<&str> {
         self.method.as_deref()
     }

@@ -6,7 +6,7 @@
 //! supported language (RFC 4647, `mcp-lang-match`), localizes the display text of its
 //! response, never its identifiers, and reports the language used in
 //! `_meta["io.modelcontextprotocol/contentLanguage"]`. Caches key responses by the raw
-//! preference. This crate does each of those steps on `serde_json` values and raw bytes:
+//! preference. This crate does each of those steps on `serde_json` values and raw bytes.
 //!
 //! Each step has a module whose docs explain it with the SEP's words; every item is also
 //! re-exported here.

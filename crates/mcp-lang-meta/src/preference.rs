@@ -37,6 +37,14 @@
 //! `fr_CA.UTF-8` → `fr-CA`, `es_419` → `es-419`, `sr_RS@latin` → `sr-Latn-RS`,
 //! `uz_UZ@cyrillic` → `uz-Cyrl-UZ`; other modifiers and the codeset are dropped. Entries
 //! that do not give a well-formed language range are skipped.
+//!
+//! ```
+//! use mcp_lang_meta::PreferenceBuilder;
+//!
+//! let env = |name: &str| (name == "LANG").then(|| "sr_RS.UTF-8@latin".to_owned());
+//! let value = PreferenceBuilder::new().with_environment_from(env).language("en").build();
+//! assert_eq!(value.as_deref(), Some("sr-Latn-RS,en;q=0.9"));
+//! ```
 
 /// Builds a privacy-respecting `Accept-Language` value for
 /// `io.modelcontextprotocol/acceptLanguage` (and its HTTP mirror).
@@ -71,12 +79,35 @@ impl Default for PreferenceBuilder {
 
 impl PreferenceBuilder {
     /// The most ranges a built value can have (q descends by 0.1 from 1).
+    ///
+    /// ```
+    /// use mcp_lang_meta::PreferenceBuilder;
+    ///
+    /// let many = ["aa", "bb", "cc", "dd", "ee", "ff", "gg", "hh", "ii", "jj", "kk"];
+    /// let builder = PreferenceBuilder::new().languages(many).max_ranges(usize::MAX);
+    /// assert_eq!(builder.ranges().len(), PreferenceBuilder::MAX_RANGES);
+    /// assert!(builder.build().unwrap().ends_with(",jj;q=0.1"));
+    /// ```
     pub const MAX_RANGES: usize = 10;
 
     /// How many ranges are sent unless [`max_ranges`](Self::max_ranges) says otherwise.
+    ///
+    /// ```
+    /// use mcp_lang_meta::PreferenceBuilder;
+    ///
+    /// let builder = PreferenceBuilder::new().languages(["de", "fr", "it", "rm"]);
+    /// assert_eq!(builder.ranges().len(), PreferenceBuilder::DEFAULT_MAX_RANGES);
+    /// ```
     pub const DEFAULT_MAX_RANGES: usize = 3;
 
     /// An empty builder: no languages, at most 3 ranges, regions and scripts kept.
+    ///
+    /// ```
+    /// use mcp_lang_meta::PreferenceBuilder;
+    ///
+    /// // Nothing added, nothing sent.
+    /// assert_eq!(PreferenceBuilder::new().build(), None);
+    /// ```
     pub fn new() -> Self {
         PreferenceBuilder {
             languages: Vec::new(),
@@ -88,12 +119,27 @@ impl PreferenceBuilder {
 
     /// Adds one language, most preferred first: a BCP 47 tag (`fr-CA`) or a POSIX locale
     /// name (`fr_CA.UTF-8`). Entries that are not well-formed are skipped at build time.
+    ///
+    /// ```
+    /// use mcp_lang_meta::PreferenceBuilder;
+    ///
+    /// let value = PreferenceBuilder::new().language("pt_BR.UTF-8").language("pt").build();
+    /// assert_eq!(value.as_deref(), Some("pt-BR,pt;q=0.9"));
+    /// ```
     pub fn language(mut self, language: &str) -> Self {
         self.languages.push(language.to_owned());
         self
     }
 
     /// Adds several languages, most preferred first.
+    ///
+    /// ```
+    /// use mcp_lang_meta::PreferenceBuilder;
+    ///
+    /// let user_settings = vec!["nl-BE".to_owned(), "fr-BE".to_owned()];
+    /// let value = PreferenceBuilder::new().languages(&user_settings).build();
+    /// assert_eq!(value.as_deref(), Some("nl-BE,fr-BE;q=0.9"));
+    /// ```
     pub fn languages<I, S>(mut self, languages: I) -> Self
     where
         I: IntoIterator<Item = S>,
@@ -106,6 +152,14 @@ impl PreferenceBuilder {
 
     /// Appends the languages of the process environment (`LANGUAGE`, `LC_ALL`,
     /// `LC_MESSAGES`, `LANG`; see the [module docs](self)).
+    ///
+    /// ```
+    /// use mcp_lang_meta::PreferenceBuilder;
+    ///
+    /// // Whatever the environment says comes after the languages already added.
+    /// let builder = PreferenceBuilder::new().language("en-GB").with_environment();
+    /// assert_eq!(builder.ranges()[0], "en-GB");
+    /// ```
     pub fn with_environment(self) -> Self {
         self.with_environment_from(|name| std::env::var(name).ok())
     }
@@ -137,18 +191,40 @@ impl PreferenceBuilder {
 
     /// Sends at most `n` ranges (clamped to [`MAX_RANGES`](Self::MAX_RANGES)); `0` sends
     /// no preference.
+    ///
+    /// ```
+    /// use mcp_lang_meta::PreferenceBuilder;
+    ///
+    /// let value = PreferenceBuilder::new().languages(["sv", "nb", "da"]).max_ranges(1).build();
+    /// assert_eq!(value.as_deref(), Some("sv"));
+    /// ```
     pub fn max_ranges(mut self, n: usize) -> Self {
         self.max_ranges = n.min(Self::MAX_RANGES);
         self
     }
 
     /// Drops region subtags (`fr-CA` → `fr`, `es-419` → `es`).
+    ///
+    /// ```
+    /// use mcp_lang_meta::PreferenceBuilder;
+    ///
+    /// let builder = PreferenceBuilder::new().languages(["es-419", "es-ES", "en"]).drop_region(true);
+    /// // `es-419` and `es-ES` both become `es`, sent once.
+    /// assert_eq!(builder.build().as_deref(), Some("es,en;q=0.9"));
+    /// ```
     pub fn drop_region(mut self, yes: bool) -> Self {
         self.drop_region = yes;
         self
     }
 
     /// Drops script subtags (`zh-Hant-TW` → `zh-TW`, `sr-Latn` → `sr`).
+    ///
+    /// ```
+    /// use mcp_lang_meta::PreferenceBuilder;
+    ///
+    /// let builder = PreferenceBuilder::new().language("zh-Hant-TW").drop_script(true);
+    /// assert_eq!(builder.build().as_deref(), Some("zh-TW"));
+    /// ```
     pub fn drop_script(mut self, yes: bool) -> Self {
         self.drop_script = yes;
         self
@@ -183,6 +259,14 @@ impl PreferenceBuilder {
 
     /// The `Accept-Language` value to send, or `None` when there is nothing to send (no
     /// usable language, or `max_ranges(0)`).
+    ///
+    /// ```
+    /// use mcp_lang_meta::PreferenceBuilder;
+    ///
+    /// let value = PreferenceBuilder::new().languages(["ja-JP", "en"]).build();
+    /// assert_eq!(value.as_deref(), Some("ja-JP,en;q=0.9"));
+    /// assert_eq!(PreferenceBuilder::new().language("not a tag").build(), None);
+    /// ```
     pub fn build(&self) -> Option<String> {
         let ranges = self.ranges();
         if ranges.is_empty() {

@@ -8,6 +8,17 @@
 //! values. Keep it in the request's context (an HTTP request's extensions, a handler's
 //! arguments) and drop it with the request. Everything produced while handling that
 //! request (an input-required elicitation, a progress notification) uses its selection.
+//!
+//! ```
+//! use mcp_lang_match::Negotiator;
+//! use mcp_lang_meta::RequestLanguage;
+//!
+//! let negotiator = Negotiator::new(["en", "ja"], "en").unwrap();
+//! // Two requests on the same connection: each has its own language.
+//! let first = RequestLanguage::negotiate(Some("ja"), &negotiator);
+//! let second = RequestLanguage::negotiate(None, &negotiator);
+//! assert_eq!((first.selected(), second.selected()), ("ja", "en"));
+//! ```
 
 use mcp_lang_grammar::{AcceptLanguage, Quality};
 use mcp_lang_match::{Negotiator, Reason};
@@ -108,6 +119,17 @@ impl RequestLanguage {
     ///
     /// When the body is not valid JSON: that is not a language question, and the caller
     /// answers it the way it answers any unparsable request.
+    ///
+    /// ```
+    /// use mcp_lang_match::Negotiator;
+    /// use mcp_lang_meta::RequestLanguage;
+    ///
+    /// let n = Negotiator::new(["en", "de"], "en").unwrap();
+    /// let body = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call",
+    ///     "params":{"name":"x","_meta":{"io.modelcontextprotocol/acceptLanguage":"de-AT, en;q=0.3"}}}"#;
+    /// assert_eq!(RequestLanguage::from_body(body, &n).unwrap().selected(), "de");
+    /// assert!(RequestLanguage::from_body(b"{\"jsonrpc\":", &n).is_err());
+    /// ```
     pub fn from_body(
         body: &[u8],
         negotiator: &Negotiator,
@@ -134,33 +156,93 @@ impl RequestLanguage {
     /// The raw preference exactly as the request carried it, or `None` when there was
     /// none or it was not a string. This, never the selection, goes into cache keys
     /// (decision D10).
+    ///
+    /// ```
+    /// use mcp_lang_match::Negotiator;
+    /// use mcp_lang_meta::RequestLanguage;
+    ///
+    /// let n = Negotiator::new(["en", "fr"], "en").unwrap();
+    /// // The raw value, not the selection: `FR-fr` and `fr` negotiate alike but are cached apart.
+    /// assert_eq!(RequestLanguage::negotiate(Some("FR-fr"), &n).raw(), Some("FR-fr"));
+    /// assert_eq!(RequestLanguage::negotiate(None, &n).raw(), None);
+    /// ```
     pub fn raw(&self) -> Option<&str> {
         self.raw.as_str()
     }
 
     /// The raw preference, including "present but not a string".
+    ///
+    /// ```
+    /// use mcp_lang_match::Negotiator;
+    /// use mcp_lang_meta::{RawPreference, RequestLanguage};
+    /// use serde_json::json;
+    ///
+    /// let n = Negotiator::new(["en"], "en").unwrap();
+    /// let req = json!({"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/acceptLanguage":7}}});
+    /// let lang = RequestLanguage::from_message(&req, &n);
+    /// assert_eq!(lang.raw(), None);
+    /// assert_eq!(lang.raw_preference(), &RawPreference::NotString);
+    /// ```
     pub fn raw_preference(&self) -> &RawPreference<'static> {
         &self.raw
     }
 
     /// Whether the preference is well formed (`Accept-Language` grammar, RFC 9110
     /// §12.5.4). An absent preference counts as well formed; a malformed one was ignored.
+    ///
+    /// ```
+    /// use mcp_lang_match::Negotiator;
+    /// use mcp_lang_meta::RequestLanguage;
+    ///
+    /// let n = Negotiator::new(["en", "fr"], "en").unwrap();
+    /// assert!(RequestLanguage::negotiate(Some("fr, en;q=0.5"), &n).is_well_formed());
+    /// assert!(RequestLanguage::negotiate(None, &n).is_well_formed());
+    /// assert!(!RequestLanguage::negotiate(Some("fr;q=2"), &n).is_well_formed());
+    /// ```
     pub fn is_well_formed(&self) -> bool {
         self.well_formed
     }
 
     /// The negotiated language, in the server's spelling: the value to report as
     /// `contentLanguage` and to localize display text with.
+    ///
+    /// ```
+    /// use mcp_lang_match::Negotiator;
+    /// use mcp_lang_meta::RequestLanguage;
+    ///
+    /// // The server's spelling of the tag, whatever case the client used.
+    /// let n = Negotiator::new(["en", "zh-Hant"], "en").unwrap();
+    /// assert_eq!(RequestLanguage::negotiate(Some("ZH-hant-TW"), &n).selected(), "zh-Hant");
+    /// ```
     pub fn selected(&self) -> &str {
         &self.selected
     }
 
     /// The selection's quality (decision D4).
+    ///
+    /// ```
+    /// use mcp_lang_match::Negotiator;
+    /// use mcp_lang_meta::RequestLanguage;
+    ///
+    /// let n = Negotiator::new(["en", "fr"], "en").unwrap();
+    /// let lang = RequestLanguage::negotiate(Some("de, fr;q=0.7"), &n);
+    /// assert_eq!((lang.selected(), lang.quality().get()), ("fr", 700));
+    /// ```
     pub fn quality(&self) -> Quality {
         self.quality
     }
 
     /// Why the selection was made (`exact`, `truncated`, `default`, `malformed`…).
+    ///
+    /// ```
+    /// use mcp_lang_match::{Negotiator, Reason};
+    /// use mcp_lang_meta::RequestLanguage;
+    ///
+    /// let n = Negotiator::new(["en", "fr"], "en").unwrap();
+    /// assert_eq!(RequestLanguage::negotiate(Some("fr"), &n).reason(), Reason::Exact);
+    /// assert_eq!(RequestLanguage::negotiate(Some("fr-CH"), &n).reason(), Reason::Truncated);
+    /// assert_eq!(RequestLanguage::negotiate(Some("ko"), &n).reason(), Reason::Default);
+    /// ```
     pub fn reason(&self) -> Reason {
         self.reason
     }

@@ -20,6 +20,16 @@ use crate::extract::RawPreference;
 
 /// The deepest nesting of arrays and objects the skimmer accepts: 127 levels, the same
 /// as serde_json's default recursion limit, so both paths accept the same documents.
+///
+/// ```
+/// use mcp_lang_meta::{extract_accept_language, ExtractErrorKind, MAX_DEPTH};
+///
+/// let deep = "[".repeat(MAX_DEPTH + 1) + &"]".repeat(MAX_DEPTH + 1);
+/// let err = extract_accept_language(deep.as_bytes()).unwrap_err();
+/// assert_eq!(err.kind(), ExtractErrorKind::TooDeep);
+/// let ok = "[".repeat(MAX_DEPTH) + &"]".repeat(MAX_DEPTH);
+/// assert!(extract_accept_language(ok.as_bytes()).is_ok());
+/// ```
 pub const MAX_DEPTH: usize = 127;
 
 /// Why a body could not be skimmed: it is not one valid JSON text, or it nests deeper
@@ -41,6 +51,16 @@ pub struct ExtractError {
 }
 
 /// What kind of error an [`ExtractError`] is.
+///
+/// ```
+/// use mcp_lang_meta::{extract_accept_language, ExtractErrorKind};
+///
+/// let kind = |body: &[u8]| extract_accept_language(body).unwrap_err().kind();
+/// assert_eq!(kind(br#"{"id":"#), ExtractErrorKind::UnexpectedEnd);
+/// assert_eq!(kind(br#"{"id":1} {}"#), ExtractErrorKind::TrailingCharacters);
+/// assert_eq!(kind(br#"{"id":"\q"}"#), ExtractErrorKind::InvalidEscape);
+/// assert_eq!(kind(br#"{"id":"\ud800"}"#), ExtractErrorKind::LoneSurrogate);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ExtractErrorKind {
@@ -72,11 +92,24 @@ impl ExtractError {
     }
 
     /// The byte offset in the body where the error was found.
+    ///
+    /// ```
+    /// use mcp_lang_meta::extract_accept_language;
+    ///
+    /// assert_eq!(extract_accept_language(b"{}x").unwrap_err().offset(), 2);
+    /// ```
     pub fn offset(&self) -> usize {
         self.offset
     }
 
     /// What went wrong.
+    ///
+    /// ```
+    /// use mcp_lang_meta::{extract_accept_language, ExtractErrorKind};
+    ///
+    /// let err = extract_accept_language(b"{\"id\":\"\xff\"}").unwrap_err();
+    /// assert_eq!(err.kind(), ExtractErrorKind::InvalidUtf8);
+    /// ```
     pub fn kind(&self) -> ExtractErrorKind {
         self.kind
     }

@@ -13,6 +13,18 @@
 //! tags), so each writer checks it first and refuses a malformed one with
 //! [`WriteError::InvalidLanguage`]. `error.code` is never touched. An existing `_meta`
 //! keeps its other keys; an existing `contentLanguage` is replaced.
+//!
+//! ```
+//! use mcp_lang_meta::{write_content_language, WriteError};
+//! use serde_json::json;
+//!
+//! let mut response = json!({"jsonrpc": "2.0", "id": 4, "result": {"content": [],
+//!     "_meta": {"progressToken": 8}}});
+//! write_content_language(&mut response, "de-CH").unwrap();
+//! assert_eq!(response["result"]["_meta"]["io.modelcontextprotocol/contentLanguage"], "de-CH");
+//! assert_eq!(response["result"]["_meta"]["progressToken"], 8);
+//! assert!(matches!(write_content_language(&mut response, "de;q=0.5"), Err(WriteError::InvalidLanguage(_))));
+//! ```
 
 use std::fmt;
 
