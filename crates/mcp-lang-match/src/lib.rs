@@ -59,11 +59,16 @@
 //!
 //! [`Negotiator::new`] does the work that does not depend on the request:
 //! it validates the tags, keeps lowercase copies and where their singletons
-//! are, and groups them by first letter. Per request, the ranges are
-//! buffered on the stack (at most [`Negotiator::RANGE_CAPACITY`]) and only
-//! the supported tags that share a first letter with some range are scored
-//! against them, since no other tag can match a range explicitly or by
-//! truncation; the rest can only be rated by `*`, and all tie. So the time is
+//! are, and groups them by primary subtag (`fr` for `fr`, `fr-CA`, `fr-FR`),
+//! with a small hash table from primary subtag to group. Per request, each
+//! range looks up its group, and only the ranges whose primary subtag some
+//! supported tag has are buffered on the stack (at most
+//! [`Negotiator::RANGE_CAPACITY`]): no other tag can match a range
+//! explicitly or by truncation, so the tags of the groups met are scored,
+//! each group once and only against its own ranges, and the rest can only
+//! be rated by `*`, and all tie. A group whose ranges' q (and that of `*`)
+//! are all below the best score found so far cannot win, and is skipped: in
+//! a usual header, q descending, the first group met decides. So the time is
 //! O(ranges × supported) at worst, usually far less, and nothing is
 //! allocated (`tests/alloc.rs` counts). The free functions of [`basic`],
 //! [`extended`] and [`lookup`](mod@lookup) allocate their result lists.

@@ -97,3 +97,35 @@ fn hostile_header_is_bounded_and_falls_back() {
         Reason::Malformed
     );
 }
+
+/// Many primary subtags (so many collisions in the negotiator's table from
+/// primary subtag to group): every one is found, in any case, and primary
+/// subtags that no tag has are not.
+#[test]
+fn every_primary_subtag_of_a_long_list_is_found() {
+    let letters = b'a'..=b'z';
+    let primaries: Vec<String> = letters
+        .clone()
+        .flat_map(|a| {
+            letters
+                .clone()
+                .map(move |b| String::from_utf8(vec![a, b]).unwrap())
+        })
+        .collect();
+    let tags: Vec<String> = primaries
+        .iter()
+        .flat_map(|p| [format!("{p}-CA"), p.clone()])
+        .collect();
+    let server = Negotiator::new(&tags, "en").unwrap();
+    for (i, p) in primaries.iter().enumerate() {
+        let n = server.negotiate_header(Some(&format!("{}-BE", p.to_uppercase())));
+        assert_eq!(
+            (n.tag(), n.index(), n.reason()),
+            (p.as_str(), Some(2 * i + 1), Reason::Truncated)
+        );
+        let n = server.negotiate_header(Some(&format!("xyz, {p}-ca;q=0.5, {p};q=0.4")));
+        assert_eq!((n.tag(), n.reason()), (tags[2 * i].as_str(), Reason::Exact));
+        let n = server.negotiate_header(Some(&format!("{p}x, {p}y-{p}")));
+        assert_eq!(n.reason(), Reason::Default, "{p}");
+    }
+}
