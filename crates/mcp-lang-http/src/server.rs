@@ -352,7 +352,7 @@ pub(crate) fn echo_id(raw: Option<&str>) -> serde_json::Value {
     };
     match serde_json::from_str::<serde_json::Value>(raw) {
         Ok(id @ serde_json::Value::String(_)) => id,
-        Ok(id @ serde_json::Value::Number(_)) if id.to_string() == raw.trim() => id,
+        Ok(serde_json::Value::Number(n)) if n.to_string() == raw.trim() => n.into(),
         _ => serde_json::Value::Null,
     }
 }
