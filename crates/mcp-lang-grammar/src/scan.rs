@@ -86,7 +86,6 @@ impl RangeIndex {
 /// the first ranges are noted in `index` (which must start empty).
 #[inline]
 pub(crate) fn scan(b: &[u8], index: &mut RangeIndex) -> Option<usize> {
-    let byte = |i: usize| b.get(i).copied();
     // Offsets fit a spot only in a value of at most `NOTED` bytes; a longer
     // one notes nothing.
     let noting = if b.len() <= RangeIndex::NOTED {
@@ -94,53 +93,30 @@ pub(crate) fn scan(b: &[u8], index: &mut RangeIndex) -> Option<usize> {
     } else {
         0
     };
+    // Leading OWS is only allowed before a comma (an empty first element).
+    if b.first().is_some_and(|&c| is_ows(c)) && b.get(skip_ows(b, 0)) != Some(&b',') {
+        return None;
+    }
     let mut count = 0;
     let mut i = 0;
-    // Leading OWS is only allowed before a comma (an empty first element).
-    if byte(0).is_some_and(is_ows) {
-        i = skip_ows(b, 0);
-        if byte(i) != Some(b',') {
+    // At the top of the loop, an element may start at `i`: at the start of
+    // the value or after a comma, where OWS and more commas may come first
+    // (leading OWS was checked to be followed by a comma).
+    while let Some(&c) = b.get(i) {
+        let start = i;
+        if is_alpha(c) {
+            i = range_end(b, i)?;
+        } else if c == b'*' {
+            i += 1;
+        } else if c == b',' || is_ows(c) {
+            i += 1;
+            continue;
+        } else {
             return None;
         }
-    }
-    loop {
-        // An element may start at `i`; OWS after a comma is already skipped.
-        let start = i;
-        match byte(i) {
-            Some(c) if is_alpha(c) => i = range_end(b, i)?,
-            Some(b',') => {
-                i = skip_ows(b, i + 1);
-                continue;
-            }
-            Some(b'*') => i += 1,
-            None => break,
-            Some(_) => return None,
-        }
         let end = i;
-        // After the range: `[ OWS ";" OWS weight ]`, then `OWS ","` or the
-        // end. Whatever ends the range must be one of these, which rules out
-        // a ninth letter, a digit in the first subtag, or `*-`.
-        let mut quality = 1000;
-        let mut next = byte(i);
-        if !matches!(next, Some(b',' | b';') | None) {
-            // Only OWS may come between a range and `;` or `,`.
-            if !next.is_some_and(is_ows) {
-                return None;
-            }
-            i = skip_ows(b, i);
-            next = Some(byte(i)?);
-        }
-        if next == Some(b';') {
-            (i, quality) = weight(b, i)?;
-            next = byte(i);
-            if !matches!(next, Some(b',') | None) {
-                if !next.is_some_and(is_ows) {
-                    return None;
-                }
-                i = skip_ows(b, i);
-                next = Some(byte(i)?);
-            }
-        }
+        let quality;
+        (i, quality) = after_range(b, i)?;
         if count < noting
             && let Some(spot) = index.spots.get_mut(count)
         {
@@ -151,14 +127,53 @@ pub(crate) fn scan(b: &[u8], index: &mut RangeIndex) -> Option<usize> {
             };
         }
         count += 1;
-        match next {
-            Some(b',') => i = skip_ows(b, i + 1),
-            None => break,
-            Some(_) => return None,
-        }
+        // Past the comma (or the end).
+        i += 1;
     }
     index.len = offset(count.min(noting)) as u8;
     Some(count)
+}
+
+/// What follows the range that ends at `i`: `[ OWS ";" OWS weight ] OWS`,
+/// then a comma or the end. Returns the index of that comma (the length of
+/// `b` at the end) and the range's quality.
+///
+/// Whatever ends a range must be `,`, `;`, OWS or the end, which rules out
+/// a ninth letter, a digit in the first subtag, or `*-`.
+#[inline(always)]
+fn after_range(b: &[u8], mut i: usize) -> Option<(usize, u16)> {
+    match b.get(i) {
+        Some(b',') | None => return Some((i, 1000)),
+        Some(b';') => {}
+        Some(&c) if is_ows(c) => {
+            i = skip_ows(b, i);
+            match b.get(i) {
+                Some(b',') => return Some((i, 1000)),
+                Some(b';') => {}
+                _ => return None,
+            }
+        }
+        Some(_) => return None,
+    }
+    // The weight browsers send, `;q=0.` and one digit before a comma or
+    // the end, validated and read at once.
+    if let Some(&[s, q, e, zero, dot, d]) = b.get(i..).and_then(<[u8]>::first_chunk::<6>)
+        && u32::from_le_bytes([s, q, e, zero]) == u32::from_le_bytes(*b";q=0")
+        && dot == b'.'
+        && is_digit(d)
+        && matches!(b.get(i + 6), Some(b',') | None)
+    {
+        return Some((i + 6, u16::from(d - b'0') * 100));
+    }
+    let (i, quality) = weight(b, i)?;
+    match b.get(i) {
+        Some(b',') | None => Some((i, quality)),
+        Some(&c) if is_ows(c) => {
+            let comma = skip_ows(b, i);
+            (b.get(comma) == Some(&b',')).then_some((comma, quality))
+        }
+        Some(_) => None,
+    }
 }
 
 /// An offset or length in a value of at most [`RangeIndex::NOTED`] bytes
@@ -206,13 +221,6 @@ fn range_end(b: &[u8], start: usize) -> Option<usize> {
 /// the quality.
 #[inline(always)]
 fn weight(b: &[u8], i: usize) -> Option<(usize, u16)> {
-    // The form browsers send, `;q=0.` and one digit, read at once.
-    if let Some([b';', b'q', b'=', b'0', b'.', d]) = b.get(i..).and_then(<[u8]>::first_chunk::<6>)
-        && is_digit(*d)
-        && !b.get(i + 6).is_some_and(|&c| is_digit(c))
-    {
-        return Some((i + 6, u16::from(d - b'0') * 100));
-    }
     let q = skip_ows(b, i + 1);
     let [b'q' | b'Q', b'=', int, rest @ ..] = b.get(q..)? else {
         return None;
@@ -311,6 +319,40 @@ mod tests {
             "en-",
             "en--a",
             "*;q=0.5,de",
+            // Around the six-byte weight and the element start.
+            "en;q=0.5",
+            "en;q=0.5,",
+            "en;q=0.5,,fr",
+            "en;q=0.55",
+            "en;q=0.5555",
+            "en;q=0.5 ,fr",
+            "en;q=0.5 ",
+            "en;q=0.5\t",
+            "en;q=0.5;",
+            "en;q=0.5x",
+            "en;q=0.5-",
+            "en;q=0.a",
+            "en;q=0.,",
+            "en;Q=0.5",
+            "en; q=0.5",
+            "en ;q=0.5",
+            "en;q=1.0",
+            "en;q=1.5",
+            "en,\t",
+            "en, fr",
+            "en ,fr",
+            "\ten",
+            "\t,en",
+            ",\t,",
+            "en,*",
+            "en,*,",
+            "en-a,",
+            "en-,",
+            "en-;q=1",
+            "*;q=0.5",
+            "*,",
+            "* ,",
+            "**",
         ] {
             assert_eq!(count_ranges(s.as_bytes()), reference(s), "{s:?}");
         }
@@ -326,6 +368,11 @@ mod tests {
 
         #[test]
         fn agrees_on_weights(s in "[a-z]{1,3}[ \t]?(;[ \t]?[qQ]?=?[0-9.]{0,6})?(,[a-z*]{0,2})?") {
+            prop_assert_eq!(count_ranges(s.as_bytes()), reference(&s), "{:?}", s);
+        }
+
+        #[test]
+        fn agrees_around_weights_and_separators(s in "[a-z*]{1,2}(-[a-z0-9]{1,2})?([ \t]?;[ \t]?[qQ]=[01](\\.[0-9]{0,4})?)?[ \t]{0,2}[,;]?[ \t]{0,2}([a-z*]{1,2}(;q=0\\.[0-9]{1,2})?)?,?") {
             prop_assert_eq!(count_ranges(s.as_bytes()), reference(&s), "{:?}", s);
         }
 
