@@ -55,6 +55,16 @@ const SOURCES: [Source; 6] = [
 
 /// Every message id of `server.ftl`: the test suite checks that each language
 /// defines each one, and the server only asks for these.
+///
+/// ```
+/// use mcp_lang_reference::catalog::{Catalog, MESSAGE_IDS};
+///
+/// let catalog = Catalog::load().unwrap();
+/// // Every language defines every message (no silent fallback to English).
+/// for tag in catalog.languages() {
+///     assert!(MESSAGE_IDS.iter().all(|id| catalog.has(tag, id)), "{tag}");
+/// }
+/// ```
 pub const MESSAGE_IDS: &[&str] = &[
     "server-title",
     "tool-weather-title",
@@ -89,9 +99,25 @@ pub const MESSAGE_IDS: &[&str] = &[
 ];
 
 /// The ids of the official documents in `documents.ftl`.
+///
+/// ```
+/// use mcp_lang_reference::catalog::{Catalog, DOCUMENT_IDS};
+///
+/// let catalog = Catalog::load().unwrap();
+/// let irish = catalog.text("ga", DOCUMENT_IDS[0]);
+/// assert!(irish.starts_with("Saolaítear gach duine"));
+/// ```
 pub const DOCUMENT_IDS: &[&str] = &["udhr-article-1"];
 
 /// A catalog failed to load: a Fluent syntax error or a bad folder name.
+///
+/// ```
+/// use mcp_lang_reference::catalog::{Catalog, CatalogError};
+///
+/// // The shipped catalogs always load; a broken one would name its language.
+/// let loaded: Result<Catalog, CatalogError> = Catalog::load();
+/// assert!(loaded.is_ok());
+/// ```
 #[derive(Debug)]
 pub struct CatalogError {
     tag: &'static str,
@@ -107,6 +133,14 @@ impl std::fmt::Display for CatalogError {
 impl std::error::Error for CatalogError {}
 
 /// The loaded catalogs of every language.
+///
+/// ```
+/// use mcp_lang_reference::catalog::Catalog;
+///
+/// let catalog = Catalog::load().unwrap();
+/// assert_eq!(catalog.text("fr-CA", "server-title"), "Serveur de référence des préférences linguistiques");
+/// assert_eq!(catalog.format("ja", "error-unknown-city", &[("city", "Osaka")]), "不明な都市です: Osaka");
+/// ```
 pub struct Catalog {
     bundles: Vec<(&'static str, FluentBundle<FluentResource>)>,
 }
@@ -125,6 +159,13 @@ impl Catalog {
     /// # Errors
     ///
     /// A [`CatalogError`] naming the language when a file does not parse.
+    ///
+    /// ```
+    /// use mcp_lang_reference::catalog::Catalog;
+    ///
+    /// let catalog = Catalog::load().unwrap();
+    /// assert_eq!(catalog.languages().count(), 6);
+    /// ```
     pub fn load() -> Result<Self, CatalogError> {
         let mut bundles = Vec::with_capacity(SOURCES.len());
         for source in &SOURCES {
@@ -155,11 +196,26 @@ impl Catalog {
     }
 
     /// The catalog languages, default first.
+    ///
+    /// ```
+    /// use mcp_lang_reference::catalog::Catalog;
+    ///
+    /// let catalog = Catalog::load().unwrap();
+    /// assert_eq!(catalog.languages().collect::<Vec<_>>(), ["en", "fr", "fr-CA", "de", "ja", "ga"]);
+    /// ```
     pub fn languages(&self) -> impl Iterator<Item = &'static str> + '_ {
         self.bundles.iter().map(|(tag, _)| *tag)
     }
 
     /// The default language (English).
+    ///
+    /// ```
+    /// use mcp_lang_reference::catalog::Catalog;
+    ///
+    /// let catalog = Catalog::load().unwrap();
+    /// assert_eq!(catalog.default_language(), "en");
+    /// assert_eq!(catalog.languages().next(), Some(catalog.default_language()));
+    /// ```
     pub fn default_language(&self) -> &'static str {
         self.bundles.first().map_or("en", |(tag, _)| tag)
     }
@@ -172,6 +228,15 @@ impl Catalog {
     }
 
     /// Whether `tag` has a message `id` (used for document editions).
+    ///
+    /// ```
+    /// use mcp_lang_reference::catalog::Catalog;
+    ///
+    /// let catalog = Catalog::load().unwrap();
+    /// assert!(catalog.has("de", "udhr-article-1"));
+    /// assert!(!catalog.has("es", "udhr-article-1")); // no Spanish catalog
+    /// assert!(!catalog.has("de", "no-such-message"));
+    /// ```
     pub fn has(&self, tag: &str, id: &str) -> bool {
         self.bundle(tag).is_some_and(|b| b.has_message(id))
     }
@@ -187,12 +252,29 @@ impl Catalog {
     /// A message without variables, in `tag`, falling back to the default
     /// language and then to the id itself (the tests make both fallbacks
     /// unreachable for the shipped catalogs).
+    ///
+    /// ```
+    /// use mcp_lang_reference::catalog::Catalog;
+    ///
+    /// let catalog = Catalog::load().unwrap();
+    /// assert_eq!(catalog.text("de", "server-title"), "Referenzserver für Sprachpräferenzen");
+    /// // A language without a catalog falls back to English.
+    /// assert_eq!(catalog.text("es", "server-title"), "Language Preference Reference Server");
+    /// ```
     pub fn text(&self, tag: &str, id: &str) -> String {
         self.format(tag, id, &[])
     }
 
     /// A message with string variables, in `tag`, with the same fallbacks as
     /// [`Catalog::text`].
+    ///
+    /// ```
+    /// use mcp_lang_reference::catalog::Catalog;
+    ///
+    /// let catalog = Catalog::load().unwrap();
+    /// // The argument is an identifier: it arrives byte for byte, without isolation marks.
+    /// assert_eq!(catalog.format("de", "error-unknown-city", &[("city", "Zürich")]), "Unbekannte Stadt: Zürich");
+    /// ```
     pub fn format(&self, tag: &str, id: &str, args: &[(&str, &str)]) -> String {
         let mut fluent_args = FluentArgs::new();
         for (name, value) in args {
@@ -206,6 +288,15 @@ impl Catalog {
 
     /// A message in `tag` only, or `None` when that language lacks it or a
     /// variable is missing: what the completeness tests use.
+    ///
+    /// ```
+    /// use mcp_lang_reference::catalog::Catalog;
+    ///
+    /// let catalog = Catalog::load().unwrap();
+    /// assert_eq!(catalog.exact("ga", "error-unknown-city", &[("city", "Cork")]).as_deref(), Some("Cathair anaithnid: Cork"));
+    /// assert_eq!(catalog.exact("ga", "error-unknown-city", &[]), None); // variable missing
+    /// assert_eq!(catalog.exact("es", "server-title", &[]), None);      // no fallback
+    /// ```
     pub fn exact(&self, tag: &str, id: &str, args: &[(&str, &str)]) -> Option<String> {
         let mut fluent_args = FluentArgs::new();
         for (name, value) in args {

@@ -7,6 +7,13 @@
 //! HTTP part sends requests on a TCP socket to the server listening on
 //! loopback behind the SEP-2792 tower layer and prints the status and the
 //! language headers. Nothing is scripted on the server side.
+//!
+//! ```
+//! let mut out = Vec::new();
+//! let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+//! runtime.block_on(mcp_lang_reference::demo::run(&mut out)).unwrap();
+//! assert!(String::from_utf8(out).unwrap().contains("SEP-2792"));
+//! ```
 
 use std::io::Write;
 use std::net::SocketAddr;
@@ -137,6 +144,14 @@ impl Story<'_> {
 ///
 /// The server could not start, an exchange failed, or a SEP behaviour did not
 /// hold (the demo checks what it shows and stops at the first surprise).
+///
+/// ```
+/// let mut out = Vec::new();
+/// let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+/// runtime.block_on(mcp_lang_reference::demo::run(&mut out)).unwrap();
+/// let story = String::from_utf8(out).unwrap();
+/// assert!(story.contains("Météo actuelle"));
+/// ```
 pub async fn run(out: &mut dyn Write) -> DemoResult {
     let mut story = Story { out };
     let server = ReferenceServer::new()?;

@@ -36,14 +36,15 @@ use std::sync::{Arc, Mutex};
 
 use mcp_lang_grammar::AcceptLanguage;
 use mcp_lang_match::Reason;
+use mcp_lang_rmcp::server::result_meta_mut;
 use rmcp::{
     ErrorData, RoleServer, ServerHandler,
     model::{
         CallToolRequestParams, CallToolResponse, DiscoverResult, GetPromptRequestParams,
         GetPromptResponse, InitializeRequestParams, InitializeResult, InputRequiredResult,
         ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
-        MetaObject, PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams,
-        ReadResourceResponse, ServerConfig, ServerResult,
+        PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse,
+        ServerConfig, ServerResult,
     },
     service::RequestContext,
 };
@@ -55,6 +56,13 @@ const ACCEPT_LANGUAGE: &str = "io.modelcontextprotocol/acceptLanguage";
 const CONTENT_LANGUAGE: &str = "io.modelcontextprotocol/contentLanguage";
 
 /// Where a fault acts.
+///
+/// ```
+/// use mcp_lang_reference::fault::{Fault, FaultLayer};
+///
+/// assert_eq!(Fault::IgnoreWeights.layer(), FaultLayer::Handler);
+/// assert_eq!(Fault::SkipAgreementCheck.layer(), FaultLayer::Http);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FaultLayer {
     /// In the MCP handler: every transport.
@@ -66,6 +74,14 @@ pub enum FaultLayer {
 macro_rules! faults {
     ($( $(#[$doc:meta])* $variant:ident = $name:literal, $layer:ident; )*) => {
         /// One broken rule. Each variant's name is its `--fault` spelling.
+        ///
+        /// ```
+        /// use mcp_lang_reference::fault::Fault;
+        ///
+        /// let fault: Fault = "trim-meta".parse().unwrap();
+        /// assert_eq!(fault, Fault::TrimMeta);
+        /// assert_eq!(fault.to_string(), "trim-meta");
+        /// ```
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         #[non_exhaustive]
         pub enum Fault {
@@ -74,14 +90,36 @@ macro_rules! faults {
 
         impl Fault {
             /// Every fault, in declaration order.
+            ///
+            /// ```
+            /// use mcp_lang_reference::fault::Fault;
+            ///
+            /// // Every name parses back to its fault: `--fault NAME` reaches each one.
+            /// for fault in Fault::ALL {
+            ///     assert_eq!(fault.name().parse::<Fault>(), Ok(*fault));
+            /// }
+            /// ```
             pub const ALL: &'static [Fault] = &[ $( Fault::$variant, )* ];
 
             /// The `--fault` name.
+            ///
+            /// ```
+            /// use mcp_lang_reference::fault::Fault;
+            ///
+            /// assert_eq!(Fault::FirstLineOnly.name(), "first-line-only");
+            /// ```
             pub fn name(self) -> &'static str {
                 match self { $( Fault::$variant => $name, )* }
             }
 
             /// Where the fault acts.
+            ///
+            /// ```
+            /// use mcp_lang_reference::fault::{Fault, FaultLayer};
+            ///
+            /// let http_only = Fault::ALL.iter().filter(|f| f.layer() == FaultLayer::Http).count();
+            /// assert!(http_only > 0 && http_only < Fault::ALL.len());
+            /// ```
             pub fn layer(self) -> FaultLayer {
                 match self { $( Fault::$variant => FaultLayer::$layer, )* }
             }
@@ -98,7 +136,7 @@ faults! {
     IgnoreWeights = "ignore-weights", Handler;
     /// Ignores `*` ranges.
     IgnoreWildcard = "ignore-wildcard", Handler;
-    /// Ignores case when matching (compares tags byte for byte).
+    /// Matches ranges to tags case-sensitively (byte for byte) instead of ignoring case.
     CaseSensitiveMatch = "case-sensitive-match", Handler;
     /// Returns an error when no supported language matches.
     ErrorOnUnmatched = "error-on-unmatched", Handler;
@@ -178,6 +216,13 @@ faults! {
 
 impl Fault {
     /// What the fault does, in one line (the doc comment of its variant).
+    ///
+    /// ```
+    /// use mcp_lang_reference::fault::Fault;
+    ///
+    /// assert_eq!(Fault::IgnoreWeights.description(), "ignores q-values: the first range wins");
+    /// assert!(Fault::ALL.iter().all(|f| !f.description().is_empty()));
+    /// ```
     pub fn description(self) -> &'static str {
         match self {
             Self::ReusePreference => {
@@ -249,6 +294,14 @@ impl Fault {
 }
 
 /// A name that is not a fault.
+///
+/// ```
+/// use mcp_lang_reference::fault::{Fault, UnknownFault};
+///
+/// let err = "drop-every-header".parse::<Fault>().unwrap_err();
+/// assert_eq!(err, UnknownFault("drop-every-header".into()));
+/// assert!(err.to_string().contains("known faults: reuse-preference"));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnknownFault(pub String);
 
@@ -291,6 +344,29 @@ impl std::fmt::Display for Fault {
 ///
 /// It is an rmcp `ServerHandler` that forwards every method the reference
 /// server implements: serve it like the reference server.
+///
+/// Seen from the wire: with `omit-content-language`, a result reports no
+/// `contentLanguage`, so the HTTP layer has no `Content-Language` to mirror.
+///
+/// ```
+/// use axum::body::Body;
+/// use http::{Request, header::{CONTENT_LANGUAGE, CONTENT_TYPE}};
+/// use mcp_lang_reference::{ReferenceServer, fault::{Fault, http_router}, serve::{HttpMode, MCP_PATH}};
+/// use tokio_util::sync::CancellationToken;
+/// use tower_service::Service;
+///
+/// let fault = Some(Fault::OmitContentLanguage);
+/// let mut router = http_router(ReferenceServer::new().unwrap(), HttpMode::Stateless, CancellationToken::new(), fault);
+/// let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",
+///   "capabilities":{},"clientInfo":{"name":"doc","version":"0"},
+///   "_meta":{"io.modelcontextprotocol/acceptLanguage":"de"}}}"#;
+/// let request = Request::post(MCP_PATH).header(CONTENT_TYPE, "application/json")
+///     .header("accept", "application/json, text/event-stream").header("host", "localhost")
+///     .body(Body::from(init)).unwrap();
+/// # let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+/// let response = runtime.block_on(router.call(request)).unwrap();
+/// assert!(response.headers().get(CONTENT_LANGUAGE).is_none());
+/// ```
 #[derive(Clone, Debug)]
 pub struct FaultyServer {
     inner: ReferenceServer,
@@ -300,6 +376,16 @@ pub struct FaultyServer {
 
 impl FaultyServer {
     /// Wraps `inner` with `fault`.
+    ///
+    /// ```
+    /// use mcp_lang_reference::{ReferenceServer, fault::{Fault, FaultyServer}};
+    /// use rmcp::ServerHandler;
+    ///
+    /// let server = ReferenceServer::new().unwrap();
+    /// // An HTTP fault, or none, leaves the handler as it is.
+    /// let unaltered = FaultyServer::new(server.clone(), Some(Fault::DropVary));
+    /// assert_eq!(unaltered.get_info().server_info.name, server.get_info().server_info.name);
+    /// ```
     pub fn new(inner: ReferenceServer, fault: Option<Fault>) -> Self {
         Self {
             inner,
@@ -349,23 +435,6 @@ where
     if let Ok(edited) = serde_json::from_value(json) {
         *value = edited;
     }
-}
-
-fn result_meta_mut(result: &mut ServerResult) -> Option<&mut Option<MetaObject>> {
-    Some(match result {
-        ServerResult::InitializeResult(r) => &mut r.meta,
-        ServerResult::DiscoverResult(r) => &mut r.meta,
-        ServerResult::CompleteResult(r) => &mut r.meta,
-        ServerResult::GetPromptResult(r) => &mut r.meta,
-        ServerResult::ListPromptsResult(r) => &mut r.meta,
-        ServerResult::ListResourcesResult(r) => &mut r.meta,
-        ServerResult::ListResourceTemplatesResult(r) => &mut r.meta,
-        ServerResult::ReadResourceResult(r) => &mut r.meta,
-        ServerResult::ListToolsResult(r) => &mut r.meta,
-        ServerResult::CallToolResult(r) => &mut r.meta,
-        ServerResult::InputRequiredResult(r) => &mut r.meta,
-        _ => return None,
-    })
 }
 
 fn reported(result: &mut ServerResult) -> Option<String> {
@@ -837,6 +906,17 @@ impl ServerHandler for FaultyServer {
 /// # Errors
 ///
 /// The initialization failed or the transport broke.
+///
+/// `no_run`: it would take over the test's own stdin and stdout.
+///
+/// ```no_run
+/// # async fn serve() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+/// use mcp_lang_reference::{ReferenceServer, fault::{Fault, serve_stdio}};
+///
+/// serve_stdio(ReferenceServer::new()?, Some(Fault::ReportPreference)).await?;
+/// # Ok(())
+/// # }
+/// ```
 pub async fn serve_stdio(
     server: ReferenceServer,
     fault: Option<Fault>,
@@ -889,6 +969,19 @@ mod http_faults {
     /// A tower service that applies one HTTP [`Fault`] around `inner` (the
     /// language layer and rmcp's service). Without an HTTP fault it forwards
     /// everything untouched.
+    ///
+    /// ```
+    /// use axum::{Router, body::Body, routing::post};
+    /// use http::{Request, header::VARY};
+    /// use mcp_lang_reference::fault::{Fault, FaultService};
+    /// use tower_service::Service;
+    ///
+    /// let app = Router::new().route("/mcp", post(|| async { ([(VARY, "Accept-Language")], "{}") }));
+    /// let mut faulty = FaultService::new(app, Some(Fault::DropVary));
+    /// # let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    /// let response = runtime.block_on(faulty.call(Request::post("/mcp").body(Body::from("{}")).unwrap())).unwrap();
+    /// assert!(response.headers().get(VARY).is_none());
+    /// ```
     #[derive(Clone, Debug)]
     pub struct FaultService<S> {
         inner: S,
@@ -898,6 +991,20 @@ mod http_faults {
 
     impl<S> FaultService<S> {
         /// Wraps `inner`.
+        ///
+        /// ```
+        /// use axum::{Router, body::Body, routing::post};
+        /// use http::{Request, header::VARY};
+        /// use mcp_lang_reference::fault::{Fault, FaultService};
+        /// use tower_service::Service;
+        ///
+        /// // A handler fault is not an HTTP fault: the service forwards untouched.
+        /// let app = Router::new().route("/mcp", post(|| async { ([(VARY, "Accept-Language")], "{}") }));
+        /// let mut service = FaultService::new(app, Some(Fault::IgnoreWeights));
+        /// # let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        /// let response = runtime.block_on(service.call(Request::post("/mcp").body(Body::from("{}")).unwrap())).unwrap();
+        /// assert_eq!(response.headers()[VARY], "Accept-Language");
+        /// ```
         pub fn new(inner: S, fault: Option<Fault>) -> Self {
             Self {
                 inner,
@@ -1262,6 +1369,25 @@ mod http_faults {
     /// The reference server's router with `fault` (see
     /// `serve::http_router`, which it mirrors): handler faults inside rmcp's
     /// service, HTTP faults outside the language layer.
+    ///
+    /// ```
+    /// use axum::body::Body;
+    /// use http::{Request, header::{CONTENT_TYPE, VARY}};
+    /// use mcp_lang_reference::{ReferenceServer, fault::{Fault, http_router}, serve::{HttpMode, MCP_PATH}};
+    /// use tokio_util::sync::CancellationToken;
+    /// use tower_service::Service;
+    ///
+    /// let server = ReferenceServer::new().unwrap();
+    /// let mut router = http_router(server, HttpMode::Stateless, CancellationToken::new(), Some(Fault::DropVary));
+    /// let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",
+    ///   "capabilities":{},"clientInfo":{"name":"doc","version":"0"}}}"#;
+    /// let request = Request::post(MCP_PATH).header(CONTENT_TYPE, "application/json")
+    ///     .header("accept", "application/json, text/event-stream").header("host", "localhost")
+    ///     .body(Body::from(init)).unwrap();
+    /// # let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    /// let response = runtime.block_on(router.call(request)).unwrap();
+    /// assert!(response.headers().get(VARY).is_none()); // the layer added it; the fault dropped it
+    /// ```
     pub fn http_router(
         server: ReferenceServer,
         mode: HttpMode,
@@ -1288,6 +1414,18 @@ mod http_faults {
     }
 
     /// A running HTTP server with a fault.
+    ///
+    /// ```
+    /// use std::net::SocketAddr;
+    /// use mcp_lang_reference::{ReferenceServer, fault::{Fault, spawn_http}, serve::HttpMode};
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// let addr = SocketAddr::from(([127, 0, 0, 1], 0));
+    /// let http = spawn_http(ReferenceServer::new().unwrap(), addr, HttpMode::Stateless, Some(Fault::TrimMeta)).await.unwrap();
+    /// assert!(http.url().starts_with("http://127.0.0.1:"));
+    /// http.shutdown().await;
+    /// # });
+    /// ```
     #[derive(Debug)]
     pub struct FaultyHttpServer {
         addr: SocketAddr,
@@ -1297,16 +1435,50 @@ mod http_faults {
 
     impl FaultyHttpServer {
         /// The bound address.
+        ///
+        /// ```
+        /// use std::net::SocketAddr;
+        /// use mcp_lang_reference::{ReferenceServer, fault::spawn_http, serve::HttpMode};
+        ///
+        /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+        /// let http = spawn_http(ReferenceServer::new().unwrap(), SocketAddr::from(([127, 0, 0, 1], 0)), HttpMode::Stateless, None).await.unwrap();
+        /// assert_ne!(http.local_addr().port(), 0);
+        /// # http.shutdown().await;
+        /// # });
+        /// ```
         pub fn local_addr(&self) -> SocketAddr {
             self.addr
         }
 
         /// The endpoint URL, `http://ADDR/mcp`.
+        ///
+        /// ```
+        /// use std::net::SocketAddr;
+        /// use mcp_lang_reference::{ReferenceServer, fault::spawn_http, serve::HttpMode};
+        ///
+        /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+        /// let http = spawn_http(ReferenceServer::new().unwrap(), SocketAddr::from(([127, 0, 0, 1], 0)), HttpMode::Stateless, None).await.unwrap();
+        /// assert_eq!(http.url(), format!("http://{}/mcp", http.local_addr()));
+        /// # http.shutdown().await;
+        /// # });
+        /// ```
         pub fn url(&self) -> String {
             format!("http://{}{MCP_PATH}", self.addr)
         }
 
         /// Stops the server and waits for it.
+        ///
+        /// ```
+        /// use std::net::SocketAddr;
+        /// use mcp_lang_reference::{ReferenceServer, fault::{Fault, spawn_http}, serve::HttpMode};
+        ///
+        /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+        /// let http = spawn_http(ReferenceServer::new().unwrap(), SocketAddr::from(([127, 0, 0, 1], 0)), HttpMode::Stateless, Some(Fault::DropVary)).await.unwrap();
+        /// let addr = http.local_addr();
+        /// http.shutdown().await;
+        /// assert!(tokio::net::TcpStream::connect(addr).await.is_err());
+        /// # });
+        /// ```
         pub async fn shutdown(self) {
             self.cancel.cancel();
             let _ = self.task.await;
@@ -1317,6 +1489,19 @@ mod http_faults {
         /// # Errors
         ///
         /// The accept loop's I/O error.
+        ///
+        /// `no_run`: it serves until the process is stopped.
+        ///
+        /// ```no_run
+        /// use std::net::SocketAddr;
+        /// use mcp_lang_reference::{ReferenceServer, fault::{Fault, spawn_http}, serve::HttpMode};
+        ///
+        /// # async fn serve() -> std::io::Result<()> {
+        /// let server = ReferenceServer::new().expect("catalogs");
+        /// let addr = SocketAddr::from(([127, 0, 0, 1], 8080));
+        /// spawn_http(server, addr, HttpMode::Stateless, Some(Fault::FirstLineOnly)).await?.wait().await
+        /// # }
+        /// ```
         pub async fn wait(self) -> std::io::Result<()> {
             self.task.await.unwrap_or(Ok(()))
         }
@@ -1328,6 +1513,26 @@ mod http_faults {
     /// # Errors
     ///
     /// The address cannot be bound.
+    ///
+    /// A server that checks only the first `Accept-Language` line lets a
+    /// contradicting second line through, where the real server answers 400:
+    ///
+    /// ```
+    /// # #[cfg(feature = "demo")] {
+    /// use std::net::SocketAddr;
+    /// use mcp_lang_reference::{ReferenceServer, fault::{Fault, spawn_http}, serve::{HttpMode, MCP_PATH}, wire::post};
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// let any = SocketAddr::from(([127, 0, 0, 1], 0));
+    /// let http = spawn_http(ReferenceServer::new().unwrap(), any, HttpMode::Stateless, Some(Fault::FirstLineOnly)).await.unwrap();
+    /// let list = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/acceptLanguage":"de"}}}"#;
+    /// let lines = [("MCP-Protocol-Version", "2025-11-25"), ("Accept-Language", "de"), ("Accept-Language", "fr")];
+    /// let exchange = post(http.local_addr(), MCP_PATH, &lines, list).await.unwrap();
+    /// assert_eq!(exchange.status, 200); // a conforming server: 400, -32020
+    /// http.shutdown().await;
+    /// # });
+    /// # }
+    /// ```
     pub async fn spawn_http(
         server: ReferenceServer,
         addr: SocketAddr,

@@ -15,6 +15,17 @@
 //! `Content-Language`. A request whose handler sends notifications first (a
 //! tool reporting progress) is answered as an event stream, where the
 //! language travels in each message's `_meta` only.
+//!
+//! ```
+//! use std::net::SocketAddr;
+//! use mcp_lang_reference::{ReferenceServer, serve::{HttpMode, spawn_http}};
+//!
+//! # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+//! let http = spawn_http(ReferenceServer::new().unwrap(), SocketAddr::from(([127, 0, 0, 1], 0)), HttpMode::Stateless).await.unwrap();
+//! assert!(http.url().ends_with("/mcp"));
+//! http.shutdown().await;
+//! # });
+//! ```
 
 #[cfg(feature = "http")]
 use std::{net::SocketAddr, sync::Arc};
@@ -36,10 +47,22 @@ use crate::ReferenceServer;
 
 #[cfg(feature = "http")]
 /// The path the MCP endpoint is mounted at.
+///
+/// ```
+/// use mcp_lang_reference::serve::MCP_PATH;
+///
+/// assert_eq!(MCP_PATH, "/mcp");
+/// ```
 pub const MCP_PATH: &str = "/mcp";
 
 #[cfg(feature = "http")]
 /// How the Streamable HTTP endpoint keeps state.
+///
+/// ```
+/// use mcp_lang_reference::serve::HttpMode;
+///
+/// assert_eq!(HttpMode::default(), HttpMode::Stateless);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum HttpMode {
@@ -58,6 +81,18 @@ pub enum HttpMode {
 /// # Errors
 ///
 /// The initialization failed or the transport broke.
+///
+/// `no_run`: it would take over the test's own stdin and stdout until the
+/// client disconnects.
+///
+/// ```no_run
+/// # async fn serve() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+/// use mcp_lang_reference::{ReferenceServer, serve::serve_stdio};
+///
+/// serve_stdio(ReferenceServer::new()?).await?;
+/// # Ok(())
+/// # }
+/// ```
 pub async fn serve_stdio(
     server: ReferenceServer,
 ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
@@ -70,6 +105,28 @@ pub async fn serve_stdio(
 #[cfg(feature = "http")]
 /// The axum router with the MCP endpoint at [`MCP_PATH`], behind the
 /// SEP-2792 layer. `cancel` stops rmcp's open streams on shutdown.
+///
+/// Driven in process, without a socket:
+///
+/// ```
+/// use axum::body::Body;
+/// use http::{Request, header::{CONTENT_LANGUAGE, CONTENT_TYPE}};
+/// use mcp_lang_reference::{ReferenceServer, serve::{HttpMode, MCP_PATH, http_router}};
+/// use tokio_util::sync::CancellationToken;
+/// use tower_service::Service;
+///
+/// let server = ReferenceServer::new().unwrap();
+/// let mut router = http_router(server, HttpMode::Stateless, CancellationToken::new());
+/// let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",
+///   "capabilities":{},"clientInfo":{"name":"doc","version":"0"},
+///   "_meta":{"io.modelcontextprotocol/acceptLanguage":"ga"}}}"#;
+/// let request = Request::post(MCP_PATH).header(CONTENT_TYPE, "application/json")
+///     .header("accept", "application/json, text/event-stream").header("host", "localhost")
+///     .header("accept-language", "ga").body(Body::from(init)).unwrap();
+/// # let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+/// let response = runtime.block_on(router.call(request)).unwrap();
+/// assert_eq!(response.headers()[CONTENT_LANGUAGE], "ga");
+/// ```
 pub fn http_router(
     server: ReferenceServer,
     mode: HttpMode,
@@ -94,6 +151,18 @@ pub fn http_router(
 
 #[cfg(feature = "http")]
 /// A running HTTP server: its address and a handle to stop it.
+///
+/// ```
+/// use std::net::SocketAddr;
+/// use mcp_lang_reference::{ReferenceServer, serve::{HttpMode, spawn_http}};
+///
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// let any_port = SocketAddr::from(([127, 0, 0, 1], 0));
+/// let http = spawn_http(ReferenceServer::new().unwrap(), any_port, HttpMode::Stateless).await.unwrap();
+/// assert_ne!(http.local_addr().port(), 0);
+/// http.shutdown().await;
+/// # });
+/// ```
 #[derive(Debug)]
 pub struct HttpServer {
     addr: SocketAddr,
@@ -104,16 +173,50 @@ pub struct HttpServer {
 #[cfg(feature = "http")]
 impl HttpServer {
     /// The bound address (useful with port 0).
+    ///
+    /// ```
+    /// use std::net::SocketAddr;
+    /// use mcp_lang_reference::{ReferenceServer, serve::{HttpMode, spawn_http}};
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// let http = spawn_http(ReferenceServer::new().unwrap(), SocketAddr::from(([127, 0, 0, 1], 0)), HttpMode::Stateless).await.unwrap();
+    /// assert!(http.local_addr().ip().is_loopback());
+    /// # http.shutdown().await;
+    /// # });
+    /// ```
     pub fn local_addr(&self) -> SocketAddr {
         self.addr
     }
 
     /// The endpoint URL, `http://ADDR/mcp`.
+    ///
+    /// ```
+    /// use std::net::SocketAddr;
+    /// use mcp_lang_reference::{ReferenceServer, serve::{HttpMode, spawn_http}};
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// let http = spawn_http(ReferenceServer::new().unwrap(), SocketAddr::from(([127, 0, 0, 1], 0)), HttpMode::Stateless).await.unwrap();
+    /// assert_eq!(http.url(), format!("http://{}/mcp", http.local_addr()));
+    /// # http.shutdown().await;
+    /// # });
+    /// ```
     pub fn url(&self) -> String {
         format!("http://{}{MCP_PATH}", self.addr)
     }
 
     /// Stops accepting, ends open streams, and waits for the server task.
+    ///
+    /// ```
+    /// use std::net::SocketAddr;
+    /// use mcp_lang_reference::{ReferenceServer, serve::{HttpMode, spawn_http}};
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// let http = spawn_http(ReferenceServer::new().unwrap(), SocketAddr::from(([127, 0, 0, 1], 0)), HttpMode::Sessions).await.unwrap();
+    /// let addr = http.local_addr();
+    /// http.shutdown().await;
+    /// assert!(tokio::net::TcpStream::connect(addr).await.is_err()); // no longer listening
+    /// # });
+    /// ```
     pub async fn shutdown(self) {
         self.cancel.cancel();
         let _ = self.task.await;
@@ -125,6 +228,20 @@ impl HttpServer {
     /// # Errors
     ///
     /// The accept loop's I/O error.
+    ///
+    /// `no_run`: it serves until the process is stopped.
+    ///
+    /// ```no_run
+    /// use std::net::SocketAddr;
+    /// use mcp_lang_reference::{ReferenceServer, serve::{HttpMode, spawn_http}};
+    ///
+    /// # async fn serve() -> std::io::Result<()> {
+    /// let server = ReferenceServer::new().expect("catalogs");
+    /// let http = spawn_http(server, SocketAddr::from(([127, 0, 0, 1], 8080)), HttpMode::Stateless).await?;
+    /// println!("listening on {}", http.url());
+    /// http.wait().await
+    /// # }
+    /// ```
     pub async fn wait(self) -> std::io::Result<()> {
         self.task.await.unwrap_or(Ok(()))
     }
@@ -137,6 +254,25 @@ impl HttpServer {
 /// # Errors
 ///
 /// The address cannot be bound.
+///
+/// A `tools/list` over loopback, with the raw HTTP/1.1 helper of the `demo`
+/// feature:
+///
+/// ```
+/// # #[cfg(feature = "demo")] {
+/// use std::net::SocketAddr;
+/// use mcp_lang_reference::{ReferenceServer, serve::{HttpMode, MCP_PATH, spawn_http}, wire::post};
+///
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// let http = spawn_http(ReferenceServer::new().unwrap(), SocketAddr::from(([127, 0, 0, 1], 0)), HttpMode::Stateless).await.unwrap();
+/// let list = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/acceptLanguage":"fr"}}}"#;
+/// let headers = [("MCP-Protocol-Version", "2025-11-25"), ("Accept-Language", "fr")];
+/// let exchange = post(http.local_addr(), MCP_PATH, &headers, list).await.unwrap();
+/// assert_eq!(exchange.header_values("content-language"), ["fr"]);
+/// http.shutdown().await;
+/// # });
+/// # }
+/// ```
 pub async fn spawn_http(
     server: ReferenceServer,
     addr: SocketAddr,

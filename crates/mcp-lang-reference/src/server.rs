@@ -18,6 +18,16 @@
 //! template return the edition chosen by their explicit language (SEP-2792
 //! "Explicit language selection takes precedence") and report that edition's
 //! language.
+//!
+//! ```
+//! use mcp_lang_reference::ReferenceServer;
+//!
+//! let server = ReferenceServer::new().unwrap();
+//! let japanese = server.languages().negotiate_raw(Some("ja-JP"));
+//! let tools = server.tools(&japanese);
+//! let weather = tools.iter().find(|t| t.name == "weather_current").unwrap();
+//! assert_eq!(weather.title.as_deref(), Some("現在の天気"));
+//! ```
 
 use std::sync::Arc;
 
@@ -45,23 +55,57 @@ use serde_json::{Value, json};
 use crate::catalog::{Catalog, DOCUMENT_IDS};
 
 /// `ttlMs` of every list result: the SEP example's five minutes.
+///
+/// ```
+/// use mcp_lang_reference::server::LIST_TTL_MS;
+///
+/// assert_eq!(LIST_TTL_MS, 5 * 60 * 1000);
+/// ```
 pub const LIST_TTL_MS: u64 = 300_000;
 
 /// The server's implementation name (an identifier: never translated).
+///
+/// ```
+/// use mcp_lang_reference::server::SERVER_NAME;
+///
+/// // `serverInfo.name` is an identifier: the same in every language.
+/// assert_eq!(SERVER_NAME, "mcp-lang-reference");
+/// ```
 pub const SERVER_NAME: &str = "mcp-lang-reference";
 
 /// URI of the supported-languages resource.
+///
+/// ```
+/// use mcp_lang_reference::server::LANGUAGES_URI;
+///
+/// assert!(LANGUAGES_URI.starts_with("mcp-lang://"));
+/// ```
 pub const LANGUAGES_URI: &str = "mcp-lang://languages";
 
 /// URI template of the official document editions.
+///
+/// ```
+/// use mcp_lang_reference::{catalog::DOCUMENT_IDS, server::DOCUMENT_TEMPLATE};
+///
+/// let uri = DOCUMENT_TEMPLATE.replace("{document}", DOCUMENT_IDS[0]).replace("{language}", "ga");
+/// assert_eq!(uri, "mcp-lang://documents/udhr-article-1/ga");
+/// ```
 pub const DOCUMENT_TEMPLATE: &str = "mcp-lang://documents/{document}/{language}";
 
 const DOCUMENT_PREFIX: &str = "mcp-lang://documents/";
 
 /// The key of the e-mail elicitation in an `input_required` result.
+///
+/// ```
+/// assert_eq!(mcp_lang_reference::server::CONTACT_INPUT_KEY, "contact");
+/// ```
 pub const CONTACT_INPUT_KEY: &str = "contact";
 
 /// The elicitation's property key (stable, never translated).
+///
+/// ```
+/// assert_eq!(mcp_lang_reference::server::EMAIL_PROPERTY, "email");
+/// ```
 pub const EMAIL_PROPERTY: &str = "email";
 
 /// Cities `weather_current` knows, with fixed, deterministic readings
@@ -77,6 +121,14 @@ const CITIES: &[(&str, i32, &str)] = &[
 
 /// The reference server. Cheap to clone: the catalogs and the compiled
 /// language set are shared.
+///
+/// ```
+/// use mcp_lang_reference::ReferenceServer;
+///
+/// let server = ReferenceServer::new().unwrap();
+/// let shared = server.clone(); // one catalog, shared
+/// assert_eq!(shared.languages().default_tag(), "en");
+/// ```
 #[derive(Clone, Debug)]
 pub struct ReferenceServer {
     catalog: Arc<Catalog>,
@@ -90,6 +142,14 @@ impl ReferenceServer {
     /// # Errors
     ///
     /// A catalog that does not parse, or a folder that is not a language tag.
+    ///
+    /// ```
+    /// use mcp_lang_reference::ReferenceServer;
+    ///
+    /// let server = ReferenceServer::new().unwrap();
+    /// let supported: Vec<&str> = server.languages().supported().collect();
+    /// assert_eq!(supported, ["en", "fr", "fr-CA", "de", "ja", "ga"]);
+    /// ```
     pub fn new() -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
         let catalog = Catalog::load()?;
         let languages = ServerLanguages::new(catalog.languages(), catalog.default_language())?;
@@ -100,11 +160,28 @@ impl ReferenceServer {
     }
 
     /// The catalogs.
+    ///
+    /// ```
+    /// use mcp_lang_reference::ReferenceServer;
+    ///
+    /// let server = ReferenceServer::new().unwrap();
+    /// assert_eq!(server.catalog().text("ja", "tool-weather-title"), "現在の天気");
+    /// ```
     pub fn catalog(&self) -> &Catalog {
         &self.catalog
     }
 
     /// The compiled language set.
+    ///
+    /// ```
+    /// use mcp_lang_reference::ReferenceServer;
+    ///
+    /// let server = ReferenceServer::new().unwrap();
+    /// // `fr-BE` is not supported: RFC 4647 lookup truncates it to `fr`.
+    /// assert_eq!(server.languages().negotiate_raw(Some("fr-BE")).tag(), "fr");
+    /// // Nothing acceptable: the default, never an error.
+    /// assert_eq!(server.languages().negotiate_raw(Some("tlh")).tag(), "en");
+    /// ```
     pub fn languages(&self) -> &ServerLanguages {
         &self.languages
     }
@@ -164,6 +241,19 @@ impl ReferenceServer {
     }
 
     /// The tool definitions in `language`: localized titles, stable names.
+    ///
+    /// ```
+    /// use mcp_lang_reference::ReferenceServer;
+    ///
+    /// let server = ReferenceServer::new().unwrap();
+    /// let german = server.tools(&server.languages().negotiate_raw(Some("de-AT")));
+    /// let english = server.tools(&server.languages().negotiate_raw(None));
+    /// let weather = |tools: &[rmcp::model::Tool]| tools.iter().find(|t| t.name == "weather_current").cloned().unwrap();
+    /// assert_eq!(weather(&german).title.as_deref(), Some("Aktuelles Wetter"));
+    /// assert_eq!(weather(&english).title.as_deref(), Some("Current weather"));
+    /// // Names are identifiers: the same list of names in every language.
+    /// assert_eq!(german.iter().map(|t| &t.name).collect::<Vec<_>>(), english.iter().map(|t| &t.name).collect::<Vec<_>>());
+    /// ```
     pub fn tools(&self, language: &RequestLanguage) -> Vec<Tool> {
         let t = |id| self.t(language, id);
         let defs = [

@@ -5,6 +5,14 @@
 //!
 //! It sends `Connection: close` and reads to the end of the stream, decoding a
 //! chunked body; it is not a general HTTP client.
+//!
+//! ```
+//! use mcp_lang_reference::wire::Exchange;
+//!
+//! let exchange = Exchange { status: 200, headers: Vec::new(), body: "{\"id\":1,\"result\":{}}".into() };
+//! assert_eq!(exchange.json().unwrap()["id"], 1);
+//! assert!(exchange.events().is_empty()); // a JSON body, not an event stream
+//! ```
 
 use std::net::SocketAddr;
 
@@ -15,6 +23,17 @@ use tokio::net::TcpStream;
 const MAX_RESPONSE: u64 = 4 << 20;
 
 /// One HTTP response as received.
+///
+/// ```
+/// use mcp_lang_reference::wire::Exchange;
+///
+/// let exchange = Exchange {
+///     status: 400,
+///     headers: vec![("content-type".into(), "application/json".into())],
+///     body: r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32020,"message":"HeaderMismatch"}}"#.into(),
+/// };
+/// assert_eq!(exchange.json().unwrap()["error"]["code"], -32020);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Exchange {
     /// The status code.
@@ -27,6 +46,19 @@ pub struct Exchange {
 
 impl Exchange {
     /// Every value of the field `name` (lower case), in order.
+    ///
+    /// ```
+    /// use mcp_lang_reference::wire::Exchange;
+    ///
+    /// let exchange = Exchange {
+    ///     status: 200,
+    ///     headers: vec![("vary".into(), "Origin".into()), ("content-language".into(), "de".into()),
+    ///                   ("vary".into(), "Accept-Language".into())],
+    ///     body: String::new(),
+    /// };
+    /// // Repeated lines stay separate, in received order.
+    /// assert_eq!(exchange.header_values("vary"), ["Origin", "Accept-Language"]);
+    /// ```
     pub fn header_values(&self, name: &str) -> Vec<&str> {
         self.headers
             .iter()
@@ -37,6 +69,17 @@ impl Exchange {
 
     /// The body as JSON: the body itself, or for an event stream the last
     /// `data:` line that is JSON (the response).
+    ///
+    /// ```
+    /// use mcp_lang_reference::wire::Exchange;
+    ///
+    /// let stream = Exchange {
+    ///     status: 200,
+    ///     headers: vec![("content-type".into(), "text/event-stream".into())],
+    ///     body: "data: {\"method\":\"notifications/progress\"}\n\ndata: {\"id\":3,\"result\":{}}\n\n".into(),
+    /// };
+    /// assert_eq!(stream.json().unwrap()["id"], 3); // the last message: the response
+    /// ```
     pub fn json(&self) -> Option<serde_json::Value> {
         serde_json::from_str(&self.body)
             .ok()
@@ -44,6 +87,17 @@ impl Exchange {
     }
 
     /// Every JSON `data:` payload of an event-stream body, in order.
+    ///
+    /// ```
+    /// use mcp_lang_reference::wire::Exchange;
+    ///
+    /// let stream = Exchange {
+    ///     status: 200,
+    ///     headers: Vec::new(),
+    ///     body: "event: message\ndata: {\"a\":1}\n\n: keep-alive\ndata: {\"b\":2}\n\n".into(),
+    /// };
+    /// assert_eq!(stream.events(), [serde_json::json!({"a": 1}), serde_json::json!({"b": 2})]);
+    /// ```
     pub fn events(&self) -> Vec<serde_json::Value> {
         self.body
             .lines()
@@ -59,6 +113,23 @@ impl Exchange {
 /// # Errors
 ///
 /// Connection or I/O failure, or a response that is not HTTP/1.1.
+///
+/// `Accept-Language` written as two field lines, which the server's exact
+/// agreement check joins to `de, en;q=0.5`:
+///
+/// ```
+/// use std::net::SocketAddr;
+/// use mcp_lang_reference::{ReferenceServer, serve::{HttpMode, MCP_PATH, spawn_http}, wire::post};
+///
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// let http = spawn_http(ReferenceServer::new().unwrap(), SocketAddr::from(([127, 0, 0, 1], 0)), HttpMode::Stateless).await.unwrap();
+/// let list = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/acceptLanguage":"de, en;q=0.5"}}}"#;
+/// let lines = [("MCP-Protocol-Version", "2025-11-25"), ("Accept-Language", "de"), ("Accept-Language", "en;q=0.5")];
+/// let exchange = post(http.local_addr(), MCP_PATH, &lines, list).await.unwrap();
+/// assert_eq!((exchange.status, exchange.header_values("content-language")), (200, vec!["de"]));
+/// http.shutdown().await;
+/// # });
+/// ```
 pub async fn post(
     addr: SocketAddr,
     path: &str,
