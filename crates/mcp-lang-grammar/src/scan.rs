@@ -93,22 +93,27 @@ pub(crate) fn scan(b: &[u8], index: &mut RangeIndex) -> Option<usize> {
     } else {
         0
     };
-    // Leading OWS is only allowed before a comma (an empty first element).
-    if b.first().is_some_and(|&c| is_ows(c)) && b.get(skip_ows(b, 0)) != Some(&b',') {
-        return None;
-    }
     let mut count = 0;
     let mut i = 0;
     // At the top of the loop, an element may start at `i`: at the start of
-    // the value or after a comma, where OWS and more commas may come first
-    // (leading OWS was checked to be followed by a comma).
+    // the value or after a comma, where OWS and more commas may come first.
     while let Some(&c) = b.get(i) {
         let start = i;
+        let next;
         if is_alpha(c) {
-            i = range_end(b, i)?;
+            (i, next) = range_end(b, i)?;
         } else if c == b'*' {
             i += 1;
-        } else if c == b',' || is_ows(c) {
+            next = b.get(i).copied();
+        } else if c == b',' {
+            i += 1;
+            continue;
+        } else if is_ows(c) {
+            // Leading OWS is only allowed before a comma (an empty first
+            // element).
+            if i == 0 && b.get(skip_ows(b, 0)) != Some(&b',') {
+                return None;
+            }
             i += 1;
             continue;
         } else {
@@ -116,7 +121,7 @@ pub(crate) fn scan(b: &[u8], index: &mut RangeIndex) -> Option<usize> {
         }
         let end = i;
         let quality;
-        (i, quality) = after_range(b, i)?;
+        (i, quality) = after_range(b, i, next)?;
         if count < noting
             && let Some(spot) = index.spots.get_mut(count)
         {
@@ -134,18 +139,18 @@ pub(crate) fn scan(b: &[u8], index: &mut RangeIndex) -> Option<usize> {
     Some(count)
 }
 
-/// What follows the range that ends at `i`: `[ OWS ";" OWS weight ] OWS`,
-/// then a comma or the end. Returns the index of that comma (the length of
-/// `b` at the end) and the range's quality.
+/// What follows the range that ends at `i` (`next` is the byte there):
+/// `[ OWS ";" OWS weight ] OWS`, then a comma or the end. Returns the index
+/// of that comma (the length of `b` at the end) and the range's quality.
 ///
 /// Whatever ends a range must be `,`, `;`, OWS or the end, which rules out
 /// a ninth letter, a digit in the first subtag, or `*-`.
 #[inline(always)]
-fn after_range(b: &[u8], mut i: usize) -> Option<(usize, u16)> {
-    match b.get(i) {
+fn after_range(b: &[u8], mut i: usize, next: Option<u8>) -> Option<(usize, u16)> {
+    match next {
         Some(b',') | None => return Some((i, 1000)),
         Some(b';') => {}
-        Some(&c) if is_ows(c) => {
+        Some(c) if is_ows(c) => {
             i = skip_ows(b, i);
             match b.get(i) {
                 Some(b',') => return Some((i, 1000)),
@@ -192,29 +197,38 @@ fn skip_ows(b: &[u8], mut i: usize) -> usize {
     i
 }
 
-/// The end of a basic range starting with the letter at `start`: a first
-/// subtag of 1 to 8 letters, then `-` and 1 to 8 letters or digits, any
-/// number of times. What follows is the caller's to check.
+/// The end of a basic range starting with the letter at `start`, and the
+/// byte there: a first subtag of 1 to 8 letters, then `-` and 1 to 8
+/// letters or digits, any number of times. What follows is the caller's to
+/// check.
 #[inline(always)]
-fn range_end(b: &[u8], start: usize) -> Option<usize> {
+fn range_end(b: &[u8], start: usize) -> Option<(usize, Option<u8>)> {
     let mut i = start + 1;
-    while b.get(i).is_some_and(|&c| is_alpha(c)) {
+    let mut next = b.get(i).copied();
+    while let Some(c) = next
+        && is_alpha(c)
+    {
         i += 1;
+        next = b.get(i).copied();
     }
     if i - start > 8 {
         return None;
     }
-    while b.get(i) == Some(&b'-') {
+    while next == Some(b'-') {
         let subtag = i + 1;
         i = subtag;
-        while b.get(i).is_some_and(|&c| is_alphanum(c)) {
+        next = b.get(i).copied();
+        while let Some(c) = next
+            && is_alphanum(c)
+        {
             i += 1;
+            next = b.get(i).copied();
         }
         if i == subtag || i - subtag > 8 {
             return None;
         }
     }
-    Some(i)
+    Some((i, next))
 }
 
 /// `";" OWS "q=" qvalue` starting at the `;` at `i`: where it ends, and
