@@ -8,6 +8,8 @@
 //! A new gate is one more entry in [`STEPS`].
 
 use std::fmt;
+use std::fs;
+use std::path::{Path, PathBuf};
 
 use crate::args::Args;
 use crate::fuzz::{self, Plan};
@@ -305,11 +307,62 @@ fn bench_build(_: &mut Ci) -> Result<()> {
 /// a working tree with uncommitted changes; CI runs it on a clean clone.
 fn package(_: &mut Ci) -> Result<()> {
     let metadata = Metadata::load()?;
+    let ours: Vec<&str> = metadata.packages.iter().map(|p| p.name.as_str()).collect();
+    let removed = remove_stale_extractions(&cargo_home(), &ours)?;
+    if removed > 0 {
+        println!(
+            "removed {removed} earlier extraction(s) of our packages from cargo's registry/src"
+        );
+    }
     let mut cmd = Cmd::cargo().args(["package", "--workspace", "--allow-dirty"]);
     for package in metadata.packages.iter().filter(|p| !p.publishable) {
         cmd = cmd.args(["--exclude", &package.name]);
     }
     cmd.run()
+}
+
+/// `$CARGO_HOME`, or `~/.cargo`.
+fn cargo_home() -> PathBuf {
+    std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cargo")))
+        .unwrap_or_else(|| PathBuf::from(".cargo"))
+}
+
+/// Removes cargo's extracted copies of our own packages from the local registries that
+/// `cargo package --workspace` overlays on crates.io; returns how many it removed.
+///
+/// cargo extracts each archive it verifies a dependant against into
+/// `$CARGO_HOME/registry/src/-<hash>/<name>-<version>/` and reuses an extraction it
+/// finds there, even when the archive has changed since under the same name and version.
+/// Verification then builds old sources (seen here: a function added to `mcp-lang-rmcp`
+/// was "unresolved" in `mcp-lang-reference`). On a fresh machine there is nothing to
+/// remove. Only directories of overlay registries (their names start with `-`, unlike
+/// `index.crates.io-…`) and only our packages' names are touched.
+fn remove_stale_extractions(cargo_home: &Path, ours: &[&str]) -> Result<usize> {
+    let Ok(registries) = fs::read_dir(cargo_home.join("registry").join("src")) else {
+        return Ok(0);
+    };
+    let mut removed = 0;
+    for registry in registries.flatten() {
+        if !registry.file_name().to_string_lossy().starts_with('-') {
+            continue;
+        }
+        for entry in fs::read_dir(registry.path())?.flatten() {
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            let is_ours = ours.iter().any(|package| {
+                name.strip_prefix(package)
+                    .and_then(|rest| rest.strip_prefix('-'))
+                    .is_some_and(|version| version.starts_with(|c: char| c.is_ascii_digit()))
+            });
+            if is_ours {
+                fs::remove_dir_all(entry.path())?;
+                removed += 1;
+            }
+        }
+    }
+    Ok(removed)
 }
 
 fn fuzz_smoke(ci: &mut Ci) -> Result<()> {
@@ -319,6 +372,34 @@ fn fuzz_smoke(ci: &mut Ci) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn removes_only_our_extractions_from_overlay_registries() {
+        let home = std::env::temp_dir().join(format!("xtask-cargo-home-{}", std::process::id()));
+        let src = home.join("registry").join("src");
+        let dirs = [
+            "-14cd1cce6819ff87/mcp-lang-rmcp-0.1.0",
+            "-14cd1cce6819ff87/mcp-lang-rmcp-extra-0.1.0",
+            "-14cd1cce6819ff87/serde-1.0.0",
+            "index.crates.io-1949cf8c6b5b557f/mcp-lang-rmcp-0.1.0",
+        ];
+        for dir in dirs {
+            fs::create_dir_all(src.join(dir)).unwrap();
+        }
+        assert_eq!(
+            remove_stale_extractions(&home, &["mcp-lang-rmcp"]).unwrap(),
+            1
+        );
+        assert!(!src.join(dirs[0]).exists());
+        for kept in &dirs[1..] {
+            assert!(src.join(kept).exists(), "{kept}");
+        }
+        assert_eq!(
+            remove_stale_extractions(&home.join("none"), &["x"]).unwrap(),
+            0
+        );
+        fs::remove_dir_all(&home).unwrap();
+    }
 
     #[test]
     fn tallies_cargo_test_result_lines() {

@@ -394,13 +394,18 @@ pub fn reported(meta: &Option<MetaObject>) -> Option<&str> {
         .and_then(Value::as_str)
 }
 
-/// Writes `contentLanguage` into any rmcp result that has a `_meta` slot, unless
-/// the handler already reported one. Returns whether the result now carries one.
+/// The `_meta` slot of a result, for the result types rmcp's model gives one;
+/// `None` for the others (`EmptyResult`, and `CustomResult`, which is raw JSON).
 ///
-/// Results without a `_meta` slot in rmcp's model (`EmptyResult`, and
-/// `CustomResult`, which is raw JSON) cannot carry it.
-pub fn stamp_result(result: &mut ServerResult, tag: &str) -> bool {
-    let meta = match result {
+/// ```
+/// use mcp_lang_rmcp::server::result_meta_mut;
+/// use rmcp::model::{ListToolsResult, ServerResult};
+///
+/// let mut result = ServerResult::ListToolsResult(ListToolsResult::default());
+/// assert!(result_meta_mut(&mut result).is_some());
+/// ```
+pub fn result_meta_mut(result: &mut ServerResult) -> Option<&mut Option<MetaObject>> {
+    Some(match result {
         ServerResult::InitializeResult(r) => &mut r.meta,
         ServerResult::DiscoverResult(r) => &mut r.meta,
         ServerResult::CompleteResult(r) => &mut r.meta,
@@ -413,7 +418,18 @@ pub fn stamp_result(result: &mut ServerResult, tag: &str) -> bool {
         ServerResult::CallToolResult(r) => &mut r.meta,
         ServerResult::InputRequiredResult(r) => &mut r.meta,
         ServerResult::ElicitResult(r) => &mut r.meta,
-        _ => return false,
+        _ => return None,
+    })
+}
+
+/// Writes `contentLanguage` into any rmcp result that has a `_meta` slot, unless
+/// the handler already reported one. Returns whether the result now carries one.
+///
+/// Results without a `_meta` slot in rmcp's model (`EmptyResult`, and
+/// `CustomResult`, which is raw JSON) cannot carry it.
+pub fn stamp_result(result: &mut ServerResult, tag: &str) -> bool {
+    let Some(meta) = result_meta_mut(result) else {
+        return false;
     };
     if reported(meta).is_none() {
         stamp(meta, tag);
