@@ -672,7 +672,11 @@ impl Negotiator {
         // buffered with the group of tags they can rate.
         let mut len = 0;
         let mut wildcard: Option<Decider> = None;
-        for (position, wr) in header.iter().take(self.max_ranges).enumerate() {
+        let mut all = header.iter();
+        for position in 0..self.max_ranges.min(all.len()) {
+            let Some(wr) = all.next() else {
+                break;
+            };
             let quality = wr.quality.get();
             if wr.range.is_wildcard() {
                 Decider::keep_best(
