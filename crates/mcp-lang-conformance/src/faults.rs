@@ -21,6 +21,17 @@ use crate::run::{Config, Target, run};
 
 /// The scenarios that must fail when `fault` is injected. Empty for a fault
 /// no scenario is known to catch (the self-test then reports it uncaught).
+///
+/// ```
+/// use mcp_lang_conformance::{faults::expected_failures, scenarios::find};
+/// use mcp_lang_reference::fault::Fault;
+///
+/// assert_eq!(expected_failures(Fault::DropVary), ["cache.vary"]);
+/// // Every name is a real scenario.
+/// for fault in Fault::ALL {
+///     assert!(expected_failures(*fault).iter().all(|id| find(id).is_some()), "{fault}");
+/// }
+/// ```
 pub fn expected_failures(fault: Fault) -> &'static [&'static str] {
     match fault {
         Fault::ReusePreference => &["scope.omission"],
@@ -70,6 +81,17 @@ pub fn expected_failures(fault: Fault) -> &'static [&'static str] {
 }
 
 /// The verdict on one fault.
+///
+/// ```
+/// use mcp_lang_conformance::faults::check;
+/// use mcp_lang_reference::fault::Fault;
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let verdict = check(Fault::IgnoreWeights).await.unwrap();
+/// assert!(verdict.caught, "{:?}", verdict.details);
+/// assert_eq!(verdict.details.len(), 2); // match.weights on stdio and on HTTP
+/// # });
+/// ```
 #[derive(Clone, Debug)]
 pub struct FaultCheck {
     /// The fault injected.
@@ -82,6 +104,17 @@ pub struct FaultCheck {
 }
 
 /// The self-test's score.
+///
+/// ```
+/// use mcp_lang_conformance::faults::{FaultCheck, Score};
+/// use mcp_lang_reference::fault::Fault;
+///
+/// let score = Score { checks: vec![
+///     FaultCheck { fault: Fault::DropVary, caught: true, details: Vec::new() },
+///     FaultCheck { fault: Fault::TrimMeta, caught: false, details: Vec::new() },
+/// ]};
+/// assert_eq!((score.caught(), score.missed()), (1, vec![Fault::TrimMeta]));
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct Score {
     /// One verdict per fault.
@@ -90,11 +123,25 @@ pub struct Score {
 
 impl Score {
     /// Faults caught.
+    ///
+    /// ```
+    /// use mcp_lang_conformance::faults::{FaultCheck, Score};
+    /// use mcp_lang_reference::fault::Fault;
+    ///
+    /// let score = Score { checks: vec![FaultCheck { fault: Fault::DropVary, caught: true, details: Vec::new() }] };
+    /// assert_eq!(score.caught(), 1);
+    /// ```
     pub fn caught(&self) -> usize {
         self.checks.iter().filter(|c| c.caught).count()
     }
 
     /// The faults that got through.
+    ///
+    /// ```
+    /// use mcp_lang_conformance::faults::Score;
+    ///
+    /// assert!(Score::default().missed().is_empty());
+    /// ```
     pub fn missed(&self) -> Vec<Fault> {
         self.checks
             .iter()
@@ -110,6 +157,18 @@ impl Score {
 /// # Errors
 ///
 /// The embedded server could not be started.
+///
+/// ```
+/// use mcp_lang_conformance::faults::check;
+/// use mcp_lang_reference::fault::Fault;
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// // An HTTP fault is looked for on HTTP only.
+/// let verdict = check(Fault::DropVary).await.unwrap();
+/// assert!(verdict.caught);
+/// assert!(verdict.details.iter().all(|(_, transport, _, _)| *transport == "http"));
+/// # });
+/// ```
 pub async fn check(fault: Fault) -> Result<FaultCheck, String> {
     let expected = expected_failures(fault);
     if expected.is_empty() {
@@ -155,6 +214,16 @@ pub async fn check(fault: Fault) -> Result<FaultCheck, String> {
 /// # Errors
 ///
 /// The embedded server could not be started.
+///
+/// `no_run`: it starts the embedded server once per fault (about forty runs);
+/// `cargo test -p mcp-lang-conformance` runs it as a test.
+///
+/// ```no_run
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let score = mcp_lang_conformance::faults::check_all().await.unwrap();
+/// assert!(score.missed().is_empty(), "{:?}", score.missed());
+/// # });
+/// ```
 pub async fn check_all() -> Result<Score, String> {
     let mut score = Score::default();
     for fault in Fault::ALL {

@@ -26,13 +26,41 @@ use crate::scenario::{Connection, Ctx, Outcome};
 use crate::wire::Call;
 
 /// The reference server's elicitation tool.
+///
+/// ```
+/// use mcp_lang_conformance::profile::{DEFAULT_ELICITATION_TOOL, Profile};
+///
+/// let profile = Profile::new(vec!["en".into()], "en".into()).unwrap();
+/// assert_eq!(profile.elicitation_tool, DEFAULT_ELICITATION_TOOL);
+/// ```
 pub const DEFAULT_ELICITATION_TOOL: &str = "send_confirmation";
 /// The reference server's progress tool.
+///
+/// ```
+/// use mcp_lang_conformance::profile::{DEFAULT_PROGRESS_TOOL, Profile};
+///
+/// let profile = Profile::from_toml("supported = [\"en\"]\ndefault = \"en\"\nprogress_tool = \"build\"").unwrap();
+/// assert_eq!(profile.progress_tool, "build");
+/// assert_ne!(profile.progress_tool, DEFAULT_PROGRESS_TOOL);
+/// ```
 pub const DEFAULT_PROGRESS_TOOL: &str = "prepare_report";
 /// The reference server's tool with an explicit `language` argument.
+///
+/// ```
+/// use mcp_lang_conformance::profile::{DEFAULT_EXPLICIT_TOOL, Profile};
+///
+/// let profile = Profile::new(vec!["en".into(), "fr".into()], "en".into()).unwrap();
+/// assert_eq!(profile.explicit_language_tool, DEFAULT_EXPLICIT_TOOL);
+/// ```
 pub const DEFAULT_EXPLICIT_TOOL: &str = "get_official_document";
 
 /// Tags the probe tries, besides the default.
+///
+/// ```
+/// use mcp_lang_conformance::profile::PROBE_TAGS;
+///
+/// assert!(PROBE_TAGS.contains(&"fr-CA") && PROBE_TAGS.contains(&"zh-Hant"));
+/// ```
 pub const PROBE_TAGS: &[&str] = &[
     "en", "en-US", "en-GB", "fr", "fr-CA", "fr-FR", "de", "de-DE", "es", "es-419", "it", "pt",
     "pt-BR", "nl", "sv", "da", "nb", "fi", "pl", "cs", "ru", "uk", "tr", "el", "he", "ar", "hi",
@@ -69,6 +97,15 @@ impl Profile {
     /// # Errors
     ///
     /// The set is empty or does not contain the default.
+    ///
+    /// ```
+    /// use mcp_lang_conformance::profile::Profile;
+    ///
+    /// // The default joins the set when it is missing.
+    /// let profile = Profile::new(vec!["fr".into(), "de".into()], "en".into()).unwrap();
+    /// assert_eq!(profile.supported, ["en", "fr", "de"]);
+    /// assert!(Profile::new(Vec::new(), "en".into()).is_err());
+    /// ```
     pub fn new(supported: Vec<String>, default: String) -> Result<Self, String> {
         if supported.is_empty() {
             return Err("the profile lists no supported language".into());
@@ -91,6 +128,15 @@ impl Profile {
     /// # Errors
     ///
     /// Not TOML, or `supported` / `default` missing or of the wrong type.
+    ///
+    /// ```
+    /// use mcp_lang_conformance::profile::Profile;
+    ///
+    /// let text = "supported = [\"en\", \"ja\"]\ndefault = \"en\"\nelicitation_tool = \"ask\"";
+    /// let profile = Profile::from_toml(text).unwrap();
+    /// assert_eq!((profile.default.as_str(), profile.elicitation_tool.as_str()), ("en", "ask"));
+    /// assert!(Profile::from_toml("supported = \"en\"\ndefault = \"en\"").is_err());
+    /// ```
     pub fn from_toml(text: &str) -> Result<Self, String> {
         let table: toml::Table = text.parse().map_err(|e| format!("profile: {e}"))?;
         let supported = table
@@ -134,6 +180,25 @@ impl Profile {
 /// The target does not answer `tools/list` or does not report
 /// `contentLanguage` (then it does not take part in SEP-2792, or the profile
 /// must be given).
+///
+/// ```
+/// # use mcp_lang_conformance::stdio::StdioConnection;
+/// # async fn embedded_stdio() -> StdioConnection {
+/// #     use rmcp::ServiceExt;
+/// #     let (server_io, client_io) = tokio::io::duplex(1 << 20);
+/// #     let server = mcp_lang_reference::ReferenceServer::new().unwrap();
+/// #     tokio::spawn(async move { if let Ok(s) = server.serve(server_io).await { let _ = s.waiting().await; } });
+/// #     let (read, write) = tokio::io::split(client_io);
+/// #     StdioConnection::new(read, write, "2026-07-28")
+/// # }
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// use mcp_lang_conformance::{profile::probe, scenario::Connection};
+///
+/// let (profile, _connection) = probe(Connection::Stdio(embedded_stdio().await)).await.unwrap();
+/// assert_eq!(profile.default, "en");
+/// assert!(profile.supported.iter().any(|t| t == "fr-CA"));
+/// # });
+/// ```
 pub async fn probe(connection: Connection) -> Result<(Profile, Connection), String> {
     let placeholder = Profile {
         supported: Vec::new(),

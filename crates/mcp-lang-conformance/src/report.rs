@@ -1,10 +1,25 @@
 //! The results of a run, as a readable table, JSON, or JUnit XML.
+//!
+//! ```
+//! use mcp_lang_conformance::{report::{Format, Report, Row}, scenario::Outcome, scenarios::find};
+//!
+//! let report = Report { target: "example".into(), rows: vec![
+//!     Row { scenario: find("match.weights").unwrap(), transport: "stdio", outcome: Outcome::Pass }] };
+//! assert!(report.render(Format::Table).contains("1 passed"));
+//! ```
 
 use serde_json::{Value, json};
 
 use crate::scenario::{Outcome, Scenario};
 
 /// One scenario's result on one transport.
+///
+/// ```
+/// use mcp_lang_conformance::{report::Row, scenario::Outcome, scenarios::find};
+///
+/// let row = Row { scenario: find("agree.case").unwrap(), transport: "http", outcome: Outcome::Pass };
+/// assert_eq!(row.scenario.item, 7);
+/// ```
 #[derive(Clone, Debug)]
 pub struct Row {
     /// The scenario.
@@ -16,6 +31,18 @@ pub struct Row {
 }
 
 /// Everything a run found.
+///
+/// ```
+/// use mcp_lang_conformance::{report::{Report, Row}, scenario::Outcome, scenarios::find};
+///
+/// let weights = find("match.weights").unwrap();
+/// let report = Report { target: "example".into(), rows: vec![
+///     Row { scenario: weights, transport: "stdio", outcome: Outcome::Pass },
+///     Row { scenario: weights, transport: "http", outcome: Outcome::Fail("picked fr".into()) },
+/// ]};
+/// assert!(report.failed());
+/// assert!(report.table().contains("FAIL"));
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct Report {
     /// What was tested, for the header (`embedded reference server`, a URL, a command).
@@ -25,6 +52,16 @@ pub struct Report {
 }
 
 /// Counts of a report.
+///
+/// ```
+/// use mcp_lang_conformance::{report::{Report, Row, Summary}, scenario::Outcome, scenarios::find};
+///
+/// let sse = find("sse.header-agrees").unwrap();
+/// let report = Report { target: "stdio `server`".into(), rows: vec![
+///     Row { scenario: sse, transport: "stdio", outcome: Outcome::Skip("needs HTTP".into()) },
+/// ]};
+/// assert_eq!(report.summary(), Summary { passed: 0, failed: 0, skipped: 1 });
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Summary {
     /// Scenarios that passed.
@@ -36,6 +73,13 @@ pub struct Summary {
 }
 
 /// An output format.
+///
+/// ```
+/// use mcp_lang_conformance::report::Format;
+///
+/// assert_eq!("junit".parse::<Format>(), Ok(Format::Junit));
+/// assert!("yaml".parse::<Format>().is_err());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     /// A readable table.
@@ -61,6 +105,17 @@ impl std::str::FromStr for Format {
 
 impl Report {
     /// The counts.
+    ///
+    /// ```
+    /// use mcp_lang_conformance::{report::{Report, Row}, scenario::Outcome, scenarios::find};
+    ///
+    /// let weights = find("match.weights").unwrap();
+    /// let report = Report { target: "t".into(), rows: vec![
+    ///     Row { scenario: weights, transport: "stdio", outcome: Outcome::Pass },
+    ///     Row { scenario: weights, transport: "http", outcome: Outcome::Pass },
+    /// ]};
+    /// assert_eq!(report.summary().passed, 2);
+    /// ```
     pub fn summary(&self) -> Summary {
         let mut s = Summary::default();
         for row in &self.rows {
@@ -74,16 +129,46 @@ impl Report {
     }
 
     /// Whether any scenario failed.
+    ///
+    /// ```
+    /// use mcp_lang_conformance::{report::{Report, Row}, scenario::Outcome, scenarios::find};
+    ///
+    /// let row = |outcome| Row { scenario: find("cache.vary").unwrap(), transport: "http", outcome };
+    /// let skipped = Report { target: "t".into(), rows: vec![row(Outcome::Skip("stdio".into()))] };
+    /// assert!(!skipped.failed()); // a skip is not a failure
+    /// let broken = Report { target: "t".into(), rows: vec![row(Outcome::Fail("no Vary".into()))] };
+    /// assert!(broken.failed());
+    /// ```
     pub fn failed(&self) -> bool {
         self.rows.iter().any(|r| r.outcome.is_fail())
     }
 
     /// The rows of scenario `id` (one per transport it ran on).
+    ///
+    /// ```
+    /// use mcp_lang_conformance::{report::{Report, Row}, scenario::Outcome, scenarios::find};
+    ///
+    /// let row = |id, transport| Row { scenario: find(id).unwrap(), transport, outcome: Outcome::Pass };
+    /// let report = Report { target: "t".into(), rows: vec![
+    ///     row("match.weights", "stdio"), row("match.weights", "http"), row("cache.vary", "http")] };
+    /// let transports: Vec<_> = report.rows_of("match.weights").map(|r| r.transport).collect();
+    /// assert_eq!(transports, ["stdio", "http"]);
+    /// ```
     pub fn rows_of<'a>(&'a self, id: &'a str) -> impl Iterator<Item = &'a Row> + 'a {
         self.rows.iter().filter(move |r| r.scenario.id == id)
     }
 
     /// Renders the report in `format`.
+    ///
+    /// ```
+    /// use mcp_lang_conformance::report::{Format, Report};
+    ///
+    /// let empty = Report { target: "nothing".into(), rows: Vec::new() };
+    /// assert!(empty.render(Format::Table).starts_with("SEP-2792 conformance: nothing"));
+    /// assert!(empty.render(Format::Junit).starts_with("<?xml"));
+    /// let json: serde_json::Value = serde_json::from_str(&empty.render(Format::Json)).unwrap();
+    /// assert_eq!(json["summary"]["passed"], 0);
+    /// ```
     pub fn render(&self, format: Format) -> String {
         match format {
             Format::Table => self.table(),
@@ -93,6 +178,16 @@ impl Report {
     }
 
     /// The readable table: transport, scenario, SEP item, result, why.
+    ///
+    /// ```
+    /// use mcp_lang_conformance::{report::{Report, Row}, scenario::Outcome, scenarios::find};
+    ///
+    /// let report = Report { target: "t".into(), rows: vec![
+    ///     Row { scenario: find("match.weights").unwrap(), transport: "http", outcome: Outcome::Pass }] };
+    /// let table = report.table();
+    /// assert!(table.contains("match.weights"));
+    /// assert!(table.ends_with("1 passed, 0 failed, 0 skipped\n"));
+    /// ```
     pub fn table(&self) -> String {
         let id_width = self
             .rows
@@ -142,6 +237,16 @@ impl Report {
     }
 
     /// The JSON document.
+    ///
+    /// ```
+    /// use mcp_lang_conformance::{report::{Report, Row}, scenario::Outcome, scenarios::find};
+    ///
+    /// let report = Report { target: "t".into(), rows: vec![
+    ///     Row { scenario: find("http.mismatch").unwrap(), transport: "http", outcome: Outcome::Fail("HTTP 200".into()) }] };
+    /// let json = report.json();
+    /// assert_eq!(json["results"][0]["outcome"], "fail");
+    /// assert_eq!(json["results"][0]["reason"], "HTTP 200");
+    /// ```
     pub fn json(&self) -> Value {
         let s = self.summary();
         json!({
@@ -160,6 +265,16 @@ impl Report {
     }
 
     /// JUnit XML: one test suite per transport, one test case per scenario.
+    ///
+    /// ```
+    /// use mcp_lang_conformance::{report::{Report, Row}, scenario::Outcome, scenarios::find};
+    ///
+    /// let report = Report { target: "t".into(), rows: vec![
+    ///     Row { scenario: find("cache.vary").unwrap(), transport: "http", outcome: Outcome::Fail("no <Vary>".into()) }] };
+    /// let xml = report.junit();
+    /// assert!(xml.contains("<testsuite name=\"sep-2792.http\" tests=\"1\" failures=\"1\""));
+    /// assert!(xml.contains("no &lt;Vary&gt;"));
+    /// ```
     pub fn junit(&self) -> String {
         let s = self.summary();
         let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");

@@ -5,6 +5,18 @@
 //! in-process stdio pipe and Streamable HTTP on a loopback port), optionally
 //! with one injected [`Fault`]. Each transport gets one connection that every
 //! scenario shares, so a server that keeps state between requests shows it.
+//!
+//! ```
+//! use mcp_lang_conformance::run::{Config, Target, run};
+//!
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! let mut config = Config::new(Target::Embedded);
+//! config.only = vec!["scope.".into()]; // every request-scope scenario
+//! config.client_side = false;
+//! let report = run(&config).await.unwrap();
+//! assert_eq!(report.summary().failed, 0, "{}", report.table());
+//! # });
+//! ```
 
 use std::time::Duration;
 
@@ -22,9 +34,24 @@ use crate::stdio::StdioConnection;
 use crate::wire::PROTOCOL_STATELESS;
 
 /// The longest a single scenario may run.
+///
+/// ```
+/// use std::time::Duration;
+/// use mcp_lang_conformance::run::SCENARIO_TIMEOUT;
+///
+/// assert_eq!(SCENARIO_TIMEOUT, Duration::from_secs(90));
+/// ```
 pub const SCENARIO_TIMEOUT: Duration = Duration::from_secs(90);
 
 /// What to test.
+///
+/// ```
+/// use mcp_lang_conformance::run::{Config, Target};
+///
+/// let config = Config::new(Target::Url("http://127.0.0.1:3000/mcp".into()));
+/// assert_eq!(config.target, Target::Url("http://127.0.0.1:3000/mcp".into()));
+/// assert!(config.profile.is_none()); // probed when the run starts
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Target {
     /// A Streamable HTTP endpoint, `http://host:port/path`.
@@ -62,6 +89,14 @@ pub struct Config {
 
 impl Config {
     /// Every scenario against `target`, profile probed, stateless protocol.
+    ///
+    /// ```
+    /// use mcp_lang_conformance::run::{Config, Target};
+    ///
+    /// let config = Config::new(Target::Stdio("mcp-lang serve --stdio".into()));
+    /// assert_eq!(config.protocol, "2026-07-28");
+    /// assert!(config.only.is_empty() && config.fault.is_none());
+    /// ```
     pub fn new(target: Target) -> Self {
         Self {
             target,
@@ -88,6 +123,21 @@ impl Config {
 /// # Errors
 ///
 /// The target cannot be reached or started, or its profile cannot be probed.
+///
+/// ```
+/// use mcp_lang_conformance::run::{Config, Target, run};
+/// use mcp_lang_reference::fault::Fault;
+///
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// let mut config = Config::new(Target::Embedded);
+/// config.only = vec!["cache.vary".into()];
+/// config.client_side = false;
+/// config.fault = Some(Fault::DropVary);
+/// let report = run(&config).await.unwrap();
+/// assert!(report.failed()); // the injected fault is caught
+/// assert_eq!(report.rows_of("cache.vary").map(|r| r.outcome.as_str()).collect::<Vec<_>>(), ["skip", "fail"]);
+/// # });
+/// ```
 pub async fn run(config: &Config) -> Result<Report, String> {
     let scenarios = config.selected();
     let mut report = Report::default();

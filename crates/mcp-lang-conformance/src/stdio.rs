@@ -7,6 +7,22 @@
 //! ([`StdioConnection::spawn`]) or any in-process pipe
 //! ([`StdioConnection::new`]), which is how the embedded reference server is
 //! reached without a process.
+//!
+//! ```
+//! use mcp_lang_conformance::{stdio::StdioConnection, wire::Call};
+//! use rmcp::ServiceExt;
+//!
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! // The reference server on the other end of an in-process pipe.
+//! let (server_io, client_io) = tokio::io::duplex(1 << 20);
+//! let server = mcp_lang_reference::ReferenceServer::new().unwrap();
+//! tokio::spawn(async move { if let Ok(s) = server.serve(server_io).await { let _ = s.waiting().await; } });
+//! let (read, write) = tokio::io::split(client_io);
+//! let mut stdio = StdioConnection::new(read, write, "2026-07-28");
+//! let exchange = stdio.send(&Call::new("tools/list").preference("ja")).await.unwrap();
+//! assert_eq!(exchange.content_language_str(), Some("ja"));
+//! # });
+//! ```
 
 use std::process::Stdio;
 use std::time::Duration;
@@ -22,12 +38,46 @@ type Writer = Box<dyn AsyncWrite + Unpin + Send>;
 
 /// The longest line (one JSON-RPC message) the suite reads from a server:
 /// a longer one fails the exchange instead of growing without bound.
+///
+/// ```
+/// use mcp_lang_conformance::stdio::MAX_MESSAGE_BYTES;
+///
+/// assert_eq!(MAX_MESSAGE_BYTES, 16 * 1024 * 1024);
+/// ```
 pub const MAX_MESSAGE_BYTES: u64 = 16 << 20;
 
 /// How long one request may take before the suite gives up on it.
+///
+/// ```
+/// use mcp_lang_conformance::{run::SCENARIO_TIMEOUT, stdio::REQUEST_TIMEOUT};
+///
+/// // A scenario has room for several slow requests.
+/// assert!(REQUEST_TIMEOUT * 5 < SCENARIO_TIMEOUT);
+/// ```
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(15);
 
 /// One stdio connection (one logical client).
+///
+/// ```
+/// # use mcp_lang_conformance::stdio::StdioConnection;
+/// # async fn embedded_stdio() -> StdioConnection {
+/// #     use rmcp::ServiceExt;
+/// #     let (server_io, client_io) = tokio::io::duplex(1 << 20);
+/// #     let server = mcp_lang_reference::ReferenceServer::new().unwrap();
+/// #     tokio::spawn(async move { if let Ok(s) = server.serve(server_io).await { let _ = s.waiting().await; } });
+/// #     let (read, write) = tokio::io::split(client_io);
+/// #     StdioConnection::new(read, write, "2026-07-28")
+/// # }
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// use mcp_lang_conformance::wire::Call;
+///
+/// let mut stdio = embedded_stdio().await;
+/// stdio.open().await.unwrap();
+/// let exchange = stdio.send(&Call::new("tools/list").preference("ga")).await.unwrap();
+/// assert_eq!(exchange.content_language_str(), Some("ga"));
+/// stdio.close().await;
+/// # });
+/// ```
 pub struct StdioConnection {
     reader: Reader,
     writer: Writer,
@@ -48,6 +98,18 @@ impl std::fmt::Debug for StdioConnection {
 
 impl StdioConnection {
     /// A connection over a pipe; [`Self::open`] must run before requests.
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// use mcp_lang_conformance::stdio::StdioConnection;
+    ///
+    /// // Any pair of pipes will do; here, one end of an in-process duplex.
+    /// let (_server_end, client_end) = tokio::io::duplex(4096);
+    /// let (read, write) = tokio::io::split(client_end);
+    /// let stdio = StdioConnection::new(read, write, "2025-11-25");
+    /// assert_eq!(stdio.protocol(), "2025-11-25");
+    /// # });
+    /// ```
     pub fn new(
         reader: impl AsyncRead + Unpin + Send + 'static,
         writer: impl AsyncWrite + Unpin + Send + 'static,
@@ -74,6 +136,15 @@ impl StdioConnection {
     /// # Errors
     ///
     /// The command is empty or cannot be started.
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// use mcp_lang_conformance::stdio::StdioConnection;
+    ///
+    /// assert!(StdioConnection::spawn("", "2026-07-28").is_err());
+    /// assert!(StdioConnection::spawn("/no/such/mcp-server --stdio", "2026-07-28").is_err());
+    /// # });
+    /// ```
     pub fn spawn(command: &str, protocol: &str) -> Result<Self, WireError> {
         let mut words = command.split_whitespace();
         let program = words
@@ -107,6 +178,23 @@ impl StdioConnection {
     /// # Errors
     ///
     /// The handshake failed.
+    ///
+    /// ```
+    /// # use mcp_lang_conformance::stdio::StdioConnection;
+    /// # async fn embedded_stdio() -> StdioConnection {
+    /// #     use rmcp::ServiceExt;
+    /// #     let (server_io, client_io) = tokio::io::duplex(1 << 20);
+    /// #     let server = mcp_lang_reference::ReferenceServer::new().unwrap();
+    /// #     tokio::spawn(async move { if let Ok(s) = server.serve(server_io).await { let _ = s.waiting().await; } });
+    /// #     let (read, write) = tokio::io::split(client_io);
+    /// #     StdioConnection::new(read, write, "2026-07-28")
+    /// # }
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let mut stdio = embedded_stdio().await;
+    /// // Stateless protocol: nothing to do; the first request carries its own protocol `_meta`.
+    /// assert!(stdio.open().await.is_ok());
+    /// # });
+    /// ```
     pub async fn open(&mut self) -> Result<(), WireError> {
         if is_stateless(&self.protocol) {
             return Ok(());
@@ -130,6 +218,21 @@ impl StdioConnection {
     }
 
     /// The protocol version this connection speaks.
+    ///
+    /// ```
+    /// # use mcp_lang_conformance::stdio::StdioConnection;
+    /// # async fn embedded_stdio() -> StdioConnection {
+    /// #     use rmcp::ServiceExt;
+    /// #     let (server_io, client_io) = tokio::io::duplex(1 << 20);
+    /// #     let server = mcp_lang_reference::ReferenceServer::new().unwrap();
+    /// #     tokio::spawn(async move { if let Ok(s) = server.serve(server_io).await { let _ = s.waiting().await; } });
+    /// #     let (read, write) = tokio::io::split(client_io);
+    /// #     StdioConnection::new(read, write, "2026-07-28")
+    /// # }
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// assert_eq!(embedded_stdio().await.protocol(), "2026-07-28");
+    /// # });
+    /// ```
     pub fn protocol(&self) -> &str {
         &self.protocol
     }
@@ -148,6 +251,27 @@ impl StdioConnection {
     ///
     /// The stream closed, a line was not JSON, or the response took longer
     /// than [`REQUEST_TIMEOUT`].
+    ///
+    /// ```
+    /// # use mcp_lang_conformance::stdio::StdioConnection;
+    /// # async fn embedded_stdio() -> StdioConnection {
+    /// #     use rmcp::ServiceExt;
+    /// #     let (server_io, client_io) = tokio::io::duplex(1 << 20);
+    /// #     let server = mcp_lang_reference::ReferenceServer::new().unwrap();
+    /// #     tokio::spawn(async move { if let Ok(s) = server.serve(server_io).await { let _ = s.waiting().await; } });
+    /// #     let (read, write) = tokio::io::split(client_io);
+    /// #     StdioConnection::new(read, write, "2026-07-28")
+    /// # }
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// use mcp_lang_conformance::wire::Call;
+    ///
+    /// let mut stdio = embedded_stdio().await;
+    /// let exchange = stdio.send(&Call::new("tools/list").preference("tlh")).await.unwrap();
+    /// // Nothing acceptable: the server's default, not an error.
+    /// assert_eq!(exchange.content_language_str(), Some("en"));
+    /// assert_eq!(exchange.status, None); // no HTTP on stdio
+    /// # });
+    /// ```
     pub async fn send(&mut self, call: &Call) -> Result<Exchange, WireError> {
         let id = self.next_id;
         self.next_id += 1;
@@ -209,6 +333,22 @@ impl StdioConnection {
 
     /// Closes the pipes and, for a spawned process, waits briefly for it to
     /// exit, then kills it.
+    ///
+    /// ```
+    /// # use mcp_lang_conformance::stdio::StdioConnection;
+    /// # async fn embedded_stdio() -> StdioConnection {
+    /// #     use rmcp::ServiceExt;
+    /// #     let (server_io, client_io) = tokio::io::duplex(1 << 20);
+    /// #     let server = mcp_lang_reference::ReferenceServer::new().unwrap();
+    /// #     tokio::spawn(async move { if let Ok(s) = server.serve(server_io).await { let _ = s.waiting().await; } });
+    /// #     let (read, write) = tokio::io::split(client_io);
+    /// #     StdioConnection::new(read, write, "2026-07-28")
+    /// # }
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let stdio = embedded_stdio().await;
+    /// stdio.close().await; // ends the server's input: it stops
+    /// # });
+    /// ```
     pub async fn close(mut self) {
         let _ = self.writer.shutdown().await;
         if let Some(mut child) = self.child.take() {

@@ -4,6 +4,13 @@
 //!
 //! Edge cases whose field lines must reach the server exactly as written
 //! (surrounding whitespace, two lines) are sent on a raw TCP connection.
+//!
+//! ```
+//! use mcp_lang_conformance::{scenario::Needs, scenarios::binding::SCENARIOS};
+//!
+//! // Field lines and status codes: all but one need Streamable HTTP.
+//! assert_eq!(SCENARIOS.iter().filter(|s| s.needs != Needs::Http).count(), 1);
+//! ```
 
 use serde_json::{Value, json};
 
@@ -13,6 +20,13 @@ use crate::wire::{CONTENT_LANGUAGE, Call, Exchange, HeaderPlan};
 use super::sep;
 
 /// The scenarios of this module, in report order.
+///
+/// ```
+/// use mcp_lang_conformance::scenarios::binding::SCENARIOS;
+///
+/// assert!(SCENARIOS.iter().all(|s| (6..=9).contains(&s.item)));
+/// assert!(SCENARIOS.iter().any(|s| s.id == "agree.every-line"));
+/// ```
 pub const SCENARIOS: &[Scenario] = &[
     Scenario {
         id: "http.request-mirror",

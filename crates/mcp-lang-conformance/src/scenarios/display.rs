@@ -5,6 +5,12 @@
 //! The identifier check compares whole responses of the same request under
 //! several preferences with `mcp-lang-meta`'s `IdentifierGuard`: the only
 //! differences allowed are the SEP's display fields and `contentLanguage`.
+//!
+//! ```
+//! use mcp_lang_conformance::scenarios::display::SCENARIOS;
+//!
+//! assert!(SCENARIOS.iter().all(|s| [3, 4, 5, 8].contains(&s.item)));
+//! ```
 
 use mcp_lang_grammar::ContentLanguage;
 use mcp_lang_meta::IdentifierGuard;
@@ -18,6 +24,14 @@ use crate::wire::{CONTENT_LANGUAGE, Call, Exchange};
 use super::sep;
 
 /// The scenarios of this module, in report order.
+///
+/// ```
+/// use mcp_lang_conformance::{scenario::Needs, scenarios::display::SCENARIOS};
+///
+/// // `_meta` only: they run on stdio and on HTTP alike.
+/// assert!(SCENARIOS.iter().all(|s| s.needs == Needs::Any));
+/// assert!(SCENARIOS.iter().any(|s| s.id == "discovery.names-stable"));
+/// ```
 pub const SCENARIOS: &[Scenario] = &[
     Scenario {
         id: "discovery.titles-localized",

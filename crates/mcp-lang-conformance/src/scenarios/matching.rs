@@ -5,6 +5,13 @@
 //! Every check reads the language the server says it used
 //! (`contentLanguage` of a `tools/list` result) and compares it with what RFC
 //! 4647 matching over the profile's supported set allows.
+//!
+//! ```
+//! use mcp_lang_conformance::scenarios::matching::SCENARIOS;
+//!
+//! // Item 0: the Security section's malformed value, outside the numbered list.
+//! assert!(SCENARIOS.iter().any(|s| s.item == 0));
+//! ```
 
 use crate::scenario::{Ctx, Needs, Scenario, ScenarioFuture, Step, ensure, finish};
 use crate::wire::Call;
@@ -13,6 +20,13 @@ use serde_json::json;
 use super::sep;
 
 /// The scenarios of this module, in report order.
+///
+/// ```
+/// use mcp_lang_conformance::scenarios::matching::SCENARIOS;
+///
+/// let weights = SCENARIOS.iter().find(|s| s.id == "match.weights").unwrap();
+/// assert_eq!((weights.item, weights.rule), (1, "q-values decide, not range order"));
+/// ```
 pub const SCENARIOS: &[Scenario] = &[
     Scenario {
         id: "match.supported",

@@ -6,6 +6,14 @@
 //! | [`display`] | 3 (titles, names, `contentLanguage`), 4 (elicitation, progress), 5 (identifiers, explicit arguments), 8 (notification `_meta`) |
 //! | [`binding`] | 6 (HTTP mirroring, missing header, HeaderMismatch), 7 (exact agreement), 8 (SSE), 9 (caching) |
 //! | [`client`] | client side of 2, 6, 8, 9 and 10 (privacy), against scripted servers |
+//!
+//! ```
+//! use mcp_lang_conformance::scenarios::{all, binding, client, display, matching};
+//!
+//! let total = matching::SCENARIOS.len() + display::SCENARIOS.len() + binding::SCENARIOS.len() + client::SCENARIOS.len();
+//! assert_eq!(all().len(), total);
+//! assert_eq!(all()[0].id, matching::SCENARIOS[0].id);
+//! ```
 
 use crate::scenario::Scenario;
 
@@ -16,6 +24,16 @@ pub mod matching;
 mod sep;
 
 /// Every scenario, in report order.
+///
+/// ```
+/// use std::collections::HashSet;
+/// use mcp_lang_conformance::scenarios::all;
+///
+/// let scenarios = all();
+/// let ids: HashSet<&str> = scenarios.iter().map(|s| s.id).collect();
+/// assert_eq!(ids.len(), scenarios.len()); // ids are unique
+/// assert!(scenarios.iter().all(|s| s.item <= 10));
+/// ```
 pub fn all() -> Vec<Scenario> {
     [
         matching::SCENARIOS,
@@ -27,6 +45,13 @@ pub fn all() -> Vec<Scenario> {
 }
 
 /// The scenario with this id.
+///
+/// ```
+/// use mcp_lang_conformance::scenarios::find;
+///
+/// assert_eq!(find("http.mismatch").unwrap().item, 6);
+/// assert!(find("no.such-scenario").is_none());
+/// ```
 pub fn find(id: &str) -> Option<Scenario> {
     all().into_iter().find(|s| s.id == id)
 }
