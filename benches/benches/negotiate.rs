@@ -23,6 +23,9 @@
 //! prints them) runs one operation `ITERATIONS` times inside `callgrind_loop`
 //! instead of running criterion, for
 //! `valgrind --tool=callgrind --toggle-collect='*callgrind_loop*'`.
+//! `GROUP/mcp-lang-negotiate-only` (callgrind only, never timed) counts our
+//! `negotiate` on a header parsed beforehand, to tell the matcher's
+//! instructions from the parser's.
 
 use std::hint::black_box;
 
