@@ -194,6 +194,7 @@ impl<'a> AcceptLanguage<'a> {
     /// assert_eq!(AcceptLanguage::parse("da, en-gb;q=0.8, en;q=0.7").unwrap().len(), 3);
     /// assert!(AcceptLanguage::parse("en;q=0.5;q=0.4").is_err()); // one weight, no other parameter
     /// ```
+    #[inline]
     pub fn parse(value: &'a str) -> Result<Self, ParseError> {
         AcceptLanguage::parse_with(value, Limits::UNLIMITED)
     }
@@ -207,6 +208,7 @@ impl<'a> AcceptLanguage<'a> {
     /// assert_eq!(AcceptLanguage::parse_bytes(b"en-US").unwrap().as_str(), "en-US");
     /// assert_eq!(AcceptLanguage::parse_bytes(b"en, \xc3\xa9").unwrap_err().offset(), 4);
     /// ```
+    #[inline]
     pub fn parse_bytes(value: &'a [u8]) -> Result<Self, ParseError> {
         AcceptLanguage::parse_bytes_with(value, Limits::UNLIMITED)
     }
@@ -218,6 +220,7 @@ impl<'a> AcceptLanguage<'a> {
     /// let limits = Limits::new().max_ranges(32);
     /// assert!(AcceptLanguage::parse_with(&"en,".repeat(33), limits).is_err());
     /// ```
+    #[inline]
     pub fn parse_with(value: &'a str, limits: Limits) -> Result<Self, ParseError> {
         let mut index = RangeIndex::EMPTY;
         let len = validate(value.as_bytes(), limits, &mut index)?;
@@ -230,6 +233,7 @@ impl<'a> AcceptLanguage<'a> {
     /// use mcp_lang_grammar::{AcceptLanguage, Limits};
     /// assert!(AcceptLanguage::parse_bytes_with(b"en", Limits::new().max_bytes(2)).is_ok());
     /// ```
+    #[inline]
     pub fn parse_bytes_with(value: &'a [u8], limits: Limits) -> Result<Self, ParseError> {
         let mut index = RangeIndex::EMPTY;
         let len = validate(value, limits, &mut index)?;
@@ -281,6 +285,7 @@ impl<'a> AcceptLanguage<'a> {
     /// assert!(first.range.is_wildcard());
     /// assert_eq!(first.quality.get(), 500);
     /// ```
+    #[inline]
     pub fn iter(&self) -> Ranges<'a> {
         Ranges {
             value: self.value,

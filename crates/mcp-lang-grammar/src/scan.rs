@@ -15,8 +15,8 @@
 //! it, and that byte must be `,`, `;`, OWS or the end, which rules out a
 //! ninth letter, a digit in the first subtag and `*-` without looking
 //! again. The weight browsers send, `;q=0.` and one digit, is validated
-//! and read by one comparison of six bytes; the other spellings take the
-//! general path.
+//! and read at once (with the comma after it, by one masked comparison of
+//! eight bytes); the other spellings take the general path.
 //!
 //! The index holds `u16` offsets, so only values of at most 64 KiB are
 //! noted; a longer value is scanned when iterated (it has thousands of
@@ -104,7 +104,7 @@ pub(crate) fn scan(b: &[u8], index: &mut RangeIndex) -> Option<usize> {
             (i, next) = range_end(b, i)?;
         } else if c == b'*' {
             i += 1;
-            next = b.get(i).copied();
+            next = byte_at(b, i);
         } else if c == b',' {
             i += 1;
             continue;
@@ -139,18 +139,21 @@ pub(crate) fn scan(b: &[u8], index: &mut RangeIndex) -> Option<usize> {
     Some(count)
 }
 
-/// What follows the range that ends at `i` (`next` is the byte there):
-/// `[ OWS ";" OWS weight ] OWS`, then a comma or the end. Returns the index
-/// of that comma (the length of `b` at the end) and the range's quality.
+/// What follows the range that ends at `i` (`next` is the byte there, as
+/// [`byte_at`] reads it): `[ OWS ";" OWS weight ] OWS`, then a comma or the
+/// end. Returns the index of that comma (the length of `b` at the end) and
+/// the range's quality.
 ///
 /// Whatever ends a range must be `,`, `;`, OWS or the end, which rules out
 /// a ninth letter, a digit in the first subtag, or `*-`.
 #[inline(always)]
-fn after_range(b: &[u8], mut i: usize, next: Option<u8>) -> Option<(usize, u16)> {
+fn after_range(b: &[u8], mut i: usize, next: u8) -> Option<(usize, u16)> {
     match next {
-        Some(b',') | None => return Some((i, 1000)),
-        Some(b';') => {}
-        Some(c) if is_ows(c) => {
+        b',' => return Some((i, 1000)),
+        b';' => {}
+        // The end, or a NUL byte (never allowed after a range).
+        0 => return (i >= b.len()).then_some((i, 1000)),
+        c if is_ows(c) => {
             i = skip_ows(b, i);
             match b.get(i) {
                 Some(b',') => return Some((i, 1000)),
@@ -158,15 +161,21 @@ fn after_range(b: &[u8], mut i: usize, next: Option<u8>) -> Option<(usize, u16)>
                 _ => return None,
             }
         }
-        Some(_) => return None,
+        _ => return None,
     }
     // The weight browsers send, `;q=0.` and one digit before a comma or
-    // the end, validated and read at once.
-    if let Some(&[s, q, e, zero, dot, d]) = b.get(i..).and_then(<[u8]>::first_chunk::<6>)
-        && u32::from_le_bytes([s, q, e, zero]) == u32::from_le_bytes(*b";q=0")
-        && dot == b'.'
+    // the end, validated and read at once: with a comma and at least one
+    // byte after it, by one masked comparison of eight bytes.
+    if let Some(chunk) = b.get(i..).and_then(<[u8]>::first_chunk::<8>) {
+        // `;q=0.` then any byte, then `,`, then any byte.
+        const MASK: u64 = u64::from_le_bytes([0xff, 0xff, 0xff, 0xff, 0xff, 0, 0xff, 0]);
+        const FORM: u64 = u64::from_le_bytes(*b";q=0.\0,\0");
+        let &[.., d, _, _] = chunk;
+        if u64::from_le_bytes(*chunk) & MASK == FORM && is_digit(d) {
+            return Some((i + 6, u16::from(d - b'0') * 100));
+        }
+    } else if let Some(&[b';', b'q', b'=', b'0', b'.', d]) = b.get(i..)
         && is_digit(d)
-        && matches!(b.get(i + 6), Some(b',') | None)
     {
         return Some((i + 6, u16::from(d - b'0') * 100));
     }
@@ -197,32 +206,36 @@ fn skip_ows(b: &[u8], mut i: usize) -> usize {
     i
 }
 
-/// The end of a basic range starting with the letter at `start`, and the
-/// byte there: a first subtag of 1 to 8 letters, then `-` and 1 to 8
-/// letters or digits, any number of times. What follows is the caller's to
-/// check.
+/// The byte at `i`, or 0 past the end. 0 is no byte of any element or
+/// separator, so the scan loops stop there like at the end; where the end
+/// is allowed, the caller tells the two apart by `i`.
 #[inline(always)]
-fn range_end(b: &[u8], start: usize) -> Option<(usize, Option<u8>)> {
+fn byte_at(b: &[u8], i: usize) -> u8 {
+    b.get(i).copied().unwrap_or(0)
+}
+
+/// The end of a basic range starting with the letter at `start`, and the
+/// byte there (as [`byte_at`] reads it): a first subtag of 1 to 8 letters,
+/// then `-` and 1 to 8 letters or digits, any number of times. What follows
+/// is the caller's to check.
+#[inline(always)]
+fn range_end(b: &[u8], start: usize) -> Option<(usize, u8)> {
     let mut i = start + 1;
-    let mut next = b.get(i).copied();
-    while let Some(c) = next
-        && is_alpha(c)
-    {
+    let mut next = byte_at(b, i);
+    while is_alpha(next) {
         i += 1;
-        next = b.get(i).copied();
+        next = byte_at(b, i);
     }
     if i - start > 8 {
         return None;
     }
-    while next == Some(b'-') {
+    while next == b'-' {
         let subtag = i + 1;
         i = subtag;
-        next = b.get(i).copied();
-        while let Some(c) = next
-            && is_alphanum(c)
-        {
+        next = byte_at(b, i);
+        while is_alphanum(next) {
             i += 1;
-            next = b.get(i).copied();
+            next = byte_at(b, i);
         }
         if i == subtag || i - subtag > 8 {
             return None;
@@ -367,6 +380,20 @@ mod tests {
             "*,",
             "* ,",
             "**",
+            // Around the eight-byte weight and the end-of-input byte.
+            "en;q=0.5,x",
+            "en;q=0.5,,",
+            "en;q=0.5;x",
+            "en;q=0.5x,x",
+            "en;q=0.55,x",
+            "en;q=0.\u{0},x",
+            "en;Q=0.5,x",
+            "en;q=0.5\u{0}",
+            "en;q=0.5,\u{0}",
+            "en\u{0}",
+            "en\u{0},fr",
+            "*\u{0}",
+            "en-a\u{0}",
         ] {
             assert_eq!(count_ranges(s.as_bytes()), reference(s), "{s:?}");
         }
