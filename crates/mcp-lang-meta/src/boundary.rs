@@ -410,6 +410,16 @@ fn escape(token: &str) -> String {
 /// ```
 pub trait Catalog {
     /// The translation of `source`, the current text of `field`; `None` leaves it.
+    ///
+    /// ```
+    /// use std::collections::HashMap;
+    /// use mcp_lang_meta::{Catalog, DisplayField};
+    ///
+    /// // A `HashMap` catalog keys by source text, whatever the field.
+    /// let catalog = HashMap::from([("Ping".to_owned(), "Pingen".to_owned())]);
+    /// assert_eq!(catalog.translate(&DisplayField::ProgressMessage, "Ping").as_deref(), Some("Pingen"));
+    /// assert_eq!(catalog.translate(&DisplayField::ProgressMessage, "Pong"), None);
+    /// ```
     fn translate(&self, field: &DisplayField, source: &str) -> Option<String>;
 }
 

@@ -69,6 +69,15 @@ use crate::ACCEPT_LANGUAGE_KEY;
 /// ```
 pub trait Clock {
     /// Milliseconds since some fixed start; never decreases.
+    ///
+    /// ```
+    /// use mcp_lang_meta::{Clock, ManualClock};
+    ///
+    /// let clock = ManualClock::new();
+    /// let start = clock.now_ms();
+    /// clock.advance_ms(5);
+    /// assert_eq!(clock.now_ms() - start, 5);
+    /// ```
     fn now_ms(&self) -> u64;
 }
 
