@@ -21,7 +21,8 @@ pub(crate) const USAGE: &str =
     "  ci [--skip STEP]… [--only STEP]… [--skip-fuzz] [--fuzz-time SECS] [--keep-going] [--list]
       Runs every gate in order, each timed, stopping at the first failure: fmt, clippy,
       test, conformance (the SEP-2792 suite against the reference server), interop (the
-      official Python MCP SDK as the client, over stdio and HTTP), doc, bench
+      official Python MCP SDK as the client, over stdio and HTTP), official (the official
+      MCP conformance suite from npm, with its baseline), doc, bench
       (build only), package, fuzz (a smoke run of every target, default 20 s each).
       --keep-going runs the remaining steps after a failure (still exiting non-zero).
       `.ci/run` calls this.";
@@ -64,6 +65,11 @@ const STEPS: &[Step] = &[
         name: "interop",
         about: "the official Python MCP SDK (mcp==2.3.0, own venv under target/) as the client of mcp-lang serve, stdio and HTTP",
         run: python_interop,
+    },
+    Step {
+        name: "official",
+        about: "the official MCP conformance suite (@modelcontextprotocol/conformance from npm, server mode) against mcp-lang serve --http, with the baseline of expected failures",
+        run: official_conformance,
     },
     Step {
         name: "doc",
@@ -264,6 +270,10 @@ fn python_interop(ci: &mut Ci) -> Result<()> {
             "--nocapture",
         ])
         .run_tee(|line| tally.add_line(line))
+}
+
+fn official_conformance(_: &mut Ci) -> Result<()> {
+    crate::conformance::official()
 }
 
 fn doc(_: &mut Ci) -> Result<()> {

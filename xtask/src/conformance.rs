@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use crate::args::Args;
 use crate::process::Cmd;
-use crate::workspace::root;
+use crate::workspace::{Metadata, root};
 use crate::{Result, bail};
 
 pub(crate) const USAGE: &str = "  conformance --official   run the official MCP conformance suite (npm) against `mcp-lang serve --http`, with the baseline of expected failures";
@@ -52,6 +52,13 @@ pub(crate) fn run(mut args: Args) -> Result<()> {
         );
     }
     args.finish()?;
+    official()
+}
+
+/// Installs the suite (and Node 22 when the system's is older) if needed, serves the
+/// reference server on a free loopback port, and runs the suite with the baseline; an
+/// error when a scenario fails that the baseline does not list, or one it lists passes.
+pub(crate) fn official() -> Result<()> {
     let root = root();
     let npm_dir = root.join("target/conformance-npm");
     std::fs::create_dir_all(&npm_dir)?;
@@ -80,7 +87,7 @@ pub(crate) fn run(mut args: Args) -> Result<()> {
     }
 
     Cmd::cargo().args(["build", "-p", "mcp-lang-cli"]).run()?;
-    let binary = root.join("target/debug/mcp-lang");
+    let binary = Metadata::load()?.target_dir.join("debug/mcp-lang");
     let port = TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
     let addr = format!("127.0.0.1:{port}");
     let _server = Server(
