@@ -135,7 +135,8 @@ pub(crate) fn scan(b: &[u8], index: &mut RangeIndex) -> Option<usize> {
         // Past the comma (or the end).
         i += 1;
     }
-    index.len = offset(count.min(noting)) as u8;
+    // At most `CAPACITY`, so it fits.
+    index.len = count.min(noting) as u8;
     Some(count)
 }
 
