@@ -18,6 +18,7 @@
 
 use std::{net::SocketAddr, path::Path, time::Duration};
 
+use mcp_lang_grammar::AcceptLanguage;
 use mcp_lang_match::Negotiator;
 use mcp_lang_stress::{
     Expectation,
@@ -107,6 +108,36 @@ fn the_expected_tags_agree_with_an_independent_negotiator() {
     let max = Negotiator::DEFAULT_MAX_RANGES;
     assert_eq!(expect.tag(Some(&junk_ranges(max - 1, "fr"))), "fr");
     assert_eq!(expect.tag(Some(&junk_ranges(max, "fr"))), "en");
+}
+
+/// Work, counted rather than timed: whatever the size of a preference, the
+/// negotiator reads at most `DEFAULT_MAX_RANGES` of its ranges
+/// (`Negotiation::ranges_read`), and none of a malformed one.
+#[test]
+fn negotiation_reads_at_most_the_limit_of_any_hostile_preference() {
+    let max = Negotiator::DEFAULT_MAX_RANGES;
+    let negotiator = Negotiator::new(["en", "fr", "fr-CA", "de", "ja", "ga"], "en").unwrap();
+    let mut over_the_limit = 0;
+    for bytes in [64 * KIB, MIB] {
+        for case in cases(bytes) {
+            let chosen = negotiator.negotiate_header(Some(&case.preference));
+            match AcceptLanguage::parse(&case.preference)
+                .map(|h| h.len())
+                .ok()
+            {
+                Some(n) => {
+                    assert_eq!(chosen.ranges_read(), n.min(max), "{}", case.name);
+                    over_the_limit += usize::from(n > max);
+                }
+                None => assert_eq!(chosen.ranges_read(), 0, "{}: malformed", case.name),
+            }
+            assert!(chosen.ranges_read() <= max, "{}", case.name);
+        }
+    }
+    assert!(
+        over_the_limit >= 4,
+        "the cases must exceed the limit to show it"
+    );
 }
 
 fn content_language(body: &Value) -> Option<&str> {

@@ -104,6 +104,7 @@ pub struct Negotiation<'n> {
     index: Option<usize>,
     quality: Quality,
     reason: Reason,
+    ranges_read: usize,
 }
 
 impl<'n> Negotiation<'n> {
@@ -162,6 +163,25 @@ impl<'n> Negotiation<'n> {
     /// ```
     pub fn reason(&self) -> Reason {
         self.reason
+    }
+
+    /// How many of the preference's ranges the negotiator read: at most
+    /// [`max_ranges`](Negotiator::max_ranges), whatever the length of the
+    /// preference, and 0 when it was absent or malformed. Counted as the
+    /// ranges are taken, so a test can assert the work done on a hostile
+    /// preference without timing it.
+    ///
+    /// ```
+    /// use mcp_lang_match::Negotiator;
+    ///
+    /// let n = Negotiator::new(["en", "fr"], "en").unwrap();
+    /// assert_eq!(n.negotiate_header(Some("de, fr;q=0.5")).ranges_read(), 2);
+    /// let huge = vec!["de"; 10_000].join(", ");
+    /// assert_eq!(n.negotiate_header(Some(&huge)).ranges_read(), Negotiator::DEFAULT_MAX_RANGES);
+    /// assert_eq!(n.negotiate_header(None).ranges_read(), 0);
+    /// ```
+    pub fn ranges_read(&self) -> usize {
+        self.ranges_read
     }
 }
 
@@ -671,12 +691,14 @@ impl Negotiator {
         // whose primary subtag no tag has is dropped here, and the others are
         // buffered with the group of tags they can rate.
         let mut len = 0;
+        let mut read = 0;
         let mut wildcard: Option<Decider> = None;
         let mut all = header.iter();
         for position in 0..self.max_ranges.min(all.len()) {
             let Some(wr) = all.next() else {
                 break;
             };
+            read += 1;
             let quality = wr.quality.get();
             if wr.range.is_wildcard() {
                 Decider::keep_best(
@@ -774,12 +796,14 @@ impl Negotiator {
                 index: Some(index),
                 quality: Quality::new(score.quality).unwrap_or(Quality::ONE),
                 reason: score.reason(),
+                ranges_read: read,
             },
             None => Negotiation {
                 tag: &self.default,
                 index: self.default_index,
                 quality: Quality::ZERO,
                 reason: Reason::Default,
+                ranges_read: read,
             },
         }
     }
@@ -852,6 +876,7 @@ impl Negotiator {
             index: self.default_index,
             quality: Quality::ONE,
             reason,
+            ranges_read: 0,
         }
     }
 }

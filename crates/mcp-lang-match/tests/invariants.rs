@@ -327,10 +327,21 @@ proptest! {
     }
 
     #[test]
+    fn ranges_read_are_the_header_s_up_to_the_limit(ranges in prop::collection::vec((range(), quality()), 0..40), supported in supported(), default in tag(), limit in 1usize..48) {
+        let n = Negotiator::new(&supported, &default).unwrap().with_max_ranges(limit);
+        let value = render(&ranges);
+        let header = AcceptLanguage::parse(&value).unwrap();
+        let chosen = n.negotiate(&header);
+        prop_assert_eq!(chosen.ranges_read(), header.len().min(n.max_ranges()));
+        prop_assert!(chosen.ranges_read() <= limit);
+    }
+
+    #[test]
     fn arbitrary_input_never_panics(value in ".{0,64}", supported in supported(), default in tag()) {
         let n = Negotiator::new(&supported, &default).unwrap();
         let _ = n.negotiate_header(Some(&value));
-        let _ = n.negotiate_header_bytes(Some(value.as_bytes()));
+        let read = n.negotiate_header_bytes(Some(value.as_bytes())).ranges_read();
+        prop_assert!(read <= n.max_ranges());
         if let Ok(h) = AcceptLanguage::parse(&value) {
             let _ = basic::filter(&h, &supported);
             let _ = mcp_lang_match::lookup::lookup(&h, &supported, Some("en"));
