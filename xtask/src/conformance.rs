@@ -1,8 +1,14 @@
 //! `cargo xtask conformance --official`: the official MCP conformance suite
 //! (`@modelcontextprotocol/conformance` from npm, server mode) against
-//! `mcp-lang serve --http`, checked against a baseline of expected failures
-//! (`crates/mcp-lang-reference/conformance-baseline.yml`, each with its
-//! reason).
+//! `mcp-lang serve --http --conformance-fixtures --sessions`, checked against a
+//! baseline of expected failures (`crates/mcp-lang-reference/conformance-baseline.yml`,
+//! each with its reason).
+//!
+//! `--conformance-fixtures` adds the tools, prompts, resources and optional
+//! capabilities the suite expects from its own "everything" test server
+//! (`mcp_lang_reference::fixtures`; not SEP-2792). `--sessions` is what its
+//! server-to-client requests (sampling, elicitation) and
+//! `server-sse-multiple-streams` need; no other scenario changes with it.
 //!
 //! Needs `npm`. The suite and, when the system `node` is older than 22 (the
 //! suite uses `fs.globSync`), the `node@22` npm package are installed under
@@ -92,7 +98,13 @@ pub(crate) fn official() -> Result<()> {
     let addr = format!("127.0.0.1:{port}");
     let _server = Server(
         Command::new(&binary)
-            .args(["serve", "--http", &addr])
+            .args([
+                "serve",
+                "--http",
+                &addr,
+                "--conformance-fixtures",
+                "--sessions",
+            ])
             .env("RUST_LOG", "error")
             .stdout(Stdio::null())
             .spawn()?,

@@ -36,6 +36,12 @@ pub struct ServeArgs {
     /// instead of stateless JSON responses.
     #[arg(long, requires = "http")]
     pub sessions: bool,
+    /// Add the fixtures of the official MCP conformance suite (its `test_*`
+    /// tools and prompts, `test://` resources, logging, completions and
+    /// resource subscriptions; `mcp_lang_reference::fixtures`). Not SEP-2792;
+    /// off by default.
+    #[arg(long)]
+    pub conformance_fixtures: bool,
     /// Break one SEP-2792 rule on purpose, for testing the conformance suite
     /// (`mcp_lang_reference::fault`; an unknown name lists the known ones).
     #[arg(long, value_name = "NAME")]
@@ -55,6 +61,7 @@ fn init_logging() {
 pub fn run(args: &ServeArgs) -> ExitCode {
     init_logging();
     let server = match ReferenceServer::new() {
+        Ok(server) if args.conformance_fixtures => server.with_conformance_fixtures(),
         Ok(server) => server,
         Err(error) => {
             eprintln!("mcp-lang serve: {error}");

@@ -32,6 +32,8 @@ pub mod catalog;
 pub mod demo;
 // Fault injection for the conformance suite's self-test (engineer G).
 pub mod fault;
+// The official MCP suite's fixtures (opt-in; not SEP-2792).
+pub mod fixtures;
 #[cfg(any(feature = "stdio", feature = "http"))]
 pub mod serve;
 pub mod server;

@@ -142,7 +142,7 @@ pub fn http_router(
         HttpMode::Sessions => config.legacy_session_mode = true,
     }
     let service = StreamableHttpService::new(
-        move || Ok(server.clone()),
+        move || Ok(server.for_session()),
         Arc::new(LocalSessionManager::default()),
         config,
     );

@@ -40,19 +40,23 @@ use mcp_lang_rmcp::server::{
 use rmcp::{
     ErrorData, RoleServer, ServerHandler,
     model::{
-        CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
-        DiscoverResult, ElicitResult, ElicitationAction, ErrorCode, GetPromptRequestParams,
-        GetPromptResponse, GetPromptResult, InitializeRequestParams, InitializeResult, JsonObject,
-        ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
-        PaginatedRequestParams, Prompt, PromptMessage, ProtocolVersion, ReadResourceRequestParams,
-        ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, ResourceTemplate,
-        Role, ServerCapabilities, ServerConfig, Tool,
+        CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams,
+        CompleteResult, ContentBlock, DiscoverResult, ElicitResult, ElicitationAction, ErrorCode,
+        GetPromptRequestParams, GetPromptResponse, GetPromptResult, InitializeRequestParams,
+        InitializeResult, JsonObject, ListPromptsResult, ListResourceTemplatesResult,
+        ListResourcesResult, ListToolsResult, PaginatedRequestParams, Prompt, PromptMessage,
+        ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
+        Resource, ResourceContents, ResourceTemplate, Role, ServerCapabilities, ServerConfig,
+        SubscribeRequestParams, Tool, UnsubscribeRequestParams,
     },
     service::RequestContext,
 };
 use serde_json::{Value, json};
 
-use crate::catalog::{Catalog, DOCUMENT_IDS};
+use crate::{
+    catalog::{Catalog, DOCUMENT_IDS},
+    fixtures::{self, FixtureSession},
+};
 
 /// `ttlMs` of every list result: the SEP example's five minutes.
 ///
@@ -133,6 +137,8 @@ const CITIES: &[(&str, i32, &str)] = &[
 pub struct ReferenceServer {
     catalog: Arc<Catalog>,
     languages: Arc<ServerLanguages>,
+    /// The official suite's fixtures ([`fixtures`]), when opted in.
+    fixtures: Option<FixtureSession>,
 }
 
 impl ReferenceServer {
@@ -156,7 +162,63 @@ impl ReferenceServer {
         Ok(Self {
             catalog: Arc::new(catalog),
             languages: Arc::new(languages),
+            fixtures: None,
         })
+    }
+
+    /// Adds the fixtures of the official MCP conformance suite
+    /// ([`fixtures`]: its `test_*` tools and prompts, `test://` resources, and
+    /// the `logging`, `completions` and `resources.subscribe` capabilities).
+    /// They are not SEP-2792 and are off by default; requests for them are
+    /// negotiated like any other.
+    ///
+    /// ```
+    /// use mcp_lang_reference::ReferenceServer;
+    ///
+    /// let plain = ReferenceServer::new().unwrap();
+    /// assert!(!plain.has_conformance_fixtures());
+    /// let suite = plain.with_conformance_fixtures();
+    /// assert!(suite.has_conformance_fixtures());
+    /// let english = suite.languages().negotiate_raw(None);
+    /// assert!(suite.tools(&english).iter().any(|t| t.name == "test_simple_text"));
+    /// ```
+    #[must_use]
+    pub fn with_conformance_fixtures(mut self) -> Self {
+        self.fixtures = Some(FixtureSession::new());
+        self
+    }
+
+    /// Whether the official suite's fixtures are on.
+    ///
+    /// ```
+    /// use mcp_lang_reference::ReferenceServer;
+    ///
+    /// assert!(!ReferenceServer::new().unwrap().has_conformance_fixtures());
+    /// ```
+    pub fn has_conformance_fixtures(&self) -> bool {
+        self.fixtures.is_some()
+    }
+
+    /// A handler for a new session: the same catalogs and languages, and fresh
+    /// per-session state (the fixtures' log level, set by `logging/setLevel`).
+    /// The HTTP service calls it for each session, or each request when
+    /// stateless; a plain `clone` would share that state between clients.
+    ///
+    /// ```
+    /// use mcp_lang_reference::ReferenceServer;
+    ///
+    /// let server = ReferenceServer::new().unwrap().with_conformance_fixtures();
+    /// let session = server.for_session();
+    /// assert!(session.has_conformance_fixtures());
+    /// assert_eq!(session.languages().default_tag(), "en");
+    /// ```
+    #[must_use]
+    pub fn for_session(&self) -> Self {
+        Self {
+            catalog: Arc::clone(&self.catalog),
+            languages: Arc::clone(&self.languages),
+            fixtures: self.fixtures.as_ref().map(|_| FixtureSession::new()),
+        }
     }
 
     /// The catalogs.
@@ -210,11 +272,11 @@ impl ReferenceServer {
         language
     }
 
-    fn t(&self, language: &RequestLanguage, id: &str) -> String {
+    pub(crate) fn t(&self, language: &RequestLanguage, id: &str) -> String {
         self.catalog.text(language.tag(), id)
     }
 
-    fn error(
+    pub(crate) fn error(
         &self,
         language: &RequestLanguage,
         code: ErrorCode,
@@ -226,10 +288,17 @@ impl ReferenceServer {
     }
 
     fn info(&self, language: &RequestLanguage) -> ServerConfig {
-        let capabilities: ServerCapabilities = serde_json::from_value(json!({
-            "tools": {}, "prompts": {}, "resources": {}
-        }))
-        .unwrap_or_default();
+        let capabilities = if self.fixtures.is_some() {
+            // The official suite's optional capabilities (see `fixtures`).
+            json!({
+                "tools": {}, "prompts": {}, "resources": { "subscribe": true },
+                "logging": {}, "completions": {}
+            })
+        } else {
+            json!({ "tools": {}, "prompts": {}, "resources": {} })
+        };
+        let capabilities: ServerCapabilities =
+            serde_json::from_value(capabilities).unwrap_or_default();
         let mut info = InitializeResult::new(capabilities);
         info.server_info.name = SERVER_NAME.to_owned();
         info.server_info.version = env!("CARGO_PKG_VERSION").to_owned();
@@ -300,9 +369,14 @@ impl ReferenceServer {
                 "annotations": { "title": t("tool-report-annotation-title"), "readOnlyHint": true }
             }),
         ];
-        defs.into_iter()
+        let mut tools: Vec<Tool> = defs
+            .into_iter()
             .filter_map(|def| serde_json::from_value(def).ok())
-            .collect()
+            .collect();
+        if self.fixtures.is_some() {
+            tools.extend(fixtures::tools());
+        }
+        tools
     }
 
     fn prompts(&self, language: &RequestLanguage) -> Vec<Prompt> {
@@ -316,7 +390,11 @@ impl ReferenceServer {
                 { "name": "days", "title": t("prompt-trip-days-title"), "description": "Length of the stay in days", "required": false }
             ]
         });
-        serde_json::from_value(def).into_iter().collect()
+        let mut prompts: Vec<Prompt> = serde_json::from_value(def).into_iter().collect();
+        if self.fixtures.is_some() {
+            prompts.extend(fixtures::prompts());
+        }
+        prompts
     }
 
     fn resources(&self, language: &RequestLanguage) -> Vec<Resource> {
@@ -327,7 +405,11 @@ impl ReferenceServer {
             "description": "The languages this server supports, and its default.",
             "mimeType": "application/json"
         });
-        serde_json::from_value(def).into_iter().collect()
+        let mut resources: Vec<Resource> = serde_json::from_value(def).into_iter().collect();
+        if self.fixtures.is_some() {
+            resources.extend(fixtures::resources());
+        }
+        resources
     }
 
     fn templates(&self, language: &RequestLanguage) -> Vec<ResourceTemplate> {
@@ -338,7 +420,12 @@ impl ReferenceServer {
             "description": "An official document in the edition named by the URI's language.",
             "mimeType": "text/plain"
         });
-        serde_json::from_value(def).into_iter().collect()
+        let mut templates: Vec<ResourceTemplate> =
+            serde_json::from_value(def).into_iter().collect();
+        if self.fixtures.is_some() {
+            templates.extend(fixtures::templates());
+        }
+        templates
     }
 
     /// The edition of `document` for an explicit language (an `Accept-Language`
@@ -681,12 +768,20 @@ impl ServerHandler for ReferenceServer {
             "get_official_document" => self.document(&language, arguments),
             "send_confirmation" => self.send_confirmation(&language, &request, &context).await,
             "prepare_report" => self.prepare_report(&language, arguments, &context).await,
-            other => Err(self.error(
-                &language,
-                ErrorCode::INVALID_PARAMS,
-                "error-unknown-tool",
-                &[("name", other)],
-            )),
+            other => {
+                if let Some(session) = &self.fixtures
+                    && let Some(outcome) =
+                        fixtures::call_tool(self, session, &language, &request, &context).await
+                {
+                    return outcome;
+                }
+                Err(self.error(
+                    &language,
+                    ErrorCode::INVALID_PARAMS,
+                    "error-unknown-tool",
+                    &[("name", other)],
+                ))
+            }
         }
     }
 
@@ -710,6 +805,11 @@ impl ServerHandler for ReferenceServer {
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
         let language = self.language(&context, "prompts/get")?;
+        if self.fixtures.is_some()
+            && let Some(outcome) = fixtures::get_prompt(self, &language, &request)
+        {
+            return Ok(outcome?.into());
+        }
         if request.name != "plan_trip" {
             return Err(self.error(
                 &language,
@@ -780,7 +880,77 @@ impl ServerHandler for ReferenceServer {
             stamp(&mut result.meta, language.tag());
             return Ok(result.into());
         }
+        if self.fixtures.is_some()
+            && let Some(outcome) = fixtures::read_resource(self, &language, &request.uri)
+        {
+            return Ok(outcome?.into());
+        }
         Ok(self.read_document(&language, &request.uri)?.into())
+    }
+
+    // The four methods below exist only with the official suite's fixtures;
+    // without them they answer -32601 exactly as rmcp's defaults do.
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        if self.fixtures.is_none() {
+            return Err(ErrorData::method_not_found::<
+                rmcp::model::CompleteRequestMethod,
+            >());
+        }
+        let language = self.language(&context, "completion/complete")?;
+        fixtures::complete(self, &language, &request)
+    }
+
+    #[allow(deprecated)] // logging: legacy in rmcp (SEP-2577); what the suite checks up to 2025-11-25
+    async fn set_level(
+        &self,
+        request: rmcp::model::SetLevelRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let Some(session) = &self.fixtures else {
+            return Err(ErrorData::method_not_found::<
+                rmcp::model::SetLevelRequestMethod,
+            >());
+        };
+        self.language(&context, "logging/setLevel")?;
+        session.set_level(request.level);
+        Ok(())
+    }
+
+    #[allow(deprecated)] // legacy-only in rmcp; what the suite checks up to 2025-11-25
+    async fn subscribe(
+        &self,
+        _request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        if self.fixtures.is_none() {
+            return Err(ErrorData::method_not_found::<
+                rmcp::model::SubscribeRequestMethod,
+            >());
+        }
+        // The fixture resources never change, so a subscription never has an
+        // update to deliver: accepting it is all there is to do.
+        self.language(&context, "resources/subscribe")?;
+        Ok(())
+    }
+
+    #[allow(deprecated)] // legacy-only in rmcp; what the suite checks up to 2025-11-25
+    async fn unsubscribe(
+        &self,
+        _request: UnsubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        if self.fixtures.is_none() {
+            return Err(ErrorData::method_not_found::<
+                rmcp::model::UnsubscribeRequestMethod,
+            >());
+        }
+        self.language(&context, "resources/unsubscribe")?;
+        Ok(())
     }
 }
 
