@@ -46,6 +46,13 @@ use serde_json::{Value, json};
 use crate::client::{SendError, check_preference, send_with_preference};
 
 /// How often the cache answered and how often the server did.
+///
+/// ```
+/// use mcp_lang_rmcp::cache::CacheStats;
+///
+/// let stats = CacheStats::default();
+/// assert_eq!((stats.hits, stats.misses), (0, 0));
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct CacheStats {
@@ -59,6 +66,30 @@ pub struct CacheStats {
 /// `prompts/list`, `resources/list` and `resources/templates/list` (see the
 /// [module docs](self) for an example; this crate's `caching_client` test and
 /// the reference server's run one against a live server).
+///
+/// Here against the reference server over an in-memory pipe:
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// # use rmcp::ServiceExt;
+/// # let (server_io, client_io) = tokio::io::duplex(1 << 16);
+/// # tokio::spawn(async move {
+/// #     let running = mcp_lang_reference::ReferenceServer::new().unwrap().serve(server_io).await.unwrap();
+/// #     let _ = running.waiting().await;
+/// # });
+/// # let running = ().serve(client_io).await.unwrap();
+/// # let peer = running.peer().clone();
+/// use mcp_lang_rmcp::cache::CachingClient;
+///
+/// let client = CachingClient::new(peer);
+/// let fr = client.list_tools(None, Some("fr-CA,fr;q=0.9")).await.unwrap(); // the server
+/// let again = client.list_tools(None, Some("fr-CA,fr;q=0.9")).await.unwrap(); // the cache
+/// assert_eq!(again.tools, fr.tools);
+/// let _de = client.list_tools(None, Some("de")).await.unwrap(); // another preference: the server
+/// assert_eq!((client.stats().hits, client.stats().misses), (1, 2));
+/// # }
+/// ```
 #[derive(Debug)]
 pub struct CachingClient<C = SystemClock> {
     peer: Peer<RoleClient>,
@@ -74,6 +105,24 @@ struct State<C> {
 
 impl CachingClient<SystemClock> {
     /// A caching client on the system clock.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// # use rmcp::ServiceExt;
+    /// # let (server_io, client_io) = tokio::io::duplex(1 << 16);
+    /// # tokio::spawn(async move {
+    /// #     let running = mcp_lang_reference::ReferenceServer::new().unwrap().serve(server_io).await.unwrap();
+    /// #     let _ = running.waiting().await;
+    /// # });
+    /// # let running = ().serve(client_io).await.unwrap();
+    /// # let peer = running.peer().clone();
+    /// use mcp_lang_rmcp::cache::CachingClient;
+    ///
+    /// let client = CachingClient::new(peer);
+    /// assert_eq!(client.stats().misses, 0);
+    /// # }
+    /// ```
     pub fn new(peer: Peer<RoleClient>) -> Self {
         Self::with_clock(peer, SystemClock::new())
     }
@@ -81,6 +130,32 @@ impl CachingClient<SystemClock> {
 
 impl<C: Clock> CachingClient<C> {
     /// A caching client on the given clock (a `ManualClock` in tests).
+    ///
+    /// An entry stays fresh for the server's `ttlMs` (the reference server
+    /// says 300 000 for its lists):
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// # use rmcp::ServiceExt;
+    /// # let (server_io, client_io) = tokio::io::duplex(1 << 16);
+    /// # tokio::spawn(async move {
+    /// #     let running = mcp_lang_reference::ReferenceServer::new().unwrap().serve(server_io).await.unwrap();
+    /// #     let _ = running.waiting().await;
+    /// # });
+    /// # let running = ().serve(client_io).await.unwrap();
+    /// # let peer = running.peer().clone();
+    /// use mcp_lang_rmcp::{cache::CachingClient, mcp_lang_meta::ManualClock};
+    ///
+    /// let clock = ManualClock::new();
+    /// let client = CachingClient::with_clock(peer, clock.clone());
+    /// client.list_prompts(None, Some("ja")).await.unwrap();
+    /// client.list_prompts(None, Some("ja")).await.unwrap(); // fresh: the cache
+    /// clock.advance_ms(300_001);
+    /// client.list_prompts(None, Some("ja")).await.unwrap(); // stale: the server
+    /// assert_eq!((client.stats().hits, client.stats().misses), (1, 2));
+    /// # }
+    /// ```
     pub fn with_clock(peer: Peer<RoleClient>, clock: C) -> Self {
         CachingClient {
             peer,
@@ -96,22 +171,105 @@ impl<C: Clock> CachingClient<C> {
     /// entries are kept for. Without one, private entries are shared by every
     /// caller of this client, which is right only when the client acts for one
     /// user.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// # use rmcp::ServiceExt;
+    /// # let (server_io, client_io) = tokio::io::duplex(1 << 16);
+    /// # tokio::spawn(async move {
+    /// #     let running = mcp_lang_reference::ReferenceServer::new().unwrap().serve(server_io).await.unwrap();
+    /// #     let _ = running.waiting().await;
+    /// # });
+    /// # let running = ().serve(client_io).await.unwrap();
+    /// # let peer = running.peer().clone();
+    /// use mcp_lang_rmcp::cache::CachingClient;
+    ///
+    /// let client = CachingClient::new(peer).auth_context("user-42");
+    /// let tools = client.list_tools(None, Some("en")).await.unwrap();
+    /// assert!(!tools.tools.is_empty());
+    /// # }
+    /// ```
     pub fn auth_context(mut self, context: impl Into<String>) -> Self {
         self.auth_context = Some(context.into());
         self
     }
 
-    /// The peer requests are sent through.
+    /// The peer requests are sent through, for requests the cache does not
+    /// handle.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// # use rmcp::ServiceExt;
+    /// # let (server_io, client_io) = tokio::io::duplex(1 << 16);
+    /// # tokio::spawn(async move {
+    /// #     let running = mcp_lang_reference::ReferenceServer::new().unwrap().serve(server_io).await.unwrap();
+    /// #     let _ = running.waiting().await;
+    /// # });
+    /// # let running = ().serve(client_io).await.unwrap();
+    /// # let peer = running.peer().clone();
+    /// use mcp_lang_rmcp::{cache::CachingClient, client::send_with_preference};
+    /// use rmcp::model::{ClientRequest, ReadResourceRequest, ReadResourceRequestParams};
+    ///
+    /// let client = CachingClient::new(peer);
+    /// # let uri = client.list_resources(None, None).await.unwrap().resources[0].uri.clone();
+    /// let read = ClientRequest::ReadResourceRequest(ReadResourceRequest::new(ReadResourceRequestParams::new(uri)));
+    /// let result = send_with_preference(client.peer(), read, Some("ga")).await.unwrap();
+    /// assert_eq!(mcp_lang_rmcp::client::content_language(&result), Some("ga"));
+    /// # }
+    /// ```
     pub fn peer(&self) -> &Peer<RoleClient> {
         &self.peer
     }
 
     /// Hits and misses so far.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// # use rmcp::ServiceExt;
+    /// # let (server_io, client_io) = tokio::io::duplex(1 << 16);
+    /// # tokio::spawn(async move {
+    /// #     let running = mcp_lang_reference::ReferenceServer::new().unwrap().serve(server_io).await.unwrap();
+    /// #     let _ = running.waiting().await;
+    /// # });
+    /// # let running = ().serve(client_io).await.unwrap();
+    /// # let peer = running.peer().clone();
+    /// use mcp_lang_rmcp::cache::CachingClient;
+    ///
+    /// let client = CachingClient::new(peer);
+    /// client.list_resources(None, Some("de")).await.unwrap();
+    /// client.list_resources(None, Some("de")).await.unwrap();
+    /// assert_eq!((client.stats().hits, client.stats().misses), (1, 1));
+    /// # }
+    /// ```
     pub fn stats(&self) -> CacheStats {
         self.lock().stats
     }
 
     /// Drops every cached result.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// # use rmcp::ServiceExt;
+    /// # let (server_io, client_io) = tokio::io::duplex(1 << 16);
+    /// # tokio::spawn(async move {
+    /// #     let running = mcp_lang_reference::ReferenceServer::new().unwrap().serve(server_io).await.unwrap();
+    /// #     let _ = running.waiting().await;
+    /// # });
+    /// # let running = ().serve(client_io).await.unwrap();
+    /// # let peer = running.peer().clone();
+    /// use mcp_lang_rmcp::cache::CachingClient;
+    ///
+    /// let client = CachingClient::new(peer);
+    /// client.list_tools(None, Some("fr")).await.unwrap();
+    /// client.clear();
+    /// client.list_tools(None, Some("fr")).await.unwrap(); // asked again
+    /// assert_eq!((client.stats().hits, client.stats().misses), (0, 2));
+    /// # }
+    /// ```
     pub fn clear(&self) {
         self.lock().cache.clear();
     }

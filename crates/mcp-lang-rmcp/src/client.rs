@@ -30,6 +30,14 @@ use serde_json::Value;
 use crate::{ACCEPT_LANGUAGE, CONTENT_LANGUAGE};
 
 /// Why a preference cannot be sent.
+///
+/// ```
+/// use mcp_lang_rmcp::client::{PreferenceError, check_preference};
+///
+/// assert_eq!(check_preference("fr\tCA "), Err(PreferenceError::NotFieldValue { offset: 5 }));
+/// assert_eq!(check_preference("fr-CA\u{e9}"), Err(PreferenceError::NotFieldValue { offset: 5 }));
+/// assert!(matches!(check_preference("fr;q=1.5"), Err(PreferenceError::Malformed { .. })));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum PreferenceError {
@@ -81,6 +89,15 @@ impl std::error::Error for PreferenceError {}
 /// # Errors
 ///
 /// [`PreferenceError`] saying which rule and where.
+///
+/// ```
+/// use mcp_lang_rmcp::client::{PreferenceError, check_preference};
+///
+/// assert_eq!(check_preference("de-CH, de;q=0.9, *;q=0.1"), Ok(()));
+/// assert_eq!(check_preference(""), Ok(())); // an empty list is well-formed
+/// assert_eq!(check_preference("de\r\n"), Err(PreferenceError::NotFieldValue { offset: 2 }));
+/// assert!(matches!(check_preference("de,,;"), Err(PreferenceError::Malformed { .. })));
+/// ```
 pub fn check_preference(preference: &str) -> Result<(), PreferenceError> {
     let bytes = preference.as_bytes();
     for (offset, &byte) in bytes.iter().enumerate() {
@@ -103,6 +120,15 @@ pub fn check_preference(preference: &str) -> Result<(), PreferenceError> {
 /// # Errors
 ///
 /// [`PreferenceError`] when the preference cannot be sent.
+///
+/// ```
+/// use mcp_lang_rmcp::client::{PreferenceError, preference_meta};
+///
+/// let meta = preference_meta("ja, en;q=0.5").unwrap();
+/// assert_eq!(meta.get("io.modelcontextprotocol/acceptLanguage").unwrap(), "ja, en;q=0.5");
+/// assert_eq!(meta.len(), 1);
+/// assert_eq!(preference_meta(" ja").unwrap_err(), PreferenceError::NotFieldValue { offset: 0 });
+/// ```
 pub fn preference_meta(preference: &str) -> Result<RequestMetaObject, PreferenceError> {
     check_preference(preference)?;
     let mut meta = RequestMetaObject::new();
@@ -114,6 +140,16 @@ pub fn preference_meta(preference: &str) -> Result<RequestMetaObject, Preference
 }
 
 /// Why [`send_with_preference`] failed.
+///
+/// ```
+/// use std::error::Error;
+/// use mcp_lang_rmcp::client::{PreferenceError, SendError, check_preference};
+///
+/// let error = SendError::Preference(check_preference("en\n").unwrap_err());
+/// let source = error.source().unwrap().downcast_ref::<PreferenceError>();
+/// assert_eq!(source, Some(&PreferenceError::NotFieldValue { offset: 2 }));
+/// assert!(error.to_string().contains("HTTP field value"));
+/// ```
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum SendError {
@@ -155,6 +191,29 @@ impl std::error::Error for SendError {
 /// # Errors
 ///
 /// [`SendError::Preference`] before sending anything, or rmcp's error.
+///
+/// Here against the reference server, over an in-memory pipe:
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// # use rmcp::ServiceExt;
+/// # let (server_io, client_io) = tokio::io::duplex(1 << 16);
+/// # tokio::spawn(async move {
+/// #     let running = mcp_lang_reference::ReferenceServer::new().unwrap().serve(server_io).await.unwrap();
+/// #     let _ = running.waiting().await;
+/// # });
+/// # let client = ().serve(client_io).await.unwrap();
+/// use mcp_lang_rmcp::client::{PreferenceError, SendError, content_language, send_with_preference};
+/// use rmcp::model::{ClientRequest, ListToolsRequest};
+///
+/// let list = || ClientRequest::ListToolsRequest(ListToolsRequest::default());
+/// let result = send_with_preference(client.peer(), list(), Some("fr-CA,fr;q=0.9")).await.unwrap();
+/// assert_eq!(content_language(&result), Some("fr-CA"));
+/// let refused = send_with_preference(client.peer(), list(), Some("fr\nX: y")).await;
+/// assert!(matches!(refused, Err(SendError::Preference(PreferenceError::NotFieldValue { offset: 2 }))));
+/// # }
+/// ```
 pub async fn send_with_preference(
     peer: &Peer<RoleClient>,
     request: ClientRequest,
@@ -172,6 +231,17 @@ pub async fn send_with_preference(
 }
 
 /// The `_meta` object of a result, for the result types that have one.
+///
+/// ```
+/// use mcp_lang_rmcp::client::result_meta;
+/// use rmcp::model::{EmptyResult, ListPromptsResult, ServerResult};
+///
+/// let mut prompts = ListPromptsResult::default();
+/// mcp_lang_rmcp::server::stamp(&mut prompts.meta, "de");
+/// let result = ServerResult::ListPromptsResult(prompts);
+/// assert_eq!(result_meta(&result).unwrap().get("io.modelcontextprotocol/contentLanguage").unwrap(), "de");
+/// assert!(result_meta(&ServerResult::EmptyResult(EmptyResult {})).is_none());
+/// ```
 pub fn result_meta(result: &ServerResult) -> Option<&MetaObject> {
     match result {
         ServerResult::InitializeResult(r) => r.meta.as_ref(),

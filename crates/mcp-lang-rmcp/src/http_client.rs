@@ -58,6 +58,19 @@ use crate::client::{PreferenceError, check_preference};
 
 /// Wraps a [`StreamableHttpClient`] so that every POST carries exactly one
 /// `Accept-Language` line equal to the request's `_meta` preference.
+///
+/// ```
+/// use mcp_lang_rmcp::http_client::MirroringClient;
+/// use mcp_lang_rmcp::reqwest_client::LanguageHttpClient;
+/// use rmcp::transport::streamable_http_client::StreamableHttpClient;
+///
+/// // The wrapper is a `StreamableHttpClient` whenever the wrapped client is one,
+/// // so it goes where the inner client went:
+/// // `StreamableHttpClientTransport::with_client(client, config)`.
+/// fn transport_client<C: StreamableHttpClient>(client: C) -> C { client }
+/// let client = transport_client(MirroringClient::new(LanguageHttpClient::new(reqwest::Client::new())));
+/// assert!(client.get_ref().get_ref().get("http://127.0.0.1/mcp").build().is_ok());
+/// ```
 #[derive(Clone, Debug)]
 pub struct MirroringClient<C> {
     inner: C,
@@ -65,11 +78,27 @@ pub struct MirroringClient<C> {
 
 impl<C> MirroringClient<C> {
     /// Wraps `inner`.
+    ///
+    /// ```
+    /// use mcp_lang_rmcp::http_client::MirroringClient;
+    ///
+    /// use mcp_lang_rmcp::reqwest_client::LanguageHttpClient;
+    ///
+    /// let client = MirroringClient::new(LanguageHttpClient::new(reqwest::Client::new()));
+    /// let _reqwest: &reqwest::Client = client.get_ref().get_ref();
+    /// ```
     pub fn new(inner: C) -> Self {
         Self { inner }
     }
 
     /// The wrapped client.
+    ///
+    /// ```
+    /// use mcp_lang_rmcp::http_client::MirroringClient;
+    ///
+    /// let client = MirroringClient::new(String::from("any inner value"));
+    /// assert_eq!(client.get_ref(), "any inner value");
+    /// ```
     pub fn get_ref(&self) -> &C {
         &self.inner
     }
@@ -83,6 +112,20 @@ impl<C> MirroringClient<C> {
 /// [`PreferenceError::NotAString`] when `_meta` holds the key with a value
 /// that is not a string: no field line could agree with it, so the message is
 /// refused rather than sent without its mirror (decision D8).
+///
+/// ```
+/// use mcp_lang_rmcp::client::PreferenceError;
+/// use mcp_lang_rmcp::http_client::outgoing_preference;
+/// use rmcp::model::{ClientJsonRpcMessage, ClientRequest, GetMeta, JsonRpcRequest, ListToolsRequest, NumberOrString};
+///
+/// let message = |value: serde_json::Value| {
+///     let mut request = ClientRequest::ListToolsRequest(ListToolsRequest::default());
+///     request.get_meta_mut().insert("io.modelcontextprotocol/acceptLanguage".into(), value);
+///     ClientJsonRpcMessage::Request(JsonRpcRequest::new(NumberOrString::Number(1), request))
+/// };
+/// assert_eq!(outgoing_preference(&message("ga".into())), Ok(Some("ga")));
+/// assert_eq!(outgoing_preference(&message(3.into())), Err(PreferenceError::NotAString));
+/// ```
 pub fn outgoing_preference(
     message: &ClientJsonRpcMessage,
 ) -> Result<Option<&str>, PreferenceError> {
@@ -106,6 +149,19 @@ pub fn outgoing_preference(
 /// # Errors
 ///
 /// The preference cannot be sent ([`PreferenceError`]).
+///
+/// ```
+/// use std::collections::HashMap;
+/// use http::header::ACCEPT_LANGUAGE;
+/// use mcp_lang_rmcp::http_client::mirror_headers;
+/// use rmcp::model::{ClientJsonRpcMessage, ClientRequest, JsonRpcRequest, ListToolsRequest, NumberOrString};
+///
+/// // No preference in `_meta`: a configured `Accept-Language` is dropped, not sent.
+/// let request = ClientRequest::ListToolsRequest(ListToolsRequest::default());
+/// let message = ClientJsonRpcMessage::Request(JsonRpcRequest::new(NumberOrString::Number(1), request));
+/// let custom = HashMap::from([(ACCEPT_LANGUAGE, "en".parse().unwrap())]);
+/// assert!(mirror_headers(&message, custom).unwrap().get(&ACCEPT_LANGUAGE).is_none());
+/// ```
 pub fn mirror_headers(
     message: &ClientJsonRpcMessage,
     mut custom_headers: HashMap<HeaderName, HeaderValue>,

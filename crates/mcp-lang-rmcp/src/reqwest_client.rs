@@ -120,14 +120,38 @@ const MAX_RETRY_AFTER_BYTES: usize = 128;
 /// event on a POST's event stream: -32603, JSON-RPC's "Internal error" (the
 /// client's own failure to accept the response; SEP-2792 defines no code for
 /// it).
+///
+/// ```
+/// use mcp_lang_rmcp::reqwest_client::MALFORMED_RESPONSE_CODE;
+///
+/// assert_eq!(MALFORMED_RESPONSE_CODE.0, -32603);
+/// ```
 pub const MALFORMED_RESPONSE_CODE: ErrorCode = ErrorCode::INTERNAL_ERROR;
 
 /// The key, in that error's `data`, of the conflict's details.
+///
+/// ```
+/// use mcp_lang_rmcp::reqwest_client::MALFORMED_RESPONSE_DATA_KEY;
+///
+/// let data = serde_json::json!({"malformedResponse": {"contentLanguageHeader": "de"}});
+/// assert_eq!(data[MALFORMED_RESPONSE_DATA_KEY]["contentLanguageHeader"], "de");
+/// ```
 pub const MALFORMED_RESPONSE_DATA_KEY: &str = "malformedResponse";
 
 /// A Streamable HTTP client that mirrors each request's preference into one
 /// `Accept-Language` line and verifies every response's `Content-Language`
 /// (see the [module docs](self)).
+///
+/// ```
+/// use mcp_lang_rmcp::reqwest_client::{LanguageHttpClient, LanguageHttpError};
+/// use rmcp::transport::streamable_http_client::StreamableHttpClient;
+///
+/// // A `StreamableHttpClient` whose errors are `LanguageHttpError`: give it to
+/// // `StreamableHttpClientTransport::with_client(client, config)` (see the module docs).
+/// fn transport_client<C: StreamableHttpClient<Error = LanguageHttpError>>(client: C) -> C { client }
+/// let client = transport_client(LanguageHttpClient::new(reqwest::Client::new()));
+/// assert!(client.get_ref().get("http://127.0.0.1/mcp").build().is_ok());
+/// ```
 #[derive(Clone, Debug)]
 pub struct LanguageHttpClient {
     http: reqwest::Client,
@@ -150,6 +174,15 @@ impl LanguageHttpClient {
     }
 
     /// The `reqwest::Client` requests go through.
+    ///
+    /// ```
+    /// use mcp_lang_rmcp::reqwest_client::LanguageHttpClient;
+    ///
+    /// let http = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+    /// let client = LanguageHttpClient::new(http);
+    /// let request = client.get_ref().get("http://127.0.0.1:8080/mcp").build().unwrap();
+    /// assert_eq!(request.url().path(), "/mcp");
+    /// ```
     pub fn get_ref(&self) -> &reqwest::Client {
         &self.http
     }
@@ -157,6 +190,19 @@ impl LanguageHttpClient {
 
 /// The error of a [`LanguageHttpClient`], in rmcp's
 /// [`StreamableHttpError::Client`] slot.
+///
+/// ```
+/// use http::{HeaderMap, header::CONTENT_LANGUAGE};
+/// use mcp_lang_rmcp::reqwest_client::LanguageHttpError;
+///
+/// let mut headers = HeaderMap::new();
+/// headers.insert(CONTENT_LANGUAGE, "de".parse().unwrap());
+/// let body = br#"{"jsonrpc":"2.0","id":1,"result":{"_meta":{"io.modelcontextprotocol/contentLanguage":"fr"}}}"#;
+/// let malformed = mcp_lang_http::check_json_response(&headers, body).unwrap_err();
+/// let error = LanguageHttpError::MalformedResponse(malformed);
+/// assert!(std::error::Error::source(&error).is_some());
+/// assert!(LanguageHttpError::EventTooLarge { max_size: 1024 }.to_string().contains("1024 bytes"));
+/// ```
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum LanguageHttpError {
@@ -269,6 +315,18 @@ impl ContentLanguageConflict {
     /// transport error carries this client's
     /// [`LanguageHttpError::MalformedResponse`]) or an event stream's (the
     /// in-band error). `None` for any other failure.
+    ///
+    /// ```
+    /// use rmcp::model::ErrorData;
+    /// use mcp_lang_rmcp::reqwest_client::{ContentLanguageConflict, MALFORMED_RESPONSE_CODE};
+    ///
+    /// let data = serde_json::json!({"malformedResponse":
+    ///     {"contentLanguage": "fr", "contentLanguageHeader": "de, en", "lineCount": 2}});
+    /// let error = rmcp::ServiceError::McpError(ErrorData::new(MALFORMED_RESPONSE_CODE, "malformed response", Some(data)));
+    /// let conflict = ContentLanguageConflict::from_service_error(&error).unwrap();
+    /// assert_eq!(conflict.header(), "de, en");
+    /// assert!(ContentLanguageConflict::from_service_error(&rmcp::ServiceError::TransportClosed).is_none());
+    /// ```
     pub fn from_service_error(error: &ServiceError) -> Option<Self> {
         match error {
             ServiceError::McpError(data) => Self::from_error_data(data),
@@ -294,17 +352,50 @@ impl ContentLanguageConflict {
     }
 
     /// The message's `contentLanguage`, or `None` when it was not a string.
+    ///
+    /// ```
+    /// use rmcp::model::ErrorData;
+    /// use mcp_lang_rmcp::reqwest_client::{ContentLanguageConflict, MALFORMED_RESPONSE_CODE};
+    ///
+    /// let data = serde_json::json!({"malformedResponse":
+    ///     {"contentLanguage": "fr", "contentLanguageHeader": "de, en", "lineCount": 2}});
+    /// let error = rmcp::ServiceError::McpError(ErrorData::new(MALFORMED_RESPONSE_CODE, "malformed response", Some(data)));
+    /// let conflict = ContentLanguageConflict::from_service_error(&error).unwrap();
+    /// assert_eq!(conflict.content_language(), Some("fr"));
+    /// ```
     pub fn content_language(&self) -> Option<&str> {
         self.content_language.as_deref()
     }
 
     /// The `Content-Language` header as compared (lines trimmed and joined
     /// with `", "`).
+    ///
+    /// ```
+    /// use rmcp::model::ErrorData;
+    /// use mcp_lang_rmcp::reqwest_client::{ContentLanguageConflict, MALFORMED_RESPONSE_CODE};
+    ///
+    /// let data = serde_json::json!({"malformedResponse":
+    ///     {"contentLanguage": "fr", "contentLanguageHeader": "de, en", "lineCount": 2}});
+    /// let error = rmcp::ServiceError::McpError(ErrorData::new(MALFORMED_RESPONSE_CODE, "malformed response", Some(data)));
+    /// let conflict = ContentLanguageConflict::from_service_error(&error).unwrap();
+    /// assert_eq!(conflict.header(), "de, en");
+    /// ```
     pub fn header(&self) -> &str {
         &self.header
     }
 
     /// How many `Content-Language` lines the response had.
+    ///
+    /// ```
+    /// use rmcp::model::ErrorData;
+    /// use mcp_lang_rmcp::reqwest_client::{ContentLanguageConflict, MALFORMED_RESPONSE_CODE};
+    ///
+    /// let data = serde_json::json!({"malformedResponse":
+    ///     {"contentLanguage": "fr", "contentLanguageHeader": "de, en", "lineCount": 2}});
+    /// let error = rmcp::ServiceError::McpError(ErrorData::new(MALFORMED_RESPONSE_CODE, "malformed response", Some(data)));
+    /// let conflict = ContentLanguageConflict::from_service_error(&error).unwrap();
+    /// assert_eq!(conflict.line_count(), 2);
+    /// ```
     pub fn line_count(&self) -> usize {
         self.line_count
     }

@@ -49,6 +49,15 @@ use serde_json::Value;
 use crate::{ACCEPT_LANGUAGE, CONTENT_LANGUAGE};
 
 /// Why a server's language configuration was refused by [`ServerLanguages::new`].
+///
+/// ```
+/// use mcp_lang_rmcp::server::{LanguagesError, ServerLanguages};
+///
+/// let error = ServerLanguages::new(["en", "fr"], "de").unwrap_err();
+/// assert_eq!(error, LanguagesError::DefaultNotSupported("de".into()));
+/// let error = ServerLanguages::new(["en", "en_US"], "en").unwrap_err();
+/// assert_eq!(error, LanguagesError::MalformedTag("en_US".into()));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum LanguagesError {
@@ -78,6 +87,16 @@ impl std::fmt::Display for LanguagesError {
 impl std::error::Error for LanguagesError {}
 
 /// What the request said about the user's language, before negotiation.
+///
+/// ```
+/// use mcp_lang_rmcp::server::{Preference, ServerLanguages};
+///
+/// let languages = ServerLanguages::new(["en", "fr"], "en").unwrap();
+/// assert_eq!(languages.negotiate_raw(None).preference(), Preference::Absent);
+/// assert_eq!(languages.negotiate_raw(Some("fr;q=2")).preference(), Preference::Malformed);
+/// let meta = serde_json::json!({"io.modelcontextprotocol/acceptLanguage": ["fr"]});
+/// assert_eq!(languages.negotiate_meta(meta.as_object()).preference(), Preference::NotString);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Preference {
@@ -121,16 +140,43 @@ pub struct RequestLanguage {
 
 impl RequestLanguage {
     /// The selected tag, spelled as the server's supported tag.
+    ///
+    /// ```
+    /// use mcp_lang_rmcp::server::ServerLanguages;
+    ///
+    /// let languages = ServerLanguages::new(["en", "fr-CA"], "en").unwrap();
+    /// assert_eq!(languages.negotiate_raw(Some("FR-ca")).tag(), "fr-CA");
+    /// ```
     pub fn tag(&self) -> &str {
         &self.tag
     }
 
     /// The raw `acceptLanguage` string of the request, when it was a string.
+    ///
+    /// It is kept exactly as sent, malformed or not (for logs and cache keys,
+    /// decision D10).
+    ///
+    /// ```
+    /// use mcp_lang_rmcp::server::ServerLanguages;
+    ///
+    /// let languages = ServerLanguages::new(["en", "fr"], "en").unwrap();
+    /// assert_eq!(languages.negotiate_raw(Some("fr;q=2")).raw(), Some("fr;q=2"));
+    /// let meta = serde_json::json!({"io.modelcontextprotocol/acceptLanguage": 7});
+    /// assert_eq!(languages.negotiate_meta(meta.as_object()).raw(), None);
+    /// ```
     pub fn raw(&self) -> Option<&str> {
         self.language.raw()
     }
 
     /// What kind of preference the request carried.
+    ///
+    /// ```
+    /// use mcp_lang_rmcp::server::{Preference, ServerLanguages};
+    ///
+    /// let languages = ServerLanguages::new(["en", "de"], "en").unwrap();
+    /// assert_eq!(languages.negotiate_raw(Some("de-AT")).preference(), Preference::WellFormed);
+    /// assert_eq!(languages.negotiate_raw(Some("de;;")).preference(), Preference::Malformed);
+    /// ```
     pub fn preference(&self) -> Preference {
         match self.language.raw_preference() {
             RawPreference::Absent => Preference::Absent,
@@ -142,12 +188,31 @@ impl RequestLanguage {
 
     /// The quality (0..=1000) the preference gave the selected tag; 0 for the
     /// default chosen without a match.
+    ///
+    /// ```
+    /// use mcp_lang_rmcp::server::ServerLanguages;
+    ///
+    /// let languages = ServerLanguages::new(["en", "fr"], "en").unwrap();
+    /// assert_eq!(languages.negotiate_raw(Some("de, fr;q=0.7")).quality(), 700);
+    /// assert_eq!(languages.negotiate_raw(Some("de")).quality(), 0); // the default
+    /// ```
     pub fn quality(&self) -> u16 {
         self.language.quality().get()
     }
 
     /// Why this tag was selected. A preference that is present but not a
     /// string is malformed ([`Reason::Malformed`]), as in `mcp-lang-meta`.
+    ///
+    /// ```
+    /// use mcp_lang_match::Reason;
+    /// use mcp_lang_rmcp::server::ServerLanguages;
+    ///
+    /// let languages = ServerLanguages::new(["en", "fr"], "en").unwrap();
+    /// assert_eq!(languages.negotiate_raw(Some("fr-CA")).reason(), Reason::Truncated);
+    /// assert_eq!(languages.negotiate_raw(Some("ja")).reason(), Reason::Default);
+    /// let meta = serde_json::json!({"io.modelcontextprotocol/acceptLanguage": null});
+    /// assert_eq!(languages.negotiate_meta(meta.as_object()).reason(), Reason::Malformed);
+    /// ```
     pub fn reason(&self) -> Reason {
         self.language.reason()
     }
@@ -169,11 +234,29 @@ impl RequestLanguage {
     }
 
     /// `mcp-lang-meta`'s view of the same request language.
+    ///
+    /// ```
+    /// use mcp_lang_rmcp::server::ServerLanguages;
+    ///
+    /// let languages = ServerLanguages::new(["en", "ga"], "en").unwrap();
+    /// let language = languages.negotiate_raw(Some("ga;q=0.5"));
+    /// assert_eq!(language.as_meta().selected(), "ga");
+    /// assert!(language.as_meta().is_well_formed());
+    /// ```
     pub fn as_meta(&self) -> &mcp_lang_meta::RequestLanguage {
         &self.language
     }
 
     /// A `_meta` object holding only `contentLanguage` = [`Self::tag`].
+    ///
+    /// ```
+    /// use mcp_lang_rmcp::server::ServerLanguages;
+    ///
+    /// let languages = ServerLanguages::new(["en", "ja"], "en").unwrap();
+    /// let meta = languages.negotiate_raw(Some("ja-JP")).content_language_meta();
+    /// assert_eq!(meta.get("io.modelcontextprotocol/contentLanguage").unwrap(), "ja");
+    /// assert_eq!(meta.len(), 1);
+    /// ```
     pub fn content_language_meta(&self) -> MetaObject {
         content_language_meta(&self.tag)
     }
@@ -206,6 +289,18 @@ pub struct ServerLanguages {
 impl ServerLanguages {
     /// Compiles the supported set. Every tag must be a well-formed language tag,
     /// and the default one of them.
+    ///
+    /// # Errors
+    ///
+    /// [`LanguagesError`]: no tag, a malformed tag, or a default outside the set.
+    ///
+    /// ```
+    /// use mcp_lang_rmcp::server::{LanguagesError, ServerLanguages};
+    ///
+    /// let languages = ServerLanguages::new(vec![String::from("en"), "de".into()], "de").unwrap();
+    /// assert_eq!(languages.default_tag(), "de");
+    /// assert_eq!(ServerLanguages::new(Vec::<&str>::new(), "en").unwrap_err(), LanguagesError::Empty);
+    /// ```
     pub fn new<I, T>(supported: I, default: &str) -> Result<Self, LanguagesError>
     where
         I: IntoIterator<Item = T>,
@@ -236,11 +331,26 @@ impl ServerLanguages {
     }
 
     /// The supported tags, in the server's order.
+    ///
+    /// ```
+    /// use mcp_lang_rmcp::server::ServerLanguages;
+    ///
+    /// let languages = ServerLanguages::new(["fr", "en", "de"], "en").unwrap();
+    /// assert_eq!(languages.supported().collect::<Vec<_>>(), ["fr", "en", "de"]);
+    /// ```
     pub fn supported(&self) -> impl Iterator<Item = &str> {
         self.tags.iter().map(|t| t.as_ref())
     }
 
     /// The default tag.
+    ///
+    /// ```
+    /// use mcp_lang_rmcp::server::ServerLanguages;
+    ///
+    /// let languages = ServerLanguages::new(["fr", "en"], "en").unwrap();
+    /// assert_eq!(languages.default_tag(), "en");
+    /// assert_eq!(languages.negotiate_raw(Some("*;q=0")).tag(), languages.default_tag());
+    /// ```
     pub fn default_tag(&self) -> &str {
         self.tags.get(self.default).map_or("", |t| t.as_ref())
     }
@@ -257,6 +367,15 @@ impl ServerLanguages {
     /// Negotiates a raw `acceptLanguage` string (or its absence).
     ///
     /// A malformed value counts as absent: the default, never an error.
+    ///
+    /// ```
+    /// use mcp_lang_rmcp::server::ServerLanguages;
+    ///
+    /// let languages = ServerLanguages::new(["en", "fr", "de"], "en").unwrap();
+    /// assert_eq!(languages.negotiate_raw(Some("de;q=0.5, fr")).tag(), "fr");
+    /// assert_eq!(languages.negotiate_raw(Some("en, *;q=0.1")).tag(), "en");
+    /// assert_eq!(languages.negotiate_raw(Some("fr;q=1.5")).tag(), "en"); // malformed
+    /// ```
     pub fn negotiate_raw(&self, raw: Option<&str>) -> RequestLanguage {
         self.wrap(mcp_lang_meta::RequestLanguage::negotiate(
             raw,
@@ -272,6 +391,19 @@ impl ServerLanguages {
     }
 
     /// Negotiates from a request's `_meta` object (`None`: no `_meta`).
+    ///
+    /// A value that is not a JSON string counts as absent, like a malformed one.
+    ///
+    /// ```
+    /// use mcp_lang_rmcp::server::ServerLanguages;
+    ///
+    /// let languages = ServerLanguages::new(["en", "ga"], "en").unwrap();
+    /// let meta = serde_json::json!({"io.modelcontextprotocol/acceptLanguage": "ga-IE"});
+    /// assert_eq!(languages.negotiate_meta(meta.as_object()).tag(), "ga");
+    /// let meta = serde_json::json!({"io.modelcontextprotocol/acceptLanguage": 42});
+    /// assert_eq!(languages.negotiate_meta(meta.as_object()).tag(), "en");
+    /// assert_eq!(languages.negotiate_meta(None).tag(), "en");
+    /// ```
     pub fn negotiate_meta(&self, meta: Option<&JsonObject>) -> RequestLanguage {
         let raw = match meta.and_then(|m| m.get(ACCEPT_LANGUAGE)) {
             None => RawPreference::Absent,
@@ -299,6 +431,46 @@ impl ServerLanguages {
     /// # Errors
     ///
     /// [`ErrorCode::HEADER_MISMATCH`] when HTTP parts are present and disagree.
+    ///
+    /// A handler negotiates, localizes and stamps; here one is run over an
+    /// in-memory pipe with a client that asks for `de-AT, en;q=0.5`:
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use mcp_lang_rmcp::server::{ServerLanguages, stamp};
+    /// use rmcp::{ErrorData, RoleServer, ServerHandler, service::RequestContext};
+    /// use rmcp::model::{ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerInfo};
+    ///
+    /// struct Server(Arc<ServerLanguages>);
+    ///
+    /// impl ServerHandler for Server {
+    ///     async fn list_tools(&self, _: Option<PaginatedRequestParams>, context: RequestContext<RoleServer>)
+    ///         -> Result<ListToolsResult, ErrorData> {
+    ///         let language = self.0.for_request(&context)?;
+    ///         let mut result = ListToolsResult::default(); // titles in language.tag()
+    ///         stamp(&mut result.meta, language.tag());
+    ///         Ok(result)
+    ///     }
+    ///     fn get_info(&self) -> ServerInfo {
+    ///         ServerInfo::new(ServerCapabilities::builder().enable_tools().build())
+    ///     }
+    /// }
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// # use rmcp::ServiceExt;
+    /// # use rmcp::model::{ClientRequest, ListToolsRequest};
+    /// # let languages = Arc::new(ServerLanguages::new(["en", "de"], "en").unwrap());
+    /// # let (server_io, client_io) = tokio::io::duplex(1 << 16);
+    /// # tokio::spawn(async move {
+    /// #     let running = Server(languages).serve(server_io).await.unwrap();
+    /// #     let _ = running.waiting().await;
+    /// # });
+    /// # let client = ().serve(client_io).await.unwrap();
+    /// # let request = ClientRequest::ListToolsRequest(ListToolsRequest::default());
+    /// # let result = mcp_lang_rmcp::client::send_with_preference(client.peer(), request, Some("de-AT, en;q=0.5")).await.unwrap();
+    /// assert_eq!(mcp_lang_rmcp::client::content_language(&result), Some("de"));
+    /// # }
+    /// ```
     pub fn for_request(
         &self,
         context: &RequestContext<RoleServer>,
@@ -388,6 +560,15 @@ pub fn stamp(meta: &mut Option<MetaObject>, tag: &str) {
 }
 
 /// The `contentLanguage` of a result's `_meta`, if any.
+///
+/// ```
+/// use mcp_lang_rmcp::server::{reported, stamp};
+///
+/// let mut meta = None;
+/// assert_eq!(reported(&meta), None);
+/// stamp(&mut meta, "fr");
+/// assert_eq!(reported(&meta), Some("fr"));
+/// ```
 pub fn reported(meta: &Option<MetaObject>) -> Option<&str> {
     meta.as_ref()
         .and_then(|m| m.get(CONTENT_LANGUAGE))
@@ -427,6 +608,19 @@ pub fn result_meta_mut(result: &mut ServerResult) -> Option<&mut Option<MetaObje
 ///
 /// Results without a `_meta` slot in rmcp's model (`EmptyResult`, and
 /// `CustomResult`, which is raw JSON) cannot carry it.
+///
+/// ```
+/// use mcp_lang_rmcp::client::content_language;
+/// use mcp_lang_rmcp::server::{stamp, stamp_result};
+/// use rmcp::model::{CallToolResult, EmptyResult, ServerResult};
+///
+/// let mut call = CallToolResult::success(vec![]);
+/// stamp(&mut call.meta, "ga"); // the handler's own choice is kept
+/// let mut result = ServerResult::CallToolResult(call);
+/// assert!(stamp_result(&mut result, "en"));
+/// assert_eq!(content_language(&result), Some("ga"));
+/// assert!(!stamp_result(&mut ServerResult::EmptyResult(EmptyResult {}), "en"));
+/// ```
 pub fn stamp_result(result: &mut ServerResult, tag: &str) -> bool {
     let Some(meta) = result_meta_mut(result) else {
         return false;
@@ -511,6 +705,18 @@ pub async fn notify_progress(
 ///
 /// The schema is not a valid rmcp elicitation schema (an object of primitive
 /// properties).
+///
+/// ```
+/// use mcp_lang_rmcp::server::form_elicitation;
+///
+/// let schema = serde_json::json!({"type": "object", "properties": {
+///     "city": {"type": "string", "title": "Ville"}}});
+/// let params = form_elicitation("Pour quelle ville ?", schema, "fr").unwrap();
+/// let wire = serde_json::to_value(&params).unwrap();
+/// assert_eq!(wire["requestedSchema"]["properties"]["city"]["title"], "Ville");
+/// assert_eq!(wire["_meta"]["io.modelcontextprotocol/contentLanguage"], "fr");
+/// assert!(form_elicitation("?", serde_json::json!("no schema"), "fr").is_err());
+/// ```
 pub fn form_elicitation(
     message: impl Into<String>,
     requested_schema: Value,
@@ -527,6 +733,17 @@ pub fn form_elicitation(
 /// An `input_required` result (protocol 2026-07-28, SEP-2322) asking for one
 /// elicitation under `key`, with `contentLanguage` in `result._meta` — the
 /// shape of SEP-2792's elicitation example.
+///
+/// ```
+/// use mcp_lang_rmcp::server::{form_elicitation, input_required};
+///
+/// let schema = serde_json::json!({"type": "object", "properties": {"city": {"type": "string"}}});
+/// let params = form_elicitation("Für welche Stadt?", schema, "de").unwrap();
+/// let result = input_required("city", params, None, "de");
+/// let wire = serde_json::to_value(&result).unwrap();
+/// assert_eq!(wire["_meta"]["io.modelcontextprotocol/contentLanguage"], "de");
+/// assert_eq!(wire["inputRequests"]["city"]["params"]["message"], "Für welche Stadt?");
+/// ```
 pub fn input_required(
     key: impl Into<String>,
     params: ElicitRequestParams,
