@@ -185,6 +185,16 @@ pub fn quality(header: &AcceptLanguage<'_>, tag: &str) -> Option<Quality> {
 }
 
 /// One tag accepted by [`filter`].
+///
+/// ```
+/// use mcp_lang_grammar::AcceptLanguage;
+/// use mcp_lang_match::basic::filter;
+///
+/// let header = AcceptLanguage::parse("de;q=0.5, en").unwrap();
+/// let accepted = filter(&header, &["de-AT", "fr", "en-US"]);
+/// let seen: Vec<_> = accepted.iter().map(|f| (f.tag(), f.index(), f.quality().get())).collect();
+/// assert_eq!(seen, [("en-US", 2, 1000), ("de-AT", 0, 500)]);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Filtered<'t> {
     tag: &'t str,

@@ -48,6 +48,16 @@ use crate::basic::Decider;
 use crate::subtags;
 
 /// Why a [`Negotiation`] chose its tag.
+///
+/// ```
+/// use mcp_lang_match::{Negotiator, Reason};
+///
+/// let n = Negotiator::new(["en", "en-GB", "de"], "en").unwrap();
+/// assert_eq!(n.negotiate_header(Some("EN-gb")).reason(), Reason::Exact);
+/// assert_eq!(n.negotiate_header(Some("de-CH")).reason(), Reason::Truncated);
+/// assert_eq!(n.negotiate_header(Some("ja, *;q=0.1")).reason(), Reason::Wildcard);
+/// assert_eq!(n.negotiate_header(Some("ja")).reason(), Reason::Default);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Reason {
@@ -98,6 +108,16 @@ impl fmt::Display for Reason {
 ///
 /// The tag is borrowed from the [`Negotiator`] and spelled as the server
 /// spelled it, whatever case the request used.
+///
+/// ```
+/// use mcp_lang_grammar::Quality;
+/// use mcp_lang_match::{Negotiator, Reason};
+///
+/// let n = Negotiator::new(["en", "fr-CA"], "en").unwrap();
+/// let chosen = n.negotiate_header(Some("fr;q=0.8, ja"));
+/// assert_eq!((chosen.tag(), chosen.index()), ("fr-CA", Some(1)));
+/// assert_eq!((chosen.quality(), chosen.reason()), (Quality::new(800).unwrap(), Reason::MoreSpecific));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Negotiation<'n> {
     tag: &'n str,
@@ -186,6 +206,16 @@ impl<'n> Negotiation<'n> {
 }
 
 /// Why a [`Negotiator`] could not be built.
+///
+/// ```
+/// use mcp_lang_match::{BuildError, Negotiator};
+///
+/// let error = Negotiator::new(["en", "fr", "EN"], "en").unwrap_err();
+/// assert!(matches!(error, BuildError::DuplicateTag { first: 0, second: 2, .. }));
+/// let error = Negotiator::new(["en", "fr_FR"], "en").unwrap_err();
+/// assert!(matches!(error, BuildError::InvalidTag { index: 1, .. }));
+/// assert!(matches!(Negotiator::new(["en"], "").unwrap_err(), BuildError::InvalidDefault { .. }));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum BuildError {
@@ -445,10 +475,26 @@ impl fmt::Debug for Negotiator {
 impl Negotiator {
     /// The most ranges of one request a negotiator can consider; the ranges
     /// are buffered on the stack, so this is a compile-time capacity.
+    ///
+    /// ```
+    /// use mcp_lang_match::Negotiator;
+    ///
+    /// let n = Negotiator::new(["en"], "en").unwrap().with_max_ranges(10_000);
+    /// assert_eq!(n.max_ranges(), Negotiator::RANGE_CAPACITY); // clamped
+    /// ```
     pub const RANGE_CAPACITY: usize = 128;
 
     /// How many ranges of one request are considered unless
     /// [`with_max_ranges`](Negotiator::with_max_ranges) says otherwise.
+    ///
+    /// ```
+    /// use mcp_lang_match::Negotiator;
+    ///
+    /// let n = Negotiator::new(["en", "fr"], "en").unwrap();
+    /// let mut preference = vec!["de"; Negotiator::DEFAULT_MAX_RANGES].join(", ");
+    /// preference.push_str(", fr"); // the 65th range is not read
+    /// assert_eq!(n.negotiate_header(Some(&preference)).tag(), "en");
+    /// ```
     pub const DEFAULT_MAX_RANGES: usize = 64;
 
     /// Compiles the supported tags (in the server's order of preference) and
