@@ -52,11 +52,31 @@ where
     I: Iterator<Item = &'a [u8]> + Clone,
 {
     /// Wraps an iterator over raw field line values, in received order.
+    ///
+    /// The iterator must be `Clone`: it is walked once per use. An
+    /// `http::HeaderMap`'s `get_all(..).iter().map(|v| v.as_bytes())` is one.
+    ///
+    /// ```
+    /// use mcp_lang_agree::JoinedLines;
+    ///
+    /// let lines = vec![&b"de"[..], &b" en;q=0.5 "[..]];
+    /// assert_eq!(JoinedLines::new(lines.iter().copied()).to_string(), "de, en;q=0.5");
+    /// ```
     pub fn new(lines: I) -> Self {
         JoinedLines { lines }
     }
 
     /// The length in bytes of the combined value.
+    ///
+    /// Counted without building the value: the trimmed lines plus two bytes
+    /// per `", "` separator.
+    ///
+    /// ```
+    /// use mcp_lang_agree::JoinedLines;
+    ///
+    /// let lines: [&[u8]; 2] = [b"  ga ", b"en"];
+    /// assert_eq!(JoinedLines::new(lines.into_iter()).len(), "ga, en".len());
+    /// ```
     pub fn len(&self) -> usize {
         self.lines
             .clone()
@@ -66,6 +86,14 @@ where
     }
 
     /// Whether the combined value is empty (no lines, or one empty line).
+    ///
+    /// ```
+    /// use mcp_lang_agree::JoinedLines;
+    ///
+    /// assert!(JoinedLines::new(core::iter::empty::<&[u8]>()).is_empty());
+    /// assert!(JoinedLines::new([&b" \t"[..]].into_iter()).is_empty());
+    /// assert!(!JoinedLines::new([&b""[..], &b""[..]].into_iter()).is_empty()); // ", "
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

@@ -238,6 +238,13 @@ pub struct Mismatch<'a> {
 
 impl<'a> Mismatch<'a> {
     /// The `_meta` value: [`MetaValue::String`] or [`MetaValue::NotString`].
+    ///
+    /// ```
+    /// use mcp_lang_agree::{agree, MetaValue};
+    ///
+    /// let answer = agree(MetaValue::NotString, [&b"en"[..]]);
+    /// assert_eq!(answer.mismatch().unwrap().meta(), MetaValue::NotString);
+    /// ```
     pub const fn meta(&self) -> MetaValue<'a> {
         self.meta
     }
@@ -245,6 +252,17 @@ impl<'a> Mismatch<'a> {
     /// The byte offset, in both the `_meta` string and the joined field value, of the
     /// first byte that differs (or where the shorter one ends). `None` when the `_meta`
     /// value is not a string.
+    ///
+    /// ```
+    /// use mcp_lang_agree::{agree, MetaValue};
+    ///
+    /// let answer = agree(MetaValue::String("de-CH"), [&b"de-AT"[..]]);
+    /// assert_eq!(answer.mismatch().unwrap().offset(), Some(3));
+    /// let answer = agree(MetaValue::String("de"), [&b"de, en"[..]]);
+    /// assert_eq!(answer.mismatch().unwrap().offset(), Some(2)); // `_meta` ends there
+    /// let answer = agree(MetaValue::NotString, [&b"de"[..]]);
+    /// assert_eq!(answer.mismatch().unwrap().offset(), None);
+    /// ```
     pub const fn offset(&self) -> Option<usize> {
         match self.meta {
             MetaValue::String(_) => Some(self.offset),
@@ -256,12 +274,28 @@ impl<'a> Mismatch<'a> {
     /// compared, or the line that follows a separator that did not match. When the
     /// `_meta` string is longer than the joined value, this is the last line. When `_meta`
     /// is not a string, this is line 1.
+    ///
+    /// ```
+    /// use mcp_lang_agree::{agree, MetaValue};
+    ///
+    /// let lines: [&[u8]; 3] = [b"fr-CA", b"fr;q=0.9", b"en;q=0.5"];
+    /// let answer = agree(MetaValue::String("fr-CA, fr;q=0.9, en;q=0.4"), lines);
+    /// assert_eq!(answer.mismatch().unwrap().line_number(), 3);
+    /// ```
     pub const fn line_number(&self) -> usize {
         self.line_number
     }
 
     /// That field line, with surrounding SP/HTAB removed, as raw bytes (field values may
     /// carry obs-text, which is not UTF-8).
+    ///
+    /// ```
+    /// use mcp_lang_agree::{agree, MetaValue};
+    ///
+    /// let lines: [&[u8]; 2] = [b" ja ", b"\ten-\xE9 "];
+    /// let answer = agree(MetaValue::String("ja, en-e"), lines);
+    /// assert_eq!(answer.mismatch().unwrap().line(), b"en-\xE9");
+    /// ```
     pub const fn line(&self) -> &'a [u8] {
         self.line
     }
