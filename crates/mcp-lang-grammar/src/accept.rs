@@ -80,6 +80,13 @@ pub struct Limits {
 
 impl Limits {
     /// No limits.
+    ///
+    /// ```
+    /// use mcp_lang_grammar::{AcceptLanguage, Limits};
+    ///
+    /// let long = "en;q=0.5, ".repeat(10_000) + "fr";
+    /// assert_eq!(AcceptLanguage::parse_with(&long, Limits::UNLIMITED).unwrap().len(), 10_001);
+    /// ```
     pub const UNLIMITED: Limits = Limits {
         max_bytes: usize::MAX,
         max_ranges: usize::MAX,

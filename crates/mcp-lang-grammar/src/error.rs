@@ -2,6 +2,15 @@
 //!
 //! Every parser in this crate reports the same kind of error: a byte
 //! offset and an [`Expected`]; [`ParseError`] says exactly what the offset means.
+//!
+//! ```
+//! use mcp_lang_grammar::{AcceptLanguage, ContentLanguage, Expected};
+//!
+//! let err = AcceptLanguage::parse("en;q=").unwrap_err();
+//! assert_eq!((err.offset(), err.expected()), (5, Expected::QValue));
+//! let err = ContentLanguage::parse("de, fr-").unwrap_err();
+//! assert_eq!(err.offset(), 7); // "fr-" could still begin a tag: the end
+//! ```
 
 use core::fmt;
 

@@ -36,8 +36,23 @@ pub struct Quality(u16);
 
 impl Quality {
     /// q=1, the default weight.
+    ///
+    /// ```
+    /// use mcp_lang_grammar::{AcceptLanguage, Quality};
+    ///
+    /// let value = AcceptLanguage::parse("de, en;q=1.000").unwrap();
+    /// assert!(value.iter().all(|w| w.quality == Quality::ONE)); // absent weight means q=1
+    /// assert_eq!(Quality::ONE.get(), 1000);
+    /// ```
     pub const ONE: Quality = Quality(1000);
     /// q=0, "not acceptable".
+    ///
+    /// ```
+    /// use mcp_lang_grammar::Quality;
+    ///
+    /// assert_eq!(Quality::parse("0.000"), Ok(Quality::ZERO));
+    /// assert!(Quality::ZERO.is_zero());
+    /// ```
     pub const ZERO: Quality = Quality(0);
 
     /// A quality from thousandths; `None` above 1000.
