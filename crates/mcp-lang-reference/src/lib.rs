@@ -26,6 +26,12 @@
 //! ```
 //!
 //! Serve it with `mcp-lang serve --stdio` or `mcp-lang serve --http ADDR`.
+//!
+//! [`ReferenceServer::with_conformance_fixtures`] (`mcp-lang serve
+//! --conformance-fixtures`) adds the fixtures of the official MCP conformance
+//! suite ([`fixtures`]: its `test_*` tools and prompts, `test://` resources,
+//! logging, completions and subscriptions). They are not SEP-2792 and are off
+//! by default; `cargo xtask conformance --official` turns them on.
 
 pub mod catalog;
 #[cfg(feature = "demo")]
