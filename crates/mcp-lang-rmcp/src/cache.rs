@@ -17,15 +17,29 @@
 //! the cache cannot know the server's supported set, and keying by the
 //! negotiated language is exactly the mistake the SEP forbids.
 //!
-//! ```no_run
-//! # async fn example(peer: rmcp::Peer<rmcp::RoleClient>) -> Result<(), mcp_lang_rmcp::client::SendError> {
+//! Against the reference server, over an in-memory pipe:
+//!
+//! ```
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), mcp_lang_rmcp::client::SendError> {
+//! # use rmcp::ServiceExt;
+//! # let (server_io, client_io) = tokio::io::duplex(1 << 16);
+//! # tokio::spawn(async move {
+//! #     let running = mcp_lang_reference::ReferenceServer::new().unwrap().serve(server_io).await.unwrap();
+//! #     let _ = running.waiting().await;
+//! # });
+//! # let running = ().serve(client_io).await.unwrap();
+//! # let peer = running.peer().clone();
 //! use mcp_lang_rmcp::cache::CachingClient;
+//! use mcp_lang_rmcp::server::reported;
 //!
 //! let client = CachingClient::new(peer).auth_context("user-42");
 //! let fr = client.list_tools(None, Some("fr-CA,fr;q=0.9")).await?; // from the server
 //! let again = client.list_tools(None, Some("fr-CA,fr;q=0.9")).await?; // from the cache
-//! let de = client.list_tools(None, Some("de")).await?; // another preference: the server
-//! # let _ = (fr, again, de);
+//! let fr_only = client.list_tools(None, Some("fr-CA")).await?; // another raw preference: the server
+//! assert_eq!((reported(&fr.meta), reported(&again.meta)), (Some("fr-CA"), Some("fr-CA")));
+//! assert_eq!(reported(&fr_only.meta), Some("fr-CA")); // same language, still its own entry
+//! assert_eq!((client.stats().hits, client.stats().misses), (1, 2));
 //! # Ok(()) }
 //! ```
 

@@ -177,6 +177,10 @@ pub use mcp_lang_meta::ACCEPT_LANGUAGE_KEY as ACCEPT_LANGUAGE;
 /// The response `_meta` key of the language actually used (SEP-2792):
 /// `mcp-lang-meta`'s [`CONTENT_LANGUAGE_KEY`](mcp_lang_meta::CONTENT_LANGUAGE_KEY),
 /// re-exported.
+///
+/// ```
+/// assert_eq!(mcp_lang_rmcp::CONTENT_LANGUAGE, "io.modelcontextprotocol/contentLanguage");
+/// ```
 pub use mcp_lang_meta::CONTENT_LANGUAGE_KEY as CONTENT_LANGUAGE;
 
 /// `mcp-lang-meta`'s crate, re-exported so an rmcp user reaches its types

@@ -53,6 +53,10 @@
 //! same-origin 307/308, and [`LanguageHttpClient::new`] documents how to get
 //! the same. TLS is the `reqwest` features of your build.
 //!
+//! (`no_run`: it needs an MCP server listening at that address; this crate's
+//! `exchange` and `language_http_client` tests run the same against local
+//! servers.)
+//!
 //! ```no_run
 //! # async fn example() -> Result<(), Box<dyn std::error::Error>> {
 //! use mcp_lang_rmcp::client::{content_language, send_with_preference};

@@ -673,6 +673,66 @@ pub fn localized_error(
 /// # Errors
 ///
 /// rmcp's [`ServiceError`] when the transport is closed.
+///
+/// A handler reports progress in the request's language; the client here
+/// asks for `de` and a progress token, and receives the message with
+/// `contentLanguage` (rmcp 3.11 hands a client the notification's `_meta` in
+/// `NotificationContext::extensions`, see the crate docs):
+///
+/// ```
+/// use std::sync::Arc;
+/// use mcp_lang_rmcp::server::{ServerLanguages, notify_progress};
+/// use rmcp::{ErrorData, RoleServer, ServerHandler, service::RequestContext};
+/// use rmcp::model::{ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerInfo};
+///
+/// struct Server(Arc<ServerLanguages>);
+///
+/// impl ServerHandler for Server {
+///     async fn list_tools(&self, _: Option<PaginatedRequestParams>, context: RequestContext<RoleServer>)
+///         -> Result<ListToolsResult, ErrorData> {
+///         let language = self.0.for_request(&context)?;
+///         let message = if language.tag() == "de" { "Halb fertig" } else { "Half done" };
+///         notify_progress(&context, &language, 1.0, Some(2.0), message).await
+///             .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+///         Ok(ListToolsResult::default())
+///     }
+///     fn get_info(&self) -> ServerInfo {
+///         ServerInfo::new(ServerCapabilities::builder().enable_tools().build())
+///     }
+/// }
+/// # use std::sync::Mutex;
+/// # use rmcp::{RoleClient, ServiceExt, service::NotificationContext};
+/// # use rmcp::model::{ClientRequest, ListToolsRequest, NotificationMetaObject, NumberOrString, ProgressNotificationParam, ProgressToken};
+/// # #[derive(Clone, Default)]
+/// # struct Client(Arc<Mutex<Vec<(String, Option<String>)>>>);
+/// # impl rmcp::ClientHandler for Client {
+/// #     async fn on_progress(&self, params: ProgressNotificationParam, context: NotificationContext<RoleClient>) {
+/// #         let meta = context.extensions.get::<NotificationMetaObject>();
+/// #         let language = meta.and_then(|m| m.get(mcp_lang_rmcp::CONTENT_LANGUAGE)).and_then(|v| v.as_str());
+/// #         self.0.lock().unwrap().push((params.message.unwrap_or_default(), language.map(String::from)));
+/// #     }
+/// # }
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// # let languages = Arc::new(ServerLanguages::new(["en", "de"], "en").unwrap());
+/// # let (server_io, client_io) = tokio::io::duplex(1 << 16);
+/// # tokio::spawn(async move {
+/// #     let running = Server(languages).serve(server_io).await.unwrap();
+/// #     let _ = running.waiting().await;
+/// # });
+/// # let received = Client::default();
+/// # let client = received.clone().serve(client_io).await.unwrap();
+/// # let mut options = rmcp::service::PeerRequestOptions::no_options();
+/// # let mut meta = mcp_lang_rmcp::client::preference_meta("de").unwrap();
+/// # meta.set_progress_token(ProgressToken(NumberOrString::Number(7)));
+/// # options.meta = Some(meta);
+/// # let request = ClientRequest::ListToolsRequest(ListToolsRequest::default());
+/// # client.peer().send_request_with_option(request, options).await.unwrap().await_response().await.unwrap();
+/// # for _ in 0..1000 { if !received.0.lock().unwrap().is_empty() { break } tokio::task::yield_now().await }
+/// # let progress = received.0.lock().unwrap().clone();
+/// assert_eq!(progress, [("Halb fertig".to_owned(), Some("de".to_owned()))]);
+/// # }
+/// ```
 pub async fn notify_progress(
     context: &RequestContext<RoleServer>,
     language: &RequestLanguage,
