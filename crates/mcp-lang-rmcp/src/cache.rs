@@ -295,6 +295,27 @@ impl<C: Clock> CachingClient<C> {
     ///
     /// [`SendError::Preference`] before anything is sent or looked up,
     /// rmcp's error, or [`SendError::UnexpectedResult`].
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// # use rmcp::ServiceExt;
+    /// # let (server_io, client_io) = tokio::io::duplex(1 << 16);
+    /// # tokio::spawn(async move {
+    /// #     let running = mcp_lang_reference::ReferenceServer::new().unwrap().serve(server_io).await.unwrap();
+    /// #     let _ = running.waiting().await;
+    /// # });
+    /// # let running = ().serve(client_io).await.unwrap();
+    /// # let client = mcp_lang_rmcp::cache::CachingClient::new(running.peer().clone());
+    /// use mcp_lang_rmcp::client::{PreferenceError, SendError};
+    ///
+    /// let refused = client.list_tools(None, Some("de\r\nX: 1")).await;
+    /// assert!(matches!(refused, Err(SendError::Preference(PreferenceError::NotFieldValue { offset: 2 }))));
+    /// assert_eq!(client.stats().misses, 0); // nothing was sent
+    /// let tools = client.list_tools(None, None).await.unwrap(); // no preference: the default
+    /// assert_eq!(mcp_lang_rmcp::server::reported(&tools.meta), Some("en"));
+    /// # }
+    /// ```
     pub async fn list_tools(
         &self,
         cursor: Option<String>,
@@ -318,6 +339,23 @@ impl<C: Clock> CachingClient<C> {
     /// # Errors
     ///
     /// As [`list_tools`](Self::list_tools).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// # use rmcp::ServiceExt;
+    /// # let (server_io, client_io) = tokio::io::duplex(1 << 16);
+    /// # tokio::spawn(async move {
+    /// #     let running = mcp_lang_reference::ReferenceServer::new().unwrap().serve(server_io).await.unwrap();
+    /// #     let _ = running.waiting().await;
+    /// # });
+    /// # let running = ().serve(client_io).await.unwrap();
+    /// # let client = mcp_lang_rmcp::cache::CachingClient::new(running.peer().clone());
+    /// let prompts = client.list_prompts(None, Some("ja, en;q=0.5")).await.unwrap();
+    /// assert_eq!(mcp_lang_rmcp::server::reported(&prompts.meta), Some("ja"));
+    /// assert!(!prompts.prompts.is_empty());
+    /// # }
+    /// ```
     pub async fn list_prompts(
         &self,
         cursor: Option<String>,
@@ -342,6 +380,22 @@ impl<C: Clock> CachingClient<C> {
     /// # Errors
     ///
     /// As [`list_tools`](Self::list_tools).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// # use rmcp::ServiceExt;
+    /// # let (server_io, client_io) = tokio::io::duplex(1 << 16);
+    /// # tokio::spawn(async move {
+    /// #     let running = mcp_lang_reference::ReferenceServer::new().unwrap().serve(server_io).await.unwrap();
+    /// #     let _ = running.waiting().await;
+    /// # });
+    /// # let running = ().serve(client_io).await.unwrap();
+    /// # let client = mcp_lang_rmcp::cache::CachingClient::new(running.peer().clone());
+    /// let resources = client.list_resources(None, Some("ga-IE")).await.unwrap();
+    /// assert_eq!(mcp_lang_rmcp::server::reported(&resources.meta), Some("ga"));
+    /// # }
+    /// ```
     pub async fn list_resources(
         &self,
         cursor: Option<String>,
@@ -366,6 +420,24 @@ impl<C: Clock> CachingClient<C> {
     /// # Errors
     ///
     /// As [`list_tools`](Self::list_tools).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// # use rmcp::ServiceExt;
+    /// # let (server_io, client_io) = tokio::io::duplex(1 << 16);
+    /// # tokio::spawn(async move {
+    /// #     let running = mcp_lang_reference::ReferenceServer::new().unwrap().serve(server_io).await.unwrap();
+    /// #     let _ = running.waiting().await;
+    /// # });
+    /// # let running = ().serve(client_io).await.unwrap();
+    /// # let client = mcp_lang_rmcp::cache::CachingClient::new(running.peer().clone());
+    /// let templates = client.list_resource_templates(None, Some("de-AT")).await.unwrap();
+    /// assert_eq!(mcp_lang_rmcp::server::reported(&templates.meta), Some("de"));
+    /// client.list_resource_templates(None, Some("de-AT")).await.unwrap();
+    /// assert_eq!((client.stats().hits, client.stats().misses), (1, 1));
+    /// # }
+    /// ```
     pub async fn list_resource_templates(
         &self,
         cursor: Option<String>,

@@ -186,6 +186,12 @@ pub use mcp_lang_meta::CONTENT_LANGUAGE_KEY as CONTENT_LANGUAGE;
 /// `mcp-lang-meta`'s crate, re-exported so an rmcp user reaches its types
 /// (the [`ResponseCache`](mcp_lang_meta::ResponseCache), the writers, the
 /// raw extraction) at the version this crate was built with.
+///
+/// ```
+/// use mcp_lang_rmcp::mcp_lang_meta::RawPreference;
+///
+/// assert_eq!(RawPreference::String("fr".into()).as_str(), Some("fr"));
+/// ```
 pub use mcp_lang_meta;
 
 #[cfg(feature = "client")]
