@@ -375,7 +375,7 @@ pub(crate) fn run_plan(plan: &Plan) -> Result<Vec<Outcome>> {
                 .args(["--sanitizer", sanitizer, "--debug-assertions", &target.name])
                 .arg(&checked_in)
                 .arg(&work)
-                .args(["--", "-merge=1"])
+                .args(["--", "-set_cover_merge=1"])
                 .run()?;
             println!(
                 "{}: merged {} new input(s) into {}",
