@@ -2,70 +2,22 @@
 //! duplex pipe (the stdio framing without the process): every SEP-2792
 //! behaviour the server shows, checked on the messages the client receives.
 
-use std::sync::{Arc, Mutex};
+mod common;
 
+use common::RecordingClient;
 use mcp_lang_reference::{ReferenceServer, catalog::Catalog};
 use mcp_lang_rmcp::client::{content_language, send_with_preference};
 use rmcp::{
-    ClientHandler, RoleClient, ServiceExt,
+    RoleClient, ServiceExt,
     model::{
-        CallToolRequest, CallToolRequestParams, ClientCapabilities, ClientConfig, ClientRequest,
-        ElicitRequestParams, ElicitResult, ElicitationAction, ListToolsRequest,
-        ProgressNotificationParam, ProtocolVersion, ServerResult,
+        CallToolRequest, CallToolRequestParams, ClientRequest, ListToolsRequest, ProtocolVersion,
+        ServerResult,
     },
-    service::{ClientLifecycleMode, NotificationContext, RequestContext, RunningService},
+    service::{ClientLifecycleMode, RunningService},
 };
 use serde_json::{Value, json};
 
 const CONTENT_LANGUAGE: &str = "io.modelcontextprotocol/contentLanguage";
-
-/// A client that answers elicitations with a fixed address and records what it
-/// was shown: the elicitation parameters and the progress notifications.
-#[derive(Clone, Default)]
-struct RecordingClient {
-    elicitations: Arc<Mutex<Vec<(ElicitRequestParams, Value)>>>,
-    progress: Arc<Mutex<Vec<(ProgressNotificationParam, Value)>>>,
-    initialize_preference: Option<&'static str>,
-}
-
-impl ClientHandler for RecordingClient {
-    async fn create_elicitation(
-        &self,
-        request: ElicitRequestParams,
-        context: RequestContext<RoleClient>,
-    ) -> Result<ElicitResult, rmcp::ErrorData> {
-        // rmcp moves the received `params._meta` into the context.
-        let meta = serde_json::to_value(&context.meta).unwrap();
-        self.elicitations.lock().unwrap().push((request, meta));
-        let mut result = ElicitResult::new(ElicitationAction::Accept);
-        result.content = Some(json!({ "email": "ada@example.org" }));
-        Ok(result)
-    }
-
-    async fn on_progress(
-        &self,
-        params: ProgressNotificationParam,
-        context: NotificationContext<RoleClient>,
-    ) {
-        // rmcp 3.11 moves the notification's extensions into the context
-        // before it takes `_meta` out of them, so `context.meta` stays empty
-        // and the received `params._meta` is left in `context.extensions`.
-        let meta = context
-            .extensions
-            .get::<rmcp::model::NotificationMetaObject>()
-            .map_or(Value::Null, |m| serde_json::to_value(m).unwrap());
-        self.progress.lock().unwrap().push((params, meta));
-    }
-
-    fn get_info(&self) -> ClientConfig {
-        let mut info = ClientConfig::default();
-        info.capabilities = ClientCapabilities::builder().enable_elicitation().build();
-        if let Some(preference) = self.initialize_preference {
-            info.meta = Some(mcp_lang_rmcp::client::preference_meta(preference).unwrap());
-        }
-        info
-    }
-}
 
 async fn connect(
     client: RecordingClient,

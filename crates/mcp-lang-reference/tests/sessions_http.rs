@@ -6,8 +6,11 @@
 //! `Content-Language`) sees them in the language of the request that caused
 //! them, with stable keys and tokens, across preference changes on one session.
 
+mod common;
+
 use std::net::SocketAddr;
-use std::sync::{Arc, Mutex};
+
+use common::RecordingClient;
 
 use mcp_lang_reference::{
     ReferenceServer,
@@ -18,13 +21,10 @@ use mcp_lang_rmcp::{
     reqwest_client::LanguageHttpClient,
 };
 use rmcp::{
-    ClientHandler, RoleClient, ServiceExt,
+    ServiceExt,
     model::{
-        CallToolRequest, CallToolRequestParams, ClientCapabilities, ClientConfig, ClientRequest,
-        ElicitRequestParams, ElicitResult, ElicitationAction, ListToolsRequest,
-        ProgressNotificationParam, ServerResult,
+        CallToolRequest, CallToolRequestParams, ClientRequest, ListToolsRequest, ServerResult,
     },
-    service::{NotificationContext, RequestContext},
     transport::streamable_http_client::{
         StreamableHttpClientTransport, StreamableHttpClientTransportConfig,
     },
@@ -33,45 +33,10 @@ use serde_json::{Value, json};
 
 const CONTENT_LANGUAGE: &str = "io.modelcontextprotocol/contentLanguage";
 
-/// Answers elicitations with a fixed address; records what it was shown.
-#[derive(Clone, Default)]
-struct Recorder {
-    elicitations: Arc<Mutex<Vec<(Value, Value)>>>,
-    progress: Arc<Mutex<Vec<(ProgressNotificationParam, Value)>>>,
-}
-
-impl ClientHandler for Recorder {
-    async fn create_elicitation(
-        &self,
-        request: ElicitRequestParams,
-        context: RequestContext<RoleClient>,
-    ) -> Result<ElicitResult, rmcp::ErrorData> {
-        let shown = serde_json::to_value(&request).unwrap();
-        let meta = serde_json::to_value(&context.meta).unwrap();
-        self.elicitations.lock().unwrap().push((shown, meta));
-        let mut result = ElicitResult::new(ElicitationAction::Accept);
-        result.content = Some(json!({ "email": "ada@example.org" }));
-        Ok(result)
-    }
-
-    async fn on_progress(
-        &self,
-        params: ProgressNotificationParam,
-        context: NotificationContext<RoleClient>,
-    ) {
-        // rmcp 3.11 leaves a notification's `_meta` in the context's extensions.
-        let meta = context
-            .extensions
-            .get::<rmcp::model::NotificationMetaObject>()
-            .map_or(Value::Null, |m| serde_json::to_value(m).unwrap());
-        self.progress.lock().unwrap().push((params, meta));
-    }
-
-    fn get_info(&self) -> ClientConfig {
-        let mut info = ClientConfig::default();
-        info.capabilities = ClientCapabilities::builder().enable_elicitation().build();
-        info
-    }
+/// The `n`th elicitation the client was shown, as JSON, and its `_meta`.
+fn elicitation(recorder: &RecordingClient, n: usize) -> (Value, Value) {
+    let (params, meta) = recorder.elicitations.lock().unwrap()[n].clone();
+    (serde_json::to_value(&params).unwrap(), meta)
 }
 
 fn call(name: &'static str) -> ClientRequest {
@@ -98,7 +63,7 @@ async fn server_requests_and_notifications_follow_each_request_on_one_session() 
     )
     .await
     .unwrap();
-    let recorder = Recorder::default();
+    let recorder = RecordingClient::default();
     let transport = StreamableHttpClientTransport::with_client(
         LanguageHttpClient::new(reqwest::Client::new()),
         StreamableHttpClientTransportConfig::with_uri(http.url()),
@@ -114,7 +79,7 @@ async fn server_requests_and_notifications_follow_each_request_on_one_session() 
         serde_json::to_value(&result).unwrap()["structuredContent"]["email"],
         "ada@example.org"
     );
-    let (shown, meta) = recorder.elicitations.lock().unwrap()[0].clone();
+    let (shown, meta) = elicitation(&recorder, 0);
     assert_eq!(shown["message"], "Bitte geben Sie Ihre E-Mail-Adresse ein.");
     let email = &shown["requestedSchema"]["properties"]["email"];
     assert_eq!(email["title"], "E-Mail-Adresse");
@@ -125,7 +90,7 @@ async fn server_requests_and_notifications_follow_each_request_on_one_session() 
     send_with_preference(peer, call("send_confirmation"), Some("ja"))
         .await
         .unwrap();
-    let (shown, meta) = recorder.elicitations.lock().unwrap()[1].clone();
+    let (shown, meta) = elicitation(&recorder, 1);
     assert_eq!(meta[CONTENT_LANGUAGE], "ja");
     assert_eq!(shown["message"], "メールアドレスを入力してください。");
     assert!(
