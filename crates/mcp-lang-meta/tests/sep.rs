@@ -163,6 +163,47 @@ fn a_malformed_canonical_value_is_ignored_as_absent_and_must_not_on_its_own_prod
     assert_eq!((lang.selected(), lang.reason()), ("en", Reason::Malformed));
 }
 
+#[test]
+fn a_participating_server_must_not_define_a_different_interpretation_of_the_field_value() {
+    // The `_meta` value is read as an `Accept-Language` field value and nothing else: the
+    // request's selection is exactly what HTTP negotiation (mcp-lang-match) gives for the
+    // same field value, weights, wildcard, q=0 and case-insensitivity included.
+    let n = negotiator();
+    for preference in [
+        "fr-CA,fr;q=0.9,en;q=0.5",
+        "en;q=0, *",
+        "*;q=0",
+        "de;q=0.5, ja;q=0.9",
+        "FR-ca",
+        "fr-CH;q=0.2, zz",
+        "ja;q=0.000, de",
+        "",
+        "fr;q=2",
+    ] {
+        let ours = RequestLanguage::negotiate(Some(preference), &n);
+        let http = n.negotiate_header(Some(preference));
+        assert_eq!(
+            (ours.selected(), ours.quality(), ours.reason()),
+            (http.tag(), http.quality(), http.reason()),
+            "{preference:?}"
+        );
+    }
+    // Matching is semantic (only agreement is lexical): spellings HTTP treats as
+    // equivalent select alike.
+    let pick = |p: &str| {
+        RequestLanguage::negotiate(Some(p), &n)
+            .selected()
+            .to_owned()
+    };
+    for (a, b) in [
+        ("ja-JP,de;q=0.5", "ja-JP, de;q=0.5"),
+        ("de;q=0.5,ja;q=0.4", "de;q=0.500, ja;Q=0.4"),
+        ("FR-ca", "fr-CA"),
+    ] {
+        assert_eq!(pick(a), pick(b), "{a:?} vs {b:?}");
+    }
+}
+
 // ---------------------------------------------------------------- Response behavior
 
 #[test]
@@ -273,6 +314,23 @@ fn the_machine_readable_error_code_remains_unchanged() {
     assert_eq!(response["error"]["message"], before["error"]["message"]);
 }
 
+#[test]
+fn a_server_that_ignores_the_preference_may_omit_content_language_and_omission_identifies_no_language()
+ {
+    // Nothing is written unless the server asks; reading an omitted value says "absent",
+    // never a default language.
+    let response = json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": []}});
+    assert_eq!(
+        content_language_from_value(&response),
+        RawPreference::Absent
+    );
+    let body = serde_json::to_vec(&response).unwrap();
+    assert_eq!(
+        mcp_lang_meta::extract_content_language(&body).unwrap(),
+        RawPreference::Absent
+    );
+}
+
 // ---------------------------------------------------------------- Translation boundary
 
 /// A catalog that translates every string it is offered, to prove what is offered.
@@ -378,6 +436,229 @@ fn server_must_not_translate_a_machine_interpreted_identifier_or_token() {
                     "{pointer} not reported: {diffs:?}"
                 );
             }
+        }
+    }
+}
+
+/// One message per place where the SEP's MUST NOT list has something, and the JSON
+/// Pointer of each listed identifier in it (values), or of the object whose member key
+/// is the identifier (keys).
+fn identifier_messages() -> Vec<(
+    &'static str,
+    Value,
+    Vec<&'static str>,
+    Vec<(&'static str, &'static str)>,
+)> {
+    vec![
+        (
+            "initialize result",
+            json!({"jsonrpc": "2.0", "id": "init-1", "result": {"protocolVersion": "2025-11-25",
+                "capabilities": {"tools": {"listChanged": true},
+                                 "extensions": {"io.modelcontextprotocol/ui": {}}},
+                "serverInfo": {"name": "weather", "title": "Weather", "version": "1.0.0"}}}),
+            vec![
+                "/id",                     // opaque IDs
+                "/result/protocolVersion", // protocol versions
+                "/result/serverInfo/name", // every BaseMetadata.name
+                "/result/serverInfo/version",
+            ],
+            vec![
+                ("/result/capabilities", "tools"), // capability identifiers
+                (
+                    "/result/capabilities/extensions",
+                    "io.modelcontextprotocol/ui",
+                ), // extension identifiers
+            ],
+        ),
+        (
+            "tools/list result",
+            json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": "weather_current",
+                "title": "Current weather", "annotations": {"title": "Weather"},
+                "inputSchema": {"type": "object", "properties": {
+                    "unit": {"type": "string", "enum": ["celsius", "fahrenheit"], "title": "Unit"},
+                    "speed": {"const": "fast"}}, "required": ["unit"]}}],
+                "nextCursor": "cursor-2", "ttlMs": 300000, "cacheScope": "public"}}),
+            vec![
+                "/result/tools/0/name",
+                "/result/tools/0/inputSchema/type", // type discriminators
+                "/result/tools/0/inputSchema/properties/unit/enum/0", // enum values
+                "/result/tools/0/inputSchema/properties/speed/const", // const values
+                "/result/tools/0/inputSchema/required/0",
+                "/result/nextCursor", // cursors
+                "/result/cacheScope",
+            ],
+            vec![("/result/tools/0/inputSchema/properties", "unit")], // JSON Schema property keys
+        ),
+        (
+            "tools/call request",
+            json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+                "name": "weather_current", "arguments": {"city": "Paris"},
+                "_meta": {"io.modelcontextprotocol/acceptLanguage": "fr", "progressToken": "tok-9"}}}),
+            vec![
+                "/method",                     // MCP method names
+                "/params/name",                // every params.name
+                "/params/_meta/progressToken", // tokens
+            ],
+            vec![
+                ("/params/arguments", "city"), // JSON property keys
+                ("/params/_meta", "io.modelcontextprotocol/acceptLanguage"), // `_meta` keys
+            ],
+        ),
+        (
+            "resources/list result",
+            json!({"jsonrpc": "2.0", "id": 3, "result": {
+                "resources": [{"uri": "file:///notes.txt", "name": "notes", "title": "Notes",
+                               "mimeType": "text/plain"}],
+                "resourceTemplates": [{"uriTemplate": "file:///{path}", "name": "files",
+                                       "title": "Files", "mimeType": "text/markdown"}]}}),
+            vec![
+                "/result/resources/0/uri",                 // URIs
+                "/result/resourceTemplates/0/uriTemplate", // URI templates
+                "/result/resources/0/mimeType",            // MIME types
+                "/result/resourceTemplates/0/mimeType",
+                "/result/resourceTemplates/0/name",
+            ],
+            vec![],
+        ),
+        (
+            "prompts/get result",
+            json!({"jsonrpc": "2.0", "id": 4, "result": {"messages": [
+                {"role": "user", "content": {"type": "text", "text": "Hello"}}]}}),
+            vec![
+                "/result/messages/0/role",         // role discriminators
+                "/result/messages/0/content/type", // type discriminators
+            ],
+            vec![],
+        ),
+        (
+            "input-required result",
+            json!({"jsonrpc": "2.0", "id": 5, "result": {"resultType": "input_required",
+                "inputRequests": {"contact": {"method": "elicitation/create", "params": {
+                    "mode": "form", "message": "Your e-mail?",
+                    "requestedSchema": {"type": "object", "properties": {"email": {
+                        "type": "string", "format": "email", "title": "E-mail"}}}}}},
+                "requestState": "opaque-state-1"}}),
+            vec![
+                "/result/resultType",                        // result discriminators
+                "/result/inputRequests/contact/method",      // method names
+                "/result/inputRequests/contact/params/mode", // discriminators
+                "/result/inputRequests/contact/params/requestedSchema/properties/email/format",
+                "/result/requestState", // state values
+            ],
+            vec![
+                ("/result/inputRequests", "contact"),
+                (
+                    "/result/inputRequests/contact/params/requestedSchema/properties",
+                    "email",
+                ),
+            ],
+        ),
+        (
+            "URL-mode elicitation request",
+            json!({"jsonrpc": "2.0", "id": 6, "method": "elicitation/create", "params": {
+                "mode": "url", "message": "Open this page to sign in",
+                "url": "https://example.com/auth?state=xyz", "elicitationId": "e-1"}}),
+            vec![
+                "/method",
+                "/params/mode",
+                "/params/url",
+                "/params/elicitationId",
+            ],
+            vec![],
+        ),
+        (
+            "progress notification",
+            json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {
+                "progressToken": "tok-9", "progress": 3, "total": 10, "message": "Downloading"}}),
+            vec!["/method", "/params/progressToken", "/params/progress"],
+            vec![],
+        ),
+        (
+            "completion request",
+            json!({"jsonrpc": "2.0", "id": 7, "method": "completion/complete", "params": {
+                "ref": {"type": "ref/prompt", "name": "summarize", "title": "Summarize"},
+                "argument": {"name": "text", "value": "he"}}}),
+            vec![
+                "/params/ref/type",
+                "/params/ref/name",
+                "/params/argument/name",
+            ],
+            vec![],
+        ),
+        (
+            "error response",
+            json!({"jsonrpc": "2.0", "id": 8, "error": {"code": -32602, "message": "Unknown city",
+                "data": {"reason": "not_found"}}}),
+            vec!["/error/code", "/error/data/reason"], // error codes
+            vec![],
+        ),
+    ]
+}
+
+#[test]
+fn every_kind_of_identifier_on_the_must_not_translate_list_is_left_alone_and_guarded() {
+    for (what, message, values, keys) in identifier_messages() {
+        let mut localized = message.clone();
+        Localizer::new(&everything).localize(&mut localized);
+        assert!(
+            IdentifierGuard::new()
+                .check(&message, &localized)
+                .is_empty(),
+            "{what}"
+        );
+        for pointer in &values {
+            let original = message
+                .pointer(pointer)
+                .unwrap_or_else(|| panic!("{what}: {pointer}"));
+            assert_eq!(
+                localized.pointer(pointer),
+                Some(original),
+                "{what}: {pointer}"
+            );
+            // Translating it, or changing it in any way, is reported at its path.
+            let mut translated = localized.clone();
+            *translated.pointer_mut(pointer).unwrap() = match original {
+                Value::String(s) => json!(format!("«{s}»")),
+                Value::Number(n) => json!(n.as_i64().unwrap_or_default() + 1),
+                _ => json!("translated"),
+            };
+            let diffs = IdentifierGuard::new().check(&message, &translated);
+            assert!(
+                diffs.iter().any(|d| d.path() == *pointer),
+                "{what}: {pointer} not reported: {diffs:?}"
+            );
+        }
+        for (parent, key) in &keys {
+            let members = |m: &Value| {
+                m.pointer(parent)
+                    .and_then(Value::as_object)
+                    .map(|o| o.keys().cloned().collect::<Vec<_>>())
+            };
+            assert_eq!(members(&localized), members(&message), "{what}: {parent}");
+            // Renaming the key is reported, with the path of the old or the new key.
+            let mut renamed = localized.clone();
+            let object = renamed
+                .pointer_mut(parent)
+                .and_then(Value::as_object_mut)
+                .unwrap();
+            let value = object
+                .remove(*key)
+                .unwrap_or_else(|| panic!("{what}: {key}"));
+            object.insert(format!("«{key}»"), value);
+            let escaped = key.replace('~', "~0").replace('/', "~1");
+            let diffs = IdentifierGuard::new().check(&message, &renamed);
+            assert!(
+                diffs
+                    .iter()
+                    .any(|d| d.path() == format!("{parent}/{escaped}")),
+                "{what}: key {key} renamed, not reported: {diffs:?}"
+            );
+            assert!(
+                diffs
+                    .iter()
+                    .any(|d| d.path() == format!("{parent}/«{escaped}»")),
+                "{what}: new key not reported: {diffs:?}"
+            );
         }
     }
 }
