@@ -440,15 +440,19 @@ fn server_must_not_translate_a_machine_interpreted_identifier_or_token() {
     }
 }
 
-/// One message per place where the SEP's MUST NOT list has something, and the JSON
-/// Pointer of each listed identifier in it (values), or of the object whose member key
-/// is the identifier (keys).
-fn identifier_messages() -> Vec<(
+/// A message, the JSON Pointers of the identifiers it holds as values, and (parent
+/// pointer, key) for those it holds as member keys.
+type IdentifierCase = (
     &'static str,
     Value,
     Vec<&'static str>,
     Vec<(&'static str, &'static str)>,
-)> {
+);
+
+/// One message per place where the SEP's MUST NOT list has something, and the JSON
+/// Pointer of each listed identifier in it (values), or of the object whose member key
+/// is the identifier (keys).
+fn identifier_messages() -> Vec<IdentifierCase> {
     vec![
         (
             "initialize result",
