@@ -7,8 +7,10 @@
 //! rmcp `Peer`), `mcp-lang-http`'s `set_accept_language` and response checks
 //! (the HTTP mirror, here over hyper), `mcp-lang-rmcp`'s `MirroringClient` (through
 //! `mirror_headers`, what it applies to every POST of rmcp's Streamable HTTP
-//! transport), `mcp-lang-meta`'s `ResponseCache` and
-//! `PreferenceBuilder`. The scripted servers record what arrives on the wire
+//! transport), `mcp-lang-rmcp`'s `LanguageHttpClient` (rmcp's Streamable HTTP
+//! client that mirrors `Accept-Language` and checks `Content-Language`, end to
+//! end), `mcp-lang-rmcp`'s `CachingClient` and `mcp-lang-meta`'s
+//! `ResponseCache`, and `PreferenceBuilder`. The scripted servers record what arrives on the wire
 //! and answer with canned bytes, including the broken answers a client must
 //! refuse.
 //!
@@ -19,16 +21,22 @@
 //! ```
 
 use bytes::Bytes;
+use futures::StreamExt;
 use http::HeaderMap;
 use http_body_util::{BodyExt, Full};
 use hyper_util::rt::TokioIo;
 use mcp_lang_agree::MetaValue;
 use mcp_lang_http::{EventStreamLanguage, check_json_response, set_accept_language};
 use mcp_lang_meta::{CacheRequest, PreferenceBuilder, ResponseCache};
+use mcp_lang_rmcp::cache::CachingClient;
 use mcp_lang_rmcp::client::{check_preference, preference_meta, send_with_preference};
 use mcp_lang_rmcp::http_client::mirror_headers;
+use mcp_lang_rmcp::reqwest_client::{LanguageHttpClient, LanguageHttpError};
 use rmcp::model::{
     ClientJsonRpcMessage, ClientRequest, GetMeta, JsonRpcRequest, ListToolsRequest, NumberOrString,
+};
+use rmcp::transport::streamable_http_client::{
+    StreamableHttpClient, StreamableHttpError, StreamableHttpPostResponse,
 };
 use serde_json::{Value, json};
 use std::collections::HashMap;
@@ -61,7 +69,7 @@ pub const SCENARIOS: &[Scenario] = &[
     Scenario {
         id: "client.header-mirror",
         item: 6,
-        rule: "our HTTP clients (rmcp MirroringClient, mcp-lang-http) send one Accept-Language line equal to _meta",
+        rule: "our HTTP clients (rmcp MirroringClient and LanguageHttpClient, mcp-lang-http) send one Accept-Language line equal to _meta",
         sep: sep::CLIENT_MIRROR,
         needs: Needs::Client,
         run: header_mirror,
@@ -85,7 +93,7 @@ pub const SCENARIOS: &[Scenario] = &[
     Scenario {
         id: "client.sse-content-language",
         item: 8,
-        rule: "our client flags a stream message that disagrees with the stream's Content-Language",
+        rule: "our client (EventStreamLanguage, rmcp LanguageHttpClient) flags a stream message that disagrees with the stream's Content-Language",
         sep: sep::SSE,
         needs: Needs::Client,
         run: sse_content_language,
@@ -93,7 +101,7 @@ pub const SCENARIOS: &[Scenario] = &[
     Scenario {
         id: "client.cache-separation",
         item: 9,
-        rule: "our cache never serves one preference's result for another, even for the same language",
+        rule: "our cache (ResponseCache, rmcp CachingClient) never serves one preference's result for another, even for the same language",
         sep: sep::CACHE_KEY,
         needs: Needs::Client,
         run: cache_separation,
@@ -152,9 +160,6 @@ fn io(e: impl std::fmt::Display) -> Outcome {
     Outcome::Fail(format!("scripted server: {e}"))
 }
 
-/// Sends a POST built by our client pieces to a scripted server; returns the
-/// `Accept-Language` lines the server received (values as on the wire) and
-/// the raw response.
 /// Which of our clients mirrors the preference into the HTTP request.
 #[derive(Clone, Copy, Debug)]
 enum Mirror {
@@ -166,6 +171,9 @@ enum Mirror {
     Http,
 }
 
+/// Sends a POST built by our client pieces to a scripted server; returns the
+/// `Accept-Language` lines the server received (values as on the wire) and
+/// the raw response.
 async fn post_with_preference(
     mirror: Mirror,
     preference: &str,
@@ -230,6 +238,53 @@ async fn post_with_preference(
     Ok((received, headers, bytes))
 }
 
+/// What a POST through `mcp-lang-rmcp`'s `LanguageHttpClient` came back as.
+type RmcpPost = Result<StreamableHttpPostResponse, StreamableHttpError<LanguageHttpError>>;
+
+/// Sends a `tools/list` with `preference` in `_meta` through `mcp-lang-rmcp`'s
+/// `LanguageHttpClient` (the rmcp Streamable HTTP client that mirrors
+/// `Accept-Language` and checks `Content-Language`) to a scripted server
+/// answering `response`; returns the `Accept-Language` lines the server
+/// received and what the client made of the answer. The transport passes a
+/// stale `Accept-Language: *` custom header, as rmcp does with configured
+/// headers: the mirror must replace it.
+async fn post_through_rmcp(
+    preference: Option<&str>,
+    response: Vec<u8>,
+) -> Step<(Vec<String>, RmcpPost)> {
+    let (addr, server) = scripted_http(response).await.map_err(io)?;
+    let mut request = ClientRequest::ListToolsRequest(ListToolsRequest::default());
+    if let Some(preference) = preference {
+        let meta = preference_meta(preference)
+            .map_err(|e| Outcome::Fail(format!("our client refused {preference:?}: {e}")))?;
+        request.get_meta_mut().extend(meta);
+    }
+    let message =
+        ClientJsonRpcMessage::Request(JsonRpcRequest::new(NumberOrString::Number(1), request));
+    let mut custom = HashMap::new();
+    custom.insert(
+        http::header::ACCEPT_LANGUAGE,
+        http::HeaderValue::from_static("*"),
+    );
+    let client = LanguageHttpClient::new(reqwest::Client::new());
+    let answer = client
+        .post_message(
+            format!("http://{addr}/mcp").into(),
+            message,
+            None,
+            None,
+            custom,
+        )
+        .await;
+    let lines = server.await.map_err(io)?;
+    let received = lines
+        .into_iter()
+        .filter(|(n, _)| n == "accept-language")
+        .map(|(_, v)| v.trim_matches([' ', '\t']).to_owned())
+        .collect();
+    Ok((received, answer))
+}
+
 fn json_response(content_language: &[&str], meta: Option<&str>) -> Vec<u8> {
     let mut result = json!({ "tools": [] });
     if let Some(m) = meta {
@@ -247,6 +302,16 @@ fn json_response(content_language: &[&str], meta: Option<&str>) -> Vec<u8> {
     let mut bytes = head.into_bytes();
     bytes.extend_from_slice(body.as_bytes());
     bytes
+}
+
+/// An event stream declared `fr` carrying `notification`, then the
+/// response to request 1 reporting `response_language`.
+fn event_stream_response(notification: &str, response_language: &str) -> Vec<u8> {
+    let response = json!({ "jsonrpc": "2.0", "id": 1, "result": { "tools": [], "_meta": { CONTENT_LANGUAGE: response_language } } });
+    format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Language: fr\r\nVary: Accept-Language\r\nConnection: close\r\n\r\ndata: {notification}\n\ndata: {response}\n\n"
+    )
+    .into_bytes()
 }
 
 fn header_mirror(_ctx: &mut Ctx) -> ScenarioFuture<'_> {
@@ -268,6 +333,20 @@ fn header_mirror(_ctx: &mut Ctx) -> ScenarioFuture<'_> {
                         format!("our {mirror:?} client sent Accept-Language {:?} for _meta {preference:?}", received[0])
                     })?;
                 }
+                // The rmcp Streamable HTTP client of mcp-lang-rmcp, end to end.
+                for preference in cases {
+                    let (received, answer) =
+                        post_through_rmcp(Some(preference), json_response(&["fr"], Some("fr"))).await?;
+                    ensure(received == [preference], || {
+                        format!("our LanguageHttpClient sent Accept-Language lines {received:?} for _meta {preference:?}")
+                    })?;
+                    ensure(answer.is_ok(), || format!("our LanguageHttpClient failed on an agreeing answer: {answer:?}"))?;
+                }
+                // No preference in _meta: no Accept-Language, the stale custom one dropped too.
+                let (received, _) = post_through_rmcp(None, json_response(&[], None)).await?;
+                ensure(received.is_empty(), || {
+                    format!("our LanguageHttpClient sent Accept-Language {received:?} for a request without a preference")
+                })?;
                 Ok(())
             }
             .await,
@@ -343,6 +422,16 @@ fn conflicting_content_language(_ctx: &mut Ctx) -> ScenarioFuture<'_> {
                             if ok { "refused" } else { "accepted" }
                         )
                     })?;
+                    // The same bytes through mcp-lang-rmcp's rmcp HTTP client.
+                    let (_, answer) = post_through_rmcp(Some("fr"), json_response(lines, meta)).await?;
+                    let flagged = matches!(answer, Err(StreamableHttpError::Client(LanguageHttpError::MalformedResponse(_))));
+                    let passed = matches!(answer, Ok(StreamableHttpPostResponse::Json(..)));
+                    ensure(if ok { passed } else { flagged }, || {
+                        format!(
+                            "our LanguageHttpClient answered {answer:?} to Content-Language lines {lines:?} with contentLanguage {meta:?}; expected {}",
+                            if ok { "the JSON message" } else { "a malformed-response error" }
+                        )
+                    })?;
                 }
                 // The raw parse of the same bytes sees both lines, as the check must.
                 let (_, lines, _) = parse_response(&json_response(&["fr", "de"], Some("fr"))).map_err(io)?;
@@ -365,7 +454,30 @@ fn sse_content_language(_ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 ensure(stream.check_message(good.as_bytes()).is_ok(), || "our client refused an agreeing stream message".to_owned())?;
                 ensure(stream.check_message(bad.as_bytes()).is_err(), || "our client accepted a stream message in \"de\" on a stream declared \"fr\"".to_owned())?;
                 let undeclared = EventStreamLanguage::from_headers(&HeaderMap::new());
-                ensure(undeclared.check(MetaValue::String("de")).is_ok(), || "our client refused a message on a stream without Content-Language".to_owned())
+                ensure(undeclared.check(MetaValue::String("de")).is_ok(), || "our client refused a message on a stream without Content-Language".to_owned())?;
+                // End to end through mcp-lang-rmcp's LanguageHttpClient: a
+                // stream declared "fr" whose notification agrees and whose
+                // response says "de".
+                let (_, answer) = post_through_rmcp(Some("fr"), event_stream_response(&good, "de")).await?;
+                let Ok(StreamableHttpPostResponse::Sse(mut events, _)) = answer else {
+                    return Err(Outcome::Fail(format!("our LanguageHttpClient did not open the event stream: {answer:?}")));
+                };
+                let mut messages = Vec::new();
+                while let Some(event) = events.next().await {
+                    let Ok(event) = event else { break };
+                    if let Some(message) = event.data.as_deref().and_then(|d| serde_json::from_str::<Value>(d).ok()) {
+                        messages.push(message);
+                    }
+                }
+                ensure(messages.first().and_then(|m| m.get("method")).is_some(), || {
+                    format!("our LanguageHttpClient dropped the agreeing notification: {messages:?}")
+                })?;
+                ensure(!messages.iter().any(|m| m.get("result").is_some()), || {
+                    format!("our LanguageHttpClient passed on a response in \"de\" from a stream declared \"fr\": {messages:?}")
+                })?;
+                ensure(messages.iter().any(|m| m.pointer("/error/data/malformedResponse").is_some()), || {
+                    format!("our LanguageHttpClient did not report the conflicting stream message as malformed: {messages:?}")
+                })
             }
             .await,
         )
@@ -392,9 +504,61 @@ fn cache_separation(_ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 let bob = CacheRequest::new("tools/list").auth_context("bob").accept_language(Some("fr-CA"));
                 ensure(cache.get(&bob).is_some(), || "our cache did not share a public result with the same preference".to_owned())?;
                 let bob_other = CacheRequest::new("tools/list").auth_context("bob").accept_language(Some("de"));
-                ensure(cache.get(&bob_other).is_none(), || "cacheScope public was shared across preferences".to_owned())
+                ensure(cache.get(&bob_other).is_none(), || "cacheScope public was shared across preferences".to_owned())?;
+                caching_client_round_trip().await
             }
             .await,
+        )
+    })
+}
+
+/// `mcp-lang-rmcp`'s `CachingClient` against the scripted stdio server,
+/// which reports `fr-CA` with `ttlMs` for every preference (a server on which
+/// all of them select the same language): a repeated preference is served
+/// from the cache, every other one reaches the server.
+async fn caching_client_round_trip() -> Step<()> {
+    use rmcp::ServiceExt;
+    let (server_io, client_io) = tokio::io::duplex(1 << 16);
+    let server = tokio::spawn(scripted_stdio(server_io));
+    let client = ()
+        .serve(client_io)
+        .await
+        .map_err(|e| Outcome::Fail(format!("our rmcp client failed to start: {e}")))?;
+    let caching = CachingClient::new(client.peer().clone()).auth_context("alice");
+    let asked = [
+        Some("fr-CA"),
+        Some("fr-CA"),
+        Some("fr-CA, fr;q=0.9"),
+        Some("fr-ca"),
+        None,
+        Some("fr-CA,*;q=0.1"),
+        Some("fr-CA, fr;q=0.9"),
+    ];
+    for preference in asked {
+        caching.list_tools(None, preference).await.map_err(|e| {
+            Outcome::Fail(format!("our caching client failed on {preference:?}: {e}"))
+        })?;
+    }
+    let _ = client.cancel().await;
+    let seen = server.await.map_err(io)?;
+    let expected: Vec<Option<Value>> = [
+        Some("fr-CA"),
+        Some("fr-CA, fr;q=0.9"),
+        Some("fr-ca"),
+        None,
+        Some("fr-CA,*;q=0.1"),
+    ]
+    .iter()
+    .map(|p| p.map(|s| json!(s)))
+    .collect();
+    ensure(seen.len() >= expected.len(), || {
+        format!(
+            "our caching client answered {asked:?} with only {seen:?} reaching the server: a result cached for one preference was served for another"
+        )
+    })?;
+    ensure(seen == expected, || {
+        format!(
+            "our caching client sent {seen:?} to the server for {asked:?}; expected {expected:?} (repeats from the cache, every other preference to the server)"
         )
     })
 }
@@ -429,7 +593,8 @@ fn privacy(_ctx: &mut Ctx) -> ScenarioFuture<'_> {
 }
 
 /// A scripted stdio server: answers `initialize`, then each request with an
-/// empty `tools/list` result, and records every request's params `_meta`.
+/// empty, cacheable `tools/list` result in `fr-CA` whatever the preference,
+/// and records every request's `acceptLanguage`.
 async fn scripted_stdio(io: tokio::io::DuplexStream) -> Vec<Option<Value>> {
     let (read, mut write) = tokio::io::split(io);
     let mut reader = BufReader::new(read);
@@ -462,7 +627,7 @@ async fn scripted_stdio(io: tokio::io::DuplexStream) -> Vec<Option<Value>> {
                     .and_then(|m| m.get(ACCEPT_LANGUAGE))
                     .cloned(),
             );
-            json!({ "tools": [], "_meta": { CONTENT_LANGUAGE: "fr" } })
+            json!({ "tools": [], "ttlMs": 60000, "cacheScope": "public", "_meta": { CONTENT_LANGUAGE: "fr-CA" } })
         };
         let answer = json!({ "jsonrpc": "2.0", "id": id, "result": result }).to_string() + "\n";
         if write.write_all(answer.as_bytes()).await.is_err() {
