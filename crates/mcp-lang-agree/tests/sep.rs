@@ -174,3 +174,49 @@ fn mismatch_message_shows_both_values() {
         r#"_meta value "fr-CA" does not agree with field line 1 "fr-\xFFCA" (first difference at byte 3)"#
     );
 }
+
+/// SEP-2792 Conformance, item 7, sentence by sentence.
+#[test]
+fn conformance_item_7_exact_agreement_edge_cases() {
+    // "Exact agreement edge cases, each of which MUST NOT agree: `en-US` and `en-us`;
+    // `en-US,en;q=0.9` and `en-US, en;q=0.9`; `en;q=0.9` and `en;q=0.900`." In both
+    // directions: either value may be the `_meta` one.
+    for (a, b) in [
+        ("en-US", "en-us"),
+        ("en-US,en;q=0.9", "en-US, en;q=0.9"),
+        ("en;q=0.9", "en;q=0.900"),
+    ] {
+        assert!(
+            agree(MetaValue::String(a), lines(&[b])).is_mismatch(),
+            "{a:?} vs {b:?}"
+        );
+        assert!(
+            agree(MetaValue::String(b), lines(&[a])).is_mismatch(),
+            "{b:?} vs {a:?}"
+        );
+    }
+    // "A field line `Accept-Language:  en ` and a `_meta` value of `en` MUST agree,
+    // because the surrounding whitespace is not part of the field value."
+    assert_eq!(
+        agree(MetaValue::String("en"), lines(&[" en "])),
+        Agreement::Agree
+    );
+    // "Two field lines valued `en-US` and `en;q=0.9` combine to `en-US, en;q=0.9` and MUST
+    // agree with exactly that `_meta` value."
+    let two = ["en-US", "en;q=0.9"];
+    assert_eq!(
+        agree(MetaValue::String("en-US, en;q=0.9"), lines(&two)),
+        Agreement::Agree
+    );
+    for other in [
+        "en-US,en;q=0.9",
+        "en-US,  en;q=0.9",
+        "en;q=0.9, en-US",
+        "en-US",
+    ] {
+        assert!(
+            agree(MetaValue::String(other), lines(&two)).is_mismatch(),
+            "{other:?}"
+        );
+    }
+}
