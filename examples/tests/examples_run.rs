@@ -248,20 +248,48 @@ fn conformance(url: String, profile: &str, protocol: &str) -> mcp_lang_conforman
     report
 }
 
+/// Asserts that scenario `id` ran and passed (not skipped) in `report`.
+fn assert_passed(report: &mcp_lang_conformance::report::Report, id: &str) {
+    use mcp_lang_conformance::scenario::Outcome;
+    let outcomes: Vec<&Outcome> = report.rows_of(id).map(|row| &row.outcome).collect();
+    assert!(
+        !outcomes.is_empty() && outcomes.iter().all(|o| matches!(o, Outcome::Pass)),
+        "{id}: {outcomes:?}\n{}",
+        report.table()
+    );
+}
+
 #[test]
 fn axum_server_passes_the_conformance_suite() {
     let (_server, url) = start_server("axum_server", &["0"]);
-    let profile = "supported = [\"en\", \"fr\", \"de\", \"ja\"]\ndefault = \"en\"";
-    let summary = conformance(url, profile, "2025-06-18").summary();
-    // Skipped: elicitation, progress, explicit-argument and cache-field scenarios, which need
-    // tools this small example does not have.
-    assert!(summary.passed >= 25, "{summary:?}");
+    // `greet` has an explicit `language` argument.
+    let profile = "supported = [\"en\", \"fr\", \"de\", \"ja\"]\ndefault = \"en\"\nexplicit_language_tool = \"greet\"";
+    let report = conformance(url, profile, "2025-06-18");
+    assert_passed(&report, "explicit.argument-wins");
+    assert_passed(&report, "error.localized-meta");
+    // Skipped: elicitation, progress and cache-field scenarios, which need tools and fields
+    // this small example does not have.
+    let summary = report.summary();
+    assert!(summary.passed >= 30, "{summary:?}");
 }
 
 #[test]
 fn rmcp_server_passes_the_conformance_suite() {
     let (_server, url) = start_server("rmcp_server", &["--http", "127.0.0.1:0"]);
-    let profile = "supported = [\"en\", \"fr\", \"de\"]\ndefault = \"en\"";
-    let summary = conformance(url, profile, "2026-07-28").summary();
-    assert!(summary.passed >= 25, "{summary:?}");
+    // `countdown` reports progress.
+    let profile =
+        "supported = [\"en\", \"fr\", \"de\"]\ndefault = \"en\"\nprogress_tool = \"countdown\"";
+    let report = conformance(url, profile, "2026-07-28");
+    for id in [
+        "progress.localized",
+        "progress.stable-tokens",
+        "notification.per-message-meta",
+        "error.localized-meta",
+    ] {
+        assert_passed(&report, id);
+    }
+    // Skipped: the elicitation and explicit-argument scenarios, which need tools this
+    // example does not have.
+    let summary = report.summary();
+    assert!(summary.passed >= 34, "{summary:?}");
 }
