@@ -29,7 +29,7 @@ use mcp_lang_agree::MetaValue;
 use mcp_lang_http::{EventStreamLanguage, check_json_response, set_accept_language};
 use mcp_lang_meta::{CacheRequest, PreferenceBuilder, ResponseCache};
 use mcp_lang_rmcp::cache::CachingClient;
-use mcp_lang_rmcp::client::{check_preference, preference_meta, send_with_preference};
+use mcp_lang_rmcp::client::{SendError, check_preference, preference_meta, send_with_preference};
 use mcp_lang_rmcp::http_client::mirror_headers;
 use mcp_lang_rmcp::reqwest_client::{LanguageHttpClient, LanguageHttpError};
 use rmcp::model::{
@@ -85,7 +85,7 @@ pub const SCENARIOS: &[Scenario] = &[
     Scenario {
         id: "client.conflicting-content-language",
         item: 6,
-        rule: "our client flags a JSON response whose Content-Language conflicts with contentLanguage, repeated lines included",
+        rule: "our client (mcp-lang-http, rmcp LanguageHttpClient) flags a JSON response whose Content-Language conflicts with contentLanguage, repeated lines included",
         sep: sep::CLIENT_MALFORMED,
         needs: Needs::Client,
         run: conflicting_content_language,
@@ -394,10 +394,74 @@ fn refuse_unsendable(_ctx: &mut Ctx) -> ScenarioFuture<'_> {
                         || format!("our HTTP client mirrored the unsendable preference {value:?}"),
                     )?;
                 }
-                Ok(())
+                refused_before_sending(&["fr\r\nX-Injected: 1", " fr", "français", "fr;q=2"]).await
             }
             .await,
         )
+    })
+}
+
+/// End to end: our rmcp client (over stdio, to the scripted server) and
+/// `LanguageHttpClient` (to a listening socket) refuse each unsendable
+/// preference with an error, and nothing reaches either server.
+async fn refused_before_sending(values: &[&str]) -> Step<()> {
+    use rmcp::ServiceExt;
+    let (server_io, client_io) = tokio::io::duplex(1 << 16);
+    let server = tokio::spawn(scripted_stdio(server_io));
+    let client = ()
+        .serve(client_io)
+        .await
+        .map_err(|e| Outcome::Fail(format!("our rmcp client failed to start: {e}")))?;
+    for value in values {
+        let request = ClientRequest::ListToolsRequest(ListToolsRequest::default());
+        let sent = send_with_preference(client.peer(), request, Some(value)).await;
+        ensure(matches!(sent, Err(SendError::Preference(_))), || {
+            format!("our rmcp client did not refuse the unsendable preference {value:?}: {sent:?}")
+        })?;
+    }
+    let _ = client.cancel().await;
+    let seen = server.await.map_err(io)?;
+    ensure(seen.is_empty(), || {
+        format!(
+            "our rmcp client sent requests with acceptLanguage {seen:?} although it refused them"
+        )
+    })?;
+
+    let listener = TcpListener::bind("127.0.0.1:0").await.map_err(io)?;
+    let addr = listener.local_addr().map_err(io)?;
+    let http = LanguageHttpClient::new(reqwest::Client::new());
+    for value in values {
+        let mut request = ClientRequest::ListToolsRequest(ListToolsRequest::default());
+        request
+            .get_meta_mut()
+            .insert(ACCEPT_LANGUAGE.into(), json!(value));
+        let message =
+            ClientJsonRpcMessage::Request(JsonRpcRequest::new(NumberOrString::Number(1), request));
+        // A refusal is immediate; a POST that went out would wait for an
+        // answer this socket never gives.
+        let answer = tokio::time::timeout(
+            std::time::Duration::from_secs(2),
+            http.post_message(
+                format!("http://{addr}/mcp").into(),
+                message,
+                None,
+                None,
+                HashMap::new(),
+            ),
+        )
+        .await;
+        ensure(matches!(answer, Ok(Err(_))), || {
+            format!(
+                "our LanguageHttpClient did not refuse the unsendable preference {value:?}: {answer:?}"
+            )
+        })?;
+    }
+    // Had a POST gone out, its connection would be waiting to be accepted.
+    let connected =
+        tokio::time::timeout(std::time::Duration::from_millis(200), listener.accept()).await;
+    ensure(connected.is_err(), || {
+        "our LanguageHttpClient connected to the server although it refused every preference"
+            .to_owned()
     })
 }
 
