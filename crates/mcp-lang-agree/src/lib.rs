@@ -465,3 +465,8 @@ mod tests {
         assert_eq!((m.offset(), m.line_number()), (Some(0), 1));
     }
 }
+
+/// The README's examples, compiled and run with the doctests so they cannot drift.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -104,3 +104,8 @@ pub const ACCEPT_LANGUAGE_KEY: &str = "io.modelcontextprotocol/acceptLanguage";
 /// assert_eq!(mcp_lang_meta::CONTENT_LANGUAGE_KEY, "io.modelcontextprotocol/contentLanguage");
 /// ```
 pub const CONTENT_LANGUAGE_KEY: &str = "io.modelcontextprotocol/contentLanguage";
+
+/// The README's examples, compiled and run with the doctests so they cannot drift.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
