@@ -44,6 +44,11 @@
 //!   `--protocol 2025-11-25` runs the `initialize` handshake instead; over
 //!   stateless HTTP the elicitation scenarios are then skipped, because an
 //!   `elicitation/create` request needs a session's event stream.
+//! - **Weights.** `match.weights` and `match.exclusion` weigh two supported
+//!   languages of which neither is a prefix of the other (`fr` and `de`, not
+//!   `fr` and `fr-CA`) when the profile has them, so that they check only that
+//!   q-values decide and q=0 excludes, not how a shorter range's q reaches a
+//!   longer tag (RFC 2616's longest match, this project's D3).
 //! - **"Private".** `Cache-Control: private` or `no-store` satisfies the
 //!   stripped-header rule; `Vary: *` counts as varying by `Accept-Language`.
 //! - **Translation (SHOULD).** A `tools/list` that reports a non-default
