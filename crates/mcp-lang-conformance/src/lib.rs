@@ -49,6 +49,10 @@
 //!   `fr` and `fr-CA`) when the profile has them, so that they check only that
 //!   q-values decide and q=0 excludes, not how a shorter range's q reaches a
 //!   longer tag (RFC 2616's longest match, this project's D3).
+//! - **Caching fields.** "Language-dependent responses remain cacheable" is
+//!   checked as: when the default language's `tools/list` carries a positive
+//!   `ttlMs` (or a `cacheScope`), every other language's does too. The values
+//!   themselves may differ by language.
 //! - **"Private".** `Cache-Control: private` or `no-store` satisfies the
 //!   stripped-header rule; `Vary: *` counts as varying by `Accept-Language`.
 //! - **Translation (SHOULD).** A `tools/list` that reports a non-default

@@ -162,7 +162,7 @@ faults! {
     IgnoreExplicitLanguage = "ignore-explicit-language", Handler;
     /// Localizes error messages without reporting `contentLanguage` in `error.data._meta`.
     OmitErrorLanguage = "omit-error-language", Handler;
-    /// Gives `ttlMs` depending on the language.
+    /// Drops `ttlMs` from localized results: they stop being cacheable.
     LanguageDependentTtl = "language-dependent-ttl", Handler;
     /// Treats `q=0` as the lowest acceptable weight instead of "not acceptable".
     QZeroAcceptable = "q-zero-acceptable", Handler;
@@ -254,7 +254,7 @@ impl Fault {
             Self::OmitErrorLanguage => {
                 "localizes errors without contentLanguage in error.data._meta"
             }
-            Self::LanguageDependentTtl => "gives ttlMs depending on the language",
+            Self::LanguageDependentTtl => "drops ttlMs from localized results",
             Self::QZeroAcceptable => "treats q=0 as the lowest acceptable weight",
             Self::PrimaryLanguageOnly => "matches on the primary language subtag only",
             Self::SkipAgreementCheck => "accepts any Accept-Language without checking agreement",
@@ -679,7 +679,7 @@ impl FaultyServer {
             }
             Fault::LanguageDependentTtl if localized => {
                 if let ServerResult::ListToolsResult(list) = result {
-                    list.ttl_ms = list.ttl_ms.map(|t| t / 2);
+                    list.ttl_ms = None;
                 }
             }
             _ => {}

@@ -175,7 +175,7 @@ pub const SCENARIOS: &[Scenario] = &[
     Scenario {
         id: "cache.ttl-scope",
         item: 9,
-        rule: "ttlMs and cacheScope keep their meaning in every language",
+        rule: "localized results stay cacheable: the default's ttlMs and cacheScope are kept in every language",
         sep: sep::TTL,
         needs: Needs::Any,
         run: ttl_scope,
@@ -559,30 +559,46 @@ fn stripped(ctx: &mut Ctx) -> ScenarioFuture<'_> {
     })
 }
 
+/// A result's `ttlMs` and `cacheScope`, validated.
+fn caching_fields(exchange: &Exchange, tag: &str) -> Step<(Option<u64>, Option<String>)> {
+    let result = exchange.result().cloned().unwrap_or(Value::Null);
+    let ttl = result.get("ttlMs");
+    ensure(ttl.is_none_or(Value::is_u64), || {
+        format!("ttlMs under {tag:?} is not a non-negative integer: {ttl:?}")
+    })?;
+    let scope = result.get("cacheScope");
+    ensure(
+        scope.is_none_or(|s| s == "public" || s == "private"),
+        || format!("cacheScope under {tag:?} is {scope:?}, not \"public\" or \"private\""),
+    )?;
+    Ok((
+        ttl.and_then(Value::as_u64),
+        scope.and_then(Value::as_str).map(str::to_owned),
+    ))
+}
+
 fn ttl_scope(ctx: &mut Ctx) -> ScenarioFuture<'_> {
     Box::pin(async move {
         finish(
             async {
-                let mut seen: Option<(String, Value, Value)> = None;
-                for tag in ctx.profile.supported.clone() {
-                    let exchange = ctx.result(Call::new("tools/list").preference(tag.as_str())).await?;
-                    let result = exchange.result().cloned().unwrap_or(Value::Null);
-                    let ttl = result.get("ttlMs").cloned().unwrap_or(Value::Null);
-                    let scope = result.get("cacheScope").cloned().unwrap_or(Value::Null);
-                    ensure(ttl.is_null() || ttl.is_u64(), || format!("ttlMs under {tag:?} is not a non-negative integer: {ttl}"))?;
-                    ensure(
-                        scope.is_null() || scope == json!("public") || scope == json!("private"),
-                        || format!("cacheScope under {tag:?} is {scope}"),
-                    )?;
-                    match &seen {
-                        None => seen = Some((tag, ttl, scope)),
-                        Some((first, t, s)) => ensure(*t == ttl && *s == scope, || {
-                            format!("ttlMs/cacheScope under {tag:?} are {ttl}/{scope}, under {first:?} {t}/{s}: their meaning must not depend on the language")
-                        })?,
-                    }
-                }
-                if seen.as_ref().is_some_and(|(_, t, s)| t.is_null() && s.is_null()) {
+                let default = ctx.profile.default.clone();
+                let others = ctx.others(1)?;
+                let base = ctx.result(Call::new("tools/list").preference(default.as_str())).await?;
+                let (base_ttl, base_scope) = caching_fields(&base, &default)?;
+                if base_ttl.is_none() && base_scope.is_none() {
                     return Err(Outcome::Skip("tools/list carries neither ttlMs nor cacheScope".into()));
+                }
+                // The values may differ by language; what may not is that a
+                // localized result stops being cacheable or loses its scope.
+                for tag in &others {
+                    let exchange = ctx.result(Call::new("tools/list").preference(tag.as_str())).await?;
+                    let (ttl, scope) = caching_fields(&exchange, tag)?;
+                    ensure(base_ttl.is_none_or(|t| t == 0) || ttl.is_some_and(|t| t > 0), || {
+                        format!("tools/list under {default:?} is cacheable (ttlMs {base_ttl:?}) but under {tag:?} has ttlMs {ttl:?}: a language-dependent result remains cacheable")
+                    })?;
+                    ensure(base_scope.is_none() || scope.is_some(), || {
+                        format!("tools/list under {default:?} has cacheScope {base_scope:?} but under {tag:?} none")
+                    })?;
                 }
                 Ok(())
             }
