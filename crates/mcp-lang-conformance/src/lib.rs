@@ -59,7 +59,12 @@
 //!   language must change at least one tool title; an elicitation must change
 //!   its message and every property label. A server reporting a language
 //!   while showing the default's text fails: `contentLanguage` must be the
-//!   language actually used.
+//!   language actually used. Only languages whose primary subtag differs from
+//!   the default's are held to this (`en-GB` text may equal `en` text).
+//! - **No preference.** A response to a request without `acceptLanguage` may
+//!   omit `contentLanguage` (nothing was honored); when it carries one, it is
+//!   checked like any other, and `scope.omission` then compares the tools
+//!   with the default's instead.
 //! - **Errors.** A call of an unknown tool must keep its `error.code` in every
 //!   language; when its message is localized, `error.data` must be an object
 //!   carrying `contentLanguage` in `_meta`.

@@ -288,6 +288,7 @@ fn response_mirror(ctx: &mut Ctx) -> ScenarioFuture<'_> {
             async {
                 let mut preferences: Vec<Option<String>> = vec![None];
                 preferences.extend(ctx.profile.supported.iter().cloned().map(Some));
+                let mut checked = 0usize;
                 for preference in preferences {
                     let mut call = Call::new("tools/list");
                     if let Some(p) = &preference {
@@ -297,7 +298,16 @@ fn response_mirror(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                     if exchange.media_type().as_deref() != Some("application/json") {
                         continue;
                     }
+                    if preference.is_none() && exchange.content_language().is_none() {
+                        continue; // nothing honored, nothing reported, nothing to mirror
+                    }
                     mirrored(&exchange, false)?;
+                    checked += 1;
+                }
+                if checked == 0 {
+                    return Err(Outcome::Skip(
+                        "tools/list is not answered with a JSON response".into(),
+                    ));
                 }
                 Ok(())
             }

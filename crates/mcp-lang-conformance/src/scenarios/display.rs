@@ -139,11 +139,31 @@ fn field(tool: &Value, key: &str) -> String {
         .to_owned()
 }
 
+/// The supported languages besides the default whose primary subtag differs
+/// from the default's: a translation into `en-GB` from `en` may rightly be
+/// identical, one into `fr` may not.
+fn translated_others(ctx: &Ctx) -> Step<Vec<String>> {
+    let primary = |t: &str| t.split('-').next().unwrap_or_default().to_ascii_lowercase();
+    let default = primary(&ctx.profile.default);
+    let others: Vec<String> = ctx
+        .others(1)?
+        .into_iter()
+        .filter(|t| primary(t) != default)
+        .collect();
+    if others.is_empty() {
+        return Err(Outcome::Skip(format!(
+            "every supported language shares the default {:?}'s primary subtag; their texts may rightly be identical",
+            ctx.profile.default
+        )));
+    }
+    Ok(others)
+}
+
 fn titles_localized(ctx: &mut Ctx) -> ScenarioFuture<'_> {
     Box::pin(async move {
         finish(
             async {
-                let others = ctx.others(1)?;
+                let others = translated_others(ctx)?;
                 let default = ctx.profile.default.clone();
                 let (_, base) = ctx
                     .language_of(Call::new("tools/list").preference(default.as_str()))
@@ -225,6 +245,21 @@ fn content_language(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                     let mut call = Call::new("tools/list");
                     if let Some(p) = &preference {
                         call = call.preference(p.as_str());
+                    }
+                    if preference.is_none() {
+                        // No preference sent: nothing was honored, so the
+                        // report MAY be missing; if present it is checked.
+                        let exchange = ctx.result(call).await?;
+                        match exchange.content_language() {
+                            None => continue,
+                            Some(Value::String(_)) => {}
+                            Some(other) => {
+                                return Err(Outcome::Fail(format!(
+                                    "contentLanguage (no acceptLanguage sent) is not a string: {other}"
+                                )));
+                            }
+                        }
+                        call = Call::new("tools/list");
                     }
                     let (reported, _) = ctx.language_of(call).await?;
                     ensure(ContentLanguage::parse(&reported).is_ok(), || {
@@ -328,7 +363,7 @@ fn elicitation_localized(ctx: &mut Ctx) -> ScenarioFuture<'_> {
     Box::pin(async move {
         finish(
             async {
-                let others = ctx.others(1)?;
+                let others = translated_others(ctx)?;
                 let default = ctx.profile.default.clone();
                 let (base, _) = elicit(ctx, &default).await?;
                 let base_labels = labels(&base);
@@ -432,7 +467,7 @@ fn progress_localized(ctx: &mut Ctx) -> ScenarioFuture<'_> {
     Box::pin(async move {
         finish(
             async {
-                let others = ctx.others(1)?;
+                let others = translated_others(ctx)?;
                 let default = ctx.profile.default.clone();
                 let (_, base) = progress(ctx, &default).await?;
                 let base_messages = messages(&base);
