@@ -65,6 +65,8 @@ pub struct HttpConnection {
     meta: Map<String, Value>,
     next_id: i64,
     sender: Option<SendRequest<Full<Bytes>>>,
+    /// The `Mcp-Session-Id` the server gave at `initialize`, if any.
+    session: Option<String>,
 }
 
 impl HttpConnection {
@@ -110,6 +112,7 @@ impl HttpConnection {
             meta,
             next_id: 1,
             sender: None,
+            session: None,
         })
     }
 
@@ -175,7 +178,74 @@ impl HttpConnection {
         if let Some(name) = call.mcp_name() {
             headers.push(("Mcp-Name".to_owned(), name.to_owned()));
         }
+        if let Some(session) = &self.session {
+            headers.push(("Mcp-Session-Id".to_owned(), session.clone()));
+        }
         headers
+    }
+
+    /// Before protocol 2026-07-28: the `initialize` handshake, keeping the
+    /// `Mcp-Session-Id` the server assigns (sent on every later request), then
+    /// `notifications/initialized`. From 2026-07-28 on, nothing: requests are
+    /// stateless.
+    ///
+    /// # Errors
+    ///
+    /// `initialize` failed, or the server refused `notifications/initialized`.
+    ///
+    /// ```
+    /// # async fn embedded_http(mode: mcp_lang_reference::serve::HttpMode) -> mcp_lang_reference::serve::HttpServer {
+    /// #     use mcp_lang_reference::{ReferenceServer, serve::spawn_http};
+    /// #     spawn_http(ReferenceServer::new().unwrap(), ([127, 0, 0, 1], 0).into(), mode).await.unwrap()
+    /// # }
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// use mcp_lang_conformance::{http::HttpConnection, wire::Call};
+    /// use mcp_lang_reference::serve::HttpMode;
+    ///
+    /// // A server with sessions: requests need the session `initialize` opened.
+    /// let server = embedded_http(HttpMode::Sessions).await;
+    /// let mut client = HttpConnection::new(&server.url(), "2025-11-25").unwrap();
+    /// client.open().await.unwrap();
+    /// let exchange = client.send(&Call::new("tools/list").preference("de")).await.unwrap();
+    /// assert_eq!(exchange.content_language_str(), Some("de"));
+    /// server.shutdown().await;
+    /// # });
+    /// ```
+    pub async fn open(&mut self) -> Result<(), WireError> {
+        if is_stateless(&self.protocol) {
+            return Ok(());
+        }
+        let call = Call::new("initialize")
+            .param("protocolVersion", serde_json::json!(self.protocol))
+            .param(
+                "capabilities",
+                serde_json::json!({ "elicitation": { "form": {} } }),
+            )
+            .param(
+                "clientInfo",
+                serde_json::json!({ "name": "mcp-lang-conformance", "version": env!("CARGO_PKG_VERSION") }),
+            );
+        let exchange = self.send(&call).await?;
+        if exchange.result().is_none() {
+            return Err(WireError(format!(
+                "initialize failed: {}",
+                exchange.summary()
+            )));
+        }
+        self.session = exchange
+            .header_lines("mcp-session-id")
+            .first()
+            .map(|s| (*s).to_owned());
+        let notification = Call::new("notifications/initialized");
+        let headers = self.base_headers(&notification);
+        let body = serde_json::json!({ "jsonrpc": "2.0", "method": "notifications/initialized" });
+        let (status, _, _) = self.post(&headers, body.to_string()).await?;
+        if !(200..300).contains(&status) {
+            return Err(WireError(format!(
+                "notifications/initialized was refused with HTTP {status}"
+            )));
+        }
+        Ok(())
     }
 
     /// Sends one request and reads the whole response.
@@ -236,8 +306,18 @@ impl HttpConnection {
         for line in lines {
             headers.push(("Accept-Language".to_owned(), line));
         }
+        let (status, header_lines, bytes) = self.post(&headers, body).await?;
+        Ok(finish(message, status, header_lines, &bytes))
+    }
+
+    /// One POST on the kept-alive connection: status, field lines, body.
+    async fn post(
+        &mut self,
+        headers: &[(String, String)],
+        body: String,
+    ) -> Result<(u16, Vec<(String, String)>, Bytes), WireError> {
         let mut builder = Request::post(self.path.as_str());
-        for (name, value) in &headers {
+        for (name, value) in headers {
             builder = builder.header(name.as_str(), value.as_str());
         }
         let request = builder
@@ -268,7 +348,7 @@ impl HttpConnection {
             .await
             .map_err(|e| WireError(format!("reading the response body failed: {e}")))?
             .to_bytes();
-        Ok(finish(message, status, header_lines, &bytes))
+        Ok((status, header_lines, bytes))
     }
 }
 

@@ -144,9 +144,10 @@ pub async fn run(config: &Config) -> Result<Report, String> {
     match &config.target {
         Target::Url(url) => {
             report.target = format!("Streamable HTTP {url}");
-            let connection = Connection::Http(
-                HttpConnection::new(url, &config.protocol).map_err(|e| e.to_string())?,
-            );
+            let mut connection =
+                HttpConnection::new(url, &config.protocol).map_err(|e| e.to_string())?;
+            connection.open().await.map_err(|e| e.to_string())?;
+            let connection = Connection::Http(connection);
             run_transport(
                 &mut report,
                 Transport::Http,
@@ -213,9 +214,13 @@ pub async fn run(config: &Config) -> Result<Report, String> {
             )
             .await
             .map_err(|e| format!("the reference server could not bind a loopback port: {e}"))?;
-            let connection = Connection::Http(
-                HttpConnection::new(&http.url(), &config.protocol).map_err(|e| e.to_string())?,
-            );
+            let mut connection =
+                HttpConnection::new(&http.url(), &config.protocol).map_err(|e| e.to_string())?;
+            if let Err(e) = connection.open().await {
+                http.shutdown().await;
+                return Err(e.to_string());
+            }
+            let connection = Connection::Http(connection);
             let result = run_transport(
                 &mut report,
                 Transport::Http,

@@ -61,3 +61,33 @@ async fn the_handshake_protocol_passes_too() {
     let report = run(&config).await.unwrap();
     assert!(!report.failed(), "{}", report.table());
 }
+
+/// A Streamable HTTP server with sessions (`Mcp-Session-Id`, event-stream
+/// responses), reached by URL: with the handshake protocol the connection
+/// opens a session first; with the stateless one it needs none. Nothing
+/// fails; what an event stream cannot show (a JSON response's mirror) skips.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_with_sessions_passes_by_url() {
+    use mcp_lang_reference::ReferenceServer;
+    use mcp_lang_reference::serve::{HttpMode, spawn_http};
+
+    let server = spawn_http(
+        ReferenceServer::new().unwrap(),
+        ([127, 0, 0, 1], 0).into(),
+        HttpMode::Sessions,
+    )
+    .await
+    .unwrap();
+    for protocol in ["2025-11-25", "2026-07-28"] {
+        let mut config = Config::new(Target::Url(server.url()));
+        config.protocol = protocol.into();
+        config.client_side = false;
+        let report = run(&config).await.unwrap();
+        assert!(!report.failed(), "{protocol}\n{}", report.table());
+        let passed = report.rows.iter().filter(|r| r.outcome.as_str() == "pass");
+        assert!(passed.count() > 20, "{protocol}\n{}", report.table());
+        let mirror = report.rows_of("http.mismatch").next().unwrap();
+        assert_eq!(mirror.outcome.as_str(), "pass", "{protocol}");
+    }
+    server.shutdown().await;
+}

@@ -354,6 +354,13 @@ fn error_mirror(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                         "the server's error for an unknown tool carries no contentLanguage".into(),
                     ));
                 }
+                if exchange.media_type().as_deref() != Some("application/json") {
+                    // On an event stream Content-Language MAY be omitted; the
+                    // SSE scenario checks a stream's header when it is sent.
+                    return Err(Outcome::Skip(
+                        "the server's error for an unknown tool is not a JSON response".into(),
+                    ));
+                }
                 mirrored(&exchange, false)
             }
             .await,
