@@ -130,8 +130,9 @@ impl StdioConnection {
         }
     }
 
-    /// Spawns `command` (split on whitespace; the first word is the program)
-    /// and connects to its stdin/stdout. Its stderr is discarded.
+    /// Spawns `command` (split into words by [`split_command`]; the first
+    /// word is the program) and connects to its stdin/stdout. Its stderr is
+    /// discarded.
     ///
     /// # Errors
     ///
@@ -146,7 +147,8 @@ impl StdioConnection {
     /// # });
     /// ```
     pub fn spawn(command: &str, protocol: &str) -> Result<Self, WireError> {
-        let mut words = command.split_whitespace();
+        let words = split_command(command)?;
+        let mut words = words.iter();
         let program = words
             .next()
             .ok_or_else(|| WireError("empty --stdio command".into()))?;
@@ -358,4 +360,99 @@ impl StdioConnection {
             }
         }
     }
+}
+
+/// Splits a `--stdio` command into words the way a POSIX shell would for
+/// plain words and quoting, without expanding anything: whitespace separates
+/// words; `'…'` keeps everything literally; `"…"` keeps everything but
+/// `\"`, `\\`, `\$` and `` \` `` escapes; a backslash outside quotes
+/// takes the next character literally.
+///
+/// # Errors
+///
+/// A quote is not closed, or the command ends in a lone backslash.
+///
+/// ```
+/// use mcp_lang_conformance::stdio::split_command;
+///
+/// assert_eq!(split_command("node  dist/server.js --stdio").unwrap(), ["node", "dist/server.js", "--stdio"]);
+/// assert_eq!(
+///     split_command(r#"python -m srv --name "My Server" --root '/tmp/a b' c\ d"#).unwrap(),
+///     ["python", "-m", "srv", "--name", "My Server", "--root", "/tmp/a b", "c d"],
+/// );
+/// assert_eq!(split_command(r#"say "a \"b\"" '' x"#).unwrap(), ["say", "a \"b\"", "", "x"]);
+/// assert!(split_command("node 'unclosed").is_err());
+/// assert!(split_command("").unwrap().is_empty());
+/// ```
+pub fn split_command(command: &str) -> Result<Vec<String>, WireError> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    // Whether a word has started (so that `''` yields an empty word).
+    let mut started = false;
+    let mut chars = command.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            c if c.is_whitespace() => {
+                if started {
+                    words.push(std::mem::take(&mut word));
+                    started = false;
+                }
+            }
+            '\'' => {
+                started = true;
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(c) => word.push(c),
+                        None => {
+                            return Err(WireError(format!("unclosed ' in --stdio {command:?}")));
+                        }
+                    }
+                }
+            }
+            '"' => {
+                started = true;
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => match chars.next() {
+                            Some(c @ ('"' | '\\' | '$' | '`')) => word.push(c),
+                            Some(c) => {
+                                word.push('\\');
+                                word.push(c);
+                            }
+                            None => {
+                                return Err(WireError(format!(
+                                    "unclosed \" in --stdio {command:?}"
+                                )));
+                            }
+                        },
+                        Some(c) => word.push(c),
+                        None => {
+                            return Err(WireError(format!("unclosed \" in --stdio {command:?}")));
+                        }
+                    }
+                }
+            }
+            '\\' => {
+                started = true;
+                match chars.next() {
+                    Some(c) => word.push(c),
+                    None => {
+                        return Err(WireError(format!(
+                            "lone \\ at the end of --stdio {command:?}"
+                        )));
+                    }
+                }
+            }
+            c => {
+                started = true;
+                word.push(c);
+            }
+        }
+    }
+    if started {
+        words.push(word);
+    }
+    Ok(words)
 }
