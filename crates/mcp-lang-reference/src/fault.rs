@@ -43,8 +43,8 @@ use rmcp::{
         CallToolRequestParams, CallToolResponse, DiscoverResult, GetPromptRequestParams,
         GetPromptResponse, InitializeRequestParams, InitializeResult, InputRequiredResult,
         ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
-        PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse,
-        ServerConfig, ServerResult,
+        NumberOrString, PaginatedRequestParams, ProgressToken, ProtocolVersion,
+        ReadResourceRequestParams, ReadResourceResponse, ServerConfig, ServerResult,
     },
     service::RequestContext,
 };
@@ -210,8 +210,8 @@ faults! {
     RejectAcceptLanguage = "reject-accept-language", Http;
     /// Drops `contentLanguage` from the notifications of an event stream.
     OmitNotificationLanguage = "omit-notification-language", Http;
-    /// Replaces the progress token of the notifications of an event stream.
-    RewriteProgressToken = "rewrite-progress-token", Http;
+    /// Reports progress under a token of its own, not the client's.
+    RewriteProgressToken = "rewrite-progress-token", Handler;
 }
 
 impl Fault {
@@ -286,9 +286,7 @@ impl Fault {
             Self::OmitNotificationLanguage => {
                 "drops contentLanguage from event-stream notifications"
             }
-            Self::RewriteProgressToken => {
-                "replaces the progress token of event-stream notifications"
-            }
+            Self::RewriteProgressToken => "reports progress under a token of its own",
         }
     }
 }
@@ -589,6 +587,13 @@ impl FaultyServer {
             }
             Fault::ProgressDefaultLanguage if tool.as_deref() == Some("prepare_report") => {
                 set(context, None);
+            }
+            Fault::RewriteProgressToken if context.meta.get_progress_token().is_some() => {
+                context
+                    .meta
+                    .set_progress_token(ProgressToken(NumberOrString::String(
+                        "fault-injected-token".into(),
+                    )));
             }
             Fault::IgnoreExplicitLanguage => {
                 if let Some(arguments) = call.and_then(|c| c.arguments.as_mut()) {
@@ -1278,12 +1283,7 @@ mod http_faults {
             _ => {}
         }
 
-        if is_stream
-            && matches!(
-                fault,
-                Fault::OmitNotificationLanguage | Fault::RewriteProgressToken
-            )
-        {
+        if is_stream && fault == Fault::OmitNotificationLanguage {
             let Ok(bytes) = axum::body::to_bytes(Body::new(body), LIMIT).await else {
                 return json_response(StatusCode::INTERNAL_SERVER_ERROR, &json!({}));
             };
@@ -1294,17 +1294,11 @@ mod http_faults {
                 let message = data.and_then(|d| serde_json::from_str::<Value>(d).ok());
                 match message {
                     Some(mut m) if m.get("method").is_some() && m.get("id").is_none() => {
-                        if fault == Fault::OmitNotificationLanguage
-                            && let Some(meta) = m
-                                .pointer_mut("/params/_meta")
-                                .and_then(Value::as_object_mut)
+                        if let Some(meta) = m
+                            .pointer_mut("/params/_meta")
+                            .and_then(Value::as_object_mut)
                         {
                             meta.remove(CONTENT_LANGUAGE);
-                        }
-                        if fault == Fault::RewriteProgressToken
-                            && let Some(token) = m.pointer_mut("/params/progressToken")
-                        {
-                            *token = json!("fault-injected-token");
                         }
                         out.push_str(&format!("data: {m}\n"));
                     }
