@@ -910,7 +910,9 @@ impl ServerHandler for FaultyServer {
 ///
 /// # Errors
 ///
-/// The initialization failed or the transport broke.
+/// `fault` is an HTTP fault (it has nothing to act on over stdio, and serving
+/// the unaltered server under its name would mislead), or the initialization
+/// failed or the transport broke.
 ///
 /// `no_run`: it would take over the test's own stdin and stdout.
 ///
@@ -927,6 +929,12 @@ pub async fn serve_stdio(
     fault: Option<Fault>,
 ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     use rmcp::ServiceExt;
+    if let Some(fault) = fault.filter(|f| f.layer() == FaultLayer::Http) {
+        return Err(format!(
+            "fault `{fault}` is an HTTP fault: it acts only on Streamable HTTP (serve --http)"
+        )
+        .into());
+    }
     let running = FaultyServer::new(server, fault)
         .serve(rmcp::transport::stdio())
         .await?;
