@@ -442,13 +442,11 @@ where
     if agreement.response_must_be_private() {
         make_private(&mut parts.headers);
     }
-    if is_event_stream(&parts.headers) {
-        if !config.keep_event_stream_content_language {
+    // JSON first: the usual answer, and then `Content-Type` is read once.
+    if !is_json(&parts.headers) {
+        if is_event_stream(&parts.headers) && !config.keep_event_stream_content_language {
             parts.headers.remove(CONTENT_LANGUAGE);
         }
-        return Ok(Response::from_parts(parts, Either::Right(body)));
-    }
-    if !is_json(&parts.headers) {
         return Ok(Response::from_parts(parts, Either::Right(body)));
     }
     match read_bounded(body, config.response_limit).await {

@@ -175,6 +175,11 @@ pub(crate) fn mirror_json_bytes(headers: &mut HeaderMap, body: &bytes::Bytes) ->
 /// ```
 pub fn add_vary_accept_language(headers: &mut HeaderMap) {
     const ACCEPT_LANGUAGE: &str = "Accept-Language";
+    // The usual case: no `Vary` yet.
+    if let http::header::Entry::Vacant(entry) = headers.entry(VARY) {
+        entry.insert(HeaderValue::from_static(ACCEPT_LANGUAGE));
+        return;
+    }
     let mut merged: Vec<u8> = Vec::new();
     {
         let lines = headers.get_all(VARY);
