@@ -5,7 +5,7 @@
 //! the scenarios that check the rule it breaks. [`check`] runs those
 //! scenarios against the embedded reference server with the fault injected
 //! and says whether they failed where the fault acts: on both transports for
-//! a handler fault, on HTTP for an HTTP fault. [`check_all`] does it for every
+//! a handler or message fault, on HTTP for an HTTP fault. [`check_all`] does it for every
 //! fault and gives the suite's score, faults caught out of faults injected.
 //!
 //! ```no_run
@@ -184,7 +184,7 @@ pub async fn check(fault: Fault) -> Result<FaultCheck, String> {
     config.only = expected.iter().map(|s| (*s).to_owned()).collect();
     let report = run(&config).await?;
     let transports: &[&str] = match fault.layer() {
-        FaultLayer::Handler => &["stdio", "http"],
+        FaultLayer::Handler | FaultLayer::Message => &["stdio", "http"],
         FaultLayer::Http => &["http"],
     };
     let mut caught = true;

@@ -71,7 +71,7 @@
 //! - **Explicit arguments.** The tool named in the profile is called with
 //!   `language` set to a supported tag other than the preference's; the
 //!   result must report that tag and differ from the call without it.
-//! - **Self-test.** A handler fault must be caught on both transports, an
+//! - **Self-test.** A handler or message fault must be caught on both transports, an
 //!   HTTP fault on HTTP. One rule has no fault: `Accept-Language:  en ` agreeing
 //!   with `en`, because an HTTP/1.1 parser strips a line's surrounding
 //!   whitespace before any server code sees it.

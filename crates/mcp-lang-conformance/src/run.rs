@@ -21,9 +21,8 @@
 use std::time::Duration;
 
 use mcp_lang_reference::ReferenceServer;
-use mcp_lang_reference::fault::{self, Fault, FaultyServer};
+use mcp_lang_reference::fault::{self, Fault};
 use mcp_lang_reference::serve::HttpMode;
-use rmcp::ServiceExt;
 
 use crate::http::HttpConnection;
 use crate::profile::{Profile, probe};
@@ -187,12 +186,8 @@ pub async fn run(config: &Config) -> Result<Report, String> {
             };
             // stdio: the server on one end of an in-process pipe.
             let (server_io, client_io) = tokio::io::duplex(1 << 20);
-            let faulty = FaultyServer::new(server.clone(), config.fault);
-            let stdio_task = tokio::spawn(async move {
-                if let Ok(running) = faulty.serve(server_io).await {
-                    let _ = running.waiting().await;
-                }
-            });
+            let stdio_task =
+                tokio::spawn(fault::serve_stream(server.clone(), server_io, config.fault));
             let (read, write) = tokio::io::split(client_io);
             let mut connection = StdioConnection::new(read, write, &config.protocol);
             connection.open().await.map_err(|e| e.to_string())?;

@@ -17,6 +17,10 @@
 //!   server that skips or loosens the agreement check behaves from the wire)
 //!   or responses after it (headers, a language-keyed response cache). The
 //!   language layer itself is never edited.
+//! - **Message faults** ([`FaultLayer::Message`]) alter the JSON-RPC messages
+//!   the server sends, after the handler: in the stdio transport
+//!   ([`serve_stdio`], [`serve_stream`]) and in the event streams of the HTTP
+//!   stack ([`FaultService`]). They apply on every transport.
 //!
 //! Without a fault nothing here runs: `serve::serve_stdio` and
 //! `serve::spawn_http` serve the unaltered server.
@@ -62,6 +66,7 @@ const CONTENT_LANGUAGE: &str = "io.modelcontextprotocol/contentLanguage";
 ///
 /// assert_eq!(Fault::IgnoreWeights.layer(), FaultLayer::Handler);
 /// assert_eq!(Fault::SkipAgreementCheck.layer(), FaultLayer::Http);
+/// assert_eq!(Fault::OmitNotificationLanguage.layer(), FaultLayer::Message);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FaultLayer {
@@ -69,6 +74,9 @@ pub enum FaultLayer {
     Handler,
     /// Around the Streamable HTTP stack: HTTP only.
     Http,
+    /// On the messages the server sends, after the handler: every transport
+    /// (in the stdio transport, and in the event streams of Streamable HTTP).
+    Message,
 }
 
 macro_rules! faults {
@@ -208,8 +216,8 @@ faults! {
     JoinWithoutSpace = "join-without-space", Http;
     /// Rejects every request that carries `Accept-Language`, agreeing or not.
     RejectAcceptLanguage = "reject-accept-language", Http;
-    /// Drops `contentLanguage` from the notifications of an event stream.
-    OmitNotificationLanguage = "omit-notification-language", Http;
+    /// Drops `contentLanguage` from the notifications the server sends.
+    OmitNotificationLanguage = "omit-notification-language", Message;
     /// Reports progress under a token of its own, not the client's.
     RewriteProgressToken = "rewrite-progress-token", Handler;
 }
@@ -283,9 +291,7 @@ impl Fault {
                 "joins repeated Accept-Language lines with \",\" instead of \", \""
             }
             Self::RejectAcceptLanguage => "rejects every request that carries Accept-Language",
-            Self::OmitNotificationLanguage => {
-                "drops contentLanguage from event-stream notifications"
-            }
+            Self::OmitNotificationLanguage => "drops contentLanguage from notifications",
             Self::RewriteProgressToken => "reports progress under a token of its own",
         }
     }
@@ -928,18 +934,133 @@ pub async fn serve_stdio(
     server: ReferenceServer,
     fault: Option<Fault>,
 ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-    use rmcp::ServiceExt;
     if let Some(fault) = fault.filter(|f| f.layer() == FaultLayer::Http) {
         return Err(format!(
             "fault `{fault}` is an HTTP fault: it acts only on Streamable HTTP (serve --http)"
         )
         .into());
     }
-    let running = FaultyServer::new(server, fault)
-        .serve(rmcp::transport::stdio())
-        .await?;
+    let (stdin, stdout) = rmcp::transport::stdio();
+    serve_transport(server, stdin, stdout, fault).await
+}
+
+#[cfg(feature = "stdio")]
+/// Serves one client on `io`, a byte stream carrying JSON-RPC lines (an
+/// in-process pipe, a socket), with `fault`: a handler fault in the handler, a
+/// message fault in the transport, an HTTP fault not at all (there is no HTTP
+/// here). It returns when the client goes away.
+///
+/// # Errors
+///
+/// The initialization failed or the transport broke.
+///
+/// ```
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// use mcp_lang_reference::{ReferenceServer, fault::{Fault, serve_stream}};
+/// use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+///
+/// let (server_io, client_io) = tokio::io::duplex(1 << 16);
+/// let server = ReferenceServer::new().unwrap();
+/// tokio::spawn(serve_stream(server, server_io, Some(Fault::OmitNotificationLanguage)));
+/// let (read, mut write) = tokio::io::split(client_io);
+/// let mut lines = BufReader::new(read).lines();
+/// // A stateless request for the progress tool, with a progress token.
+/// let call = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"prepare_report","arguments":{},"_meta":{"progressToken":"t","io.modelcontextprotocol/acceptLanguage":"fr","io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"doc","version":"0"}}}}"#;
+/// write.write_all(format!("{call}\n").as_bytes()).await.unwrap();
+/// let progress = lines.next_line().await.unwrap().unwrap();
+/// assert!(progress.contains("notifications/progress"), "{progress}");
+/// assert!(!progress.contains("contentLanguage"), "{progress}"); // the fault dropped it
+/// # });
+/// ```
+pub async fn serve_stream<S>(
+    server: ReferenceServer,
+    io: S,
+    fault: Option<Fault>,
+) -> Result<(), Box<dyn std::error::Error + Send + Sync>>
+where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Send + 'static,
+{
+    let (read, write) = tokio::io::split(io);
+    serve_transport(server, read, write, fault).await
+}
+
+#[cfg(feature = "stdio")]
+async fn serve_transport<R, W>(
+    server: ReferenceServer,
+    read: R,
+    write: W,
+    fault: Option<Fault>,
+) -> Result<(), Box<dyn std::error::Error + Send + Sync>>
+where
+    R: tokio::io::AsyncRead + Send + Unpin + 'static,
+    W: tokio::io::AsyncWrite + Send + Unpin + 'static,
+{
+    use rmcp::ServiceExt;
+    let transport = FaultyTransport {
+        inner: rmcp::transport::async_rw::AsyncRwTransport::new_server(read, write),
+        fault: fault.filter(|f| f.layer() == FaultLayer::Message),
+    };
+    let running = FaultyServer::new(server, fault).serve(transport).await?;
     running.waiting().await?;
     Ok(())
+}
+
+#[cfg(feature = "stdio")]
+/// A server transport that applies a message fault to what the server sends.
+struct FaultyTransport<T> {
+    inner: T,
+    fault: Option<Fault>,
+}
+
+#[cfg(feature = "stdio")]
+impl<T> rmcp::transport::Transport<RoleServer> for FaultyTransport<T>
+where
+    T: rmcp::transport::Transport<RoleServer>,
+{
+    type Error = T::Error;
+
+    fn send(
+        &mut self,
+        item: rmcp::service::TxJsonRpcMessage<RoleServer>,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        let item = match self.fault {
+            Some(Fault::OmitNotificationLanguage) => without_notification_language(item),
+            _ => item,
+        };
+        self.inner.send(item)
+    }
+
+    fn receive(
+        &mut self,
+    ) -> impl Future<Output = Option<rmcp::service::RxJsonRpcMessage<RoleServer>>> + Send {
+        self.inner.receive()
+    }
+
+    fn close(&mut self) -> impl Future<Output = Result<(), Self::Error>> + Send {
+        self.inner.close()
+    }
+}
+
+#[cfg(feature = "stdio")]
+/// The message without `contentLanguage` in `params._meta` if it is a
+/// notification; any other message as it is.
+fn without_notification_language(
+    item: rmcp::service::TxJsonRpcMessage<RoleServer>,
+) -> rmcp::service::TxJsonRpcMessage<RoleServer> {
+    let Ok(mut value) = serde_json::to_value(&item) else {
+        return item;
+    };
+    if value.get("method").is_none() || value.get("id").is_some() {
+        return item;
+    }
+    let removed = value
+        .pointer_mut("/params/_meta")
+        .and_then(Value::as_object_mut)
+        .and_then(|meta| meta.remove(CONTENT_LANGUAGE));
+    if removed.is_none() {
+        return item;
+    }
+    serde_json::from_value(value).unwrap_or(item)
 }
 
 #[cfg(feature = "http")]
@@ -1021,7 +1142,8 @@ mod http_faults {
         pub fn new(inner: S, fault: Option<Fault>) -> Self {
             Self {
                 inner,
-                fault: fault.filter(|f| f.layer() == FaultLayer::Http),
+                fault: fault
+                    .filter(|f| matches!(f.layer(), FaultLayer::Http | FaultLayer::Message)),
                 cache: Arc::default(),
             }
         }
