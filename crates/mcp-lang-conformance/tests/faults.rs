@@ -3,7 +3,7 @@
 
 use mcp_lang_conformance::faults::{check_all, expected_failures};
 use mcp_lang_conformance::scenarios;
-use mcp_lang_reference::fault::Fault;
+use mcp_lang_reference::fault::{Fault, FaultLayer};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_fault_is_caught() {
@@ -66,5 +66,15 @@ fn every_server_scenario_is_proven_by_a_fault() {
             "no fault proves {} can fail",
             scenario.id
         );
+        // A scenario that runs on stdio too is proven there: some fault that
+        // acts on every transport names it.
+        if scenario.needs == mcp_lang_conformance::scenario::Needs::Any {
+            assert!(
+                Fault::ALL.iter().any(|f| f.layer() != FaultLayer::Http
+                    && expected_failures(*f).contains(&scenario.id)),
+                "no fault proves {} can fail on stdio",
+                scenario.id
+            );
+        }
     }
 }
