@@ -208,10 +208,12 @@ struct Scanner<'a> {
 }
 
 impl<'a> Scanner<'a> {
+    #[inline(always)]
     fn peek(&self) -> Option<u8> {
         self.input.get(self.pos).copied()
     }
 
+    #[inline(always)]
     fn skip_ws(&mut self) {
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
             self.pos += 1;
@@ -227,6 +229,7 @@ impl<'a> Scanner<'a> {
         ExtractError::new(self.pos, kind, expected)
     }
 
+    #[inline(always)]
     fn expect(&mut self, byte: u8, expected: &'static str) -> Result<()> {
         if self.peek() == Some(byte) {
             self.pos += 1;
@@ -282,6 +285,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// One more level of nesting, or an error past [`MAX_DEPTH`].
+    #[inline(always)]
     fn enter(&self, depth: usize) -> Result<usize> {
         let depth = depth + 1;
         if depth > MAX_DEPTH {
@@ -467,6 +471,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// Consumes and fully validates a string whose value is not needed.
+    #[inline(always)]
     fn skip_string(&mut self) -> Result<()> {
         self.scan_string().map(|_| ())
     }
@@ -528,6 +533,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// Consumes an object key (without decoding it).
+    #[inline(always)]
     fn key(&mut self) -> Result<Key<'a>> {
         let (start, end, escaped) = self.scan_string()?;
         let text = self.input.get(start..end).unwrap_or_default();
@@ -535,6 +541,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// Consumes a string and returns its decoded value: borrowed when it has no escapes.
+    #[inline(always)]
     fn string(&mut self) -> Result<Cow<'a, str>> {
         let (start, end, escaped) = self.scan_string()?;
         let text = self.contents(start, end)?;
@@ -549,16 +556,54 @@ impl<'a> Scanner<'a> {
 /// Whether a byte inside a JSON string needs a closer look: `"`, `\\`, a control
 /// character (U+0000 to U+001F), or any byte of a non-ASCII character.
 const fn needs_attention(b: u8) -> bool {
-    b == b'"' || b == b'\\' || b < 0x20 || b > 0x7f
+    // `|`, not `||`: no branch per byte, so that a block of them vectorizes.
+    (b == b'"') | (b == b'\\') | (b < 0x20) | (b > 0x7f)
 }
 
 /// The length of the leading run of printable ASCII other than `"` and `\\`: the bytes
 /// of a JSON string that need no attention.
 ///
-/// Eight bytes at a time (SWAR, see [`attention`]); the first byte that needs attention
-/// is found from the lowest set bit of the word's mask, and only the last few bytes of
-/// the input are looked at one by one.
+/// Three gears. The first two 8-byte words are tested as SWAR words (see [`attention`]):
+/// most keys and short values end there. A longer run then goes [`BLOCK`] bytes at a
+/// time, each block tested without a branch per byte, which the compiler turns into
+/// vector compares on targets that have them (SSE2 on x86-64, NEON on aarch64; no
+/// `unsafe` here). The block that holds the end of the run, and what is left after the
+/// last whole block, goes back to words, whose mask gives the exact position; only the
+/// last few bytes of the input are looked at one by one.
+#[inline(always)]
 fn plain_run(bytes: &[u8]) -> usize {
+    let short = bytes.get(..2 * 8).unwrap_or(bytes);
+    match word_run(short) {
+        Ok(ended) => ended,
+        Err(skipped) => skipped + long_run(bytes.get(skipped..).unwrap_or_default()),
+    }
+}
+
+/// [`plain_run`] past its first two words: blocks, then words. Kept out of line so that
+/// the short path stays small where it is inlined.
+#[inline(never)]
+fn long_run(bytes: &[u8]) -> usize {
+    let mut blocks = 0;
+    for block in bytes.chunks_exact(BLOCK) {
+        let hits = block
+            .iter()
+            .fold(0u8, |hits, &b| hits | u8::from(needs_attention(b)));
+        if hits != 0 {
+            break;
+        }
+        blocks += BLOCK;
+    }
+    let rest = bytes.get(blocks..).unwrap_or_default();
+    blocks + word_run(rest).unwrap_or_else(|len| len)
+}
+
+/// How many bytes a block of [`plain_run`] holds.
+const BLOCK: usize = 32;
+
+/// The leading run of `bytes` that needs no attention, 8 bytes at a time: `Ok(len)` when
+/// it ends inside `bytes`, `Err(bytes.len())` when all of `bytes` is plain.
+#[inline(always)]
+fn word_run(bytes: &[u8]) -> std::result::Result<usize, usize> {
     let mut words = bytes.chunks_exact(8);
     let mut skipped = 0;
     for word in &mut words {
@@ -567,16 +612,15 @@ fn plain_run(bytes: &[u8]) -> usize {
         };
         let mask = attention(u64::from_le_bytes(word));
         if mask != 0 {
-            return skipped + (mask.trailing_zeros() / 8) as usize;
+            return Ok(skipped + (mask.trailing_zeros() / 8) as usize);
         }
         skipped += 8;
     }
     let rest = words.remainder();
-    skipped
-        + rest
-            .iter()
-            .position(|&b| needs_attention(b))
-            .unwrap_or(rest.len())
+    match rest.iter().position(|&b| needs_attention(b)) {
+        Some(at) => Ok(skipped + at),
+        None => Err(skipped + rest.len()),
+    }
 }
 
 /// For eight bytes read little-endian, a mask whose lowest set bit is the high bit of
@@ -749,13 +793,13 @@ fn hex_unit(s: &str) -> Option<u16> {
 
 #[cfg(test)]
 mod tests {
-    use super::{needs_attention, plain_run, utf8_width};
+    use super::{BLOCK, needs_attention, plain_run, utf8_width};
 
     #[test]
     fn plain_run_stops_at_the_first_byte_that_needs_attention() {
         // Every byte value at every position of buffers around the word size, after
         // plain ASCII and before bytes that would also stop the run.
-        for len in 0..=24 {
+        for len in 0..=2 * 8 + 2 * BLOCK + 9 {
             for at in 0..len {
                 for b in 0..=u8::MAX {
                     let mut buffer = vec![b'a'; len];
