@@ -680,7 +680,12 @@ impl Key<'_> {
     #[inline]
     fn is(&self, name: &str) -> bool {
         if !self.escaped {
-            return self.text == name.as_bytes();
+            // The last byte first: keys of the same length usually differ there
+            // (`tools` and `_meta`), and then the full compare is not called.
+            let name = name.as_bytes();
+            return self.text.len() == name.len()
+                && self.text.last() == name.last()
+                && self.text == name;
         }
         self.is_escaped(name)
     }
