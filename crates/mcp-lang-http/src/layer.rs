@@ -21,28 +21,18 @@
 //! Other methods (`GET` for the server's event stream, `DELETE`) pass through with
 //! `Vary: Accept-Language` added to the response.
 
-use std::future::Future;
-use std::pin::Pin;
+use std::sync::Arc;
 use std::task::{Context, Poll};
 
-use std::pin::pin;
-
-use bytes::{Buf, Bytes, BytesMut};
-use http::header::{CONTENT_LANGUAGE, CONTENT_LENGTH};
-use http::{Method, Request, Response, StatusCode};
+use bytes::Bytes;
+use http::{Request, Response};
 use http_body::Body;
-use http_body_util::{BodyExt, Either, Full};
-use serde_json::{Value, json};
+use http_body_util::{Either, Full};
 use tower_layer::Layer;
 use tower_service::Service;
 
-use crate::response::{
-    add_vary_accept_language, is_event_stream, is_json, make_private, mirror_json_bytes,
-};
-use crate::server::{LanguagePreference, check_request, echo_id, json_response, json_rpc_error};
+use crate::future::LanguageFuture;
 use mcp_lang_match::Negotiator;
-use mcp_lang_meta::{RawPreference, RequestLanguage, skim_request};
-use std::sync::Arc;
 
 /// The body of a response that went through [`LanguageService`]: either bytes the layer
 /// holds (a JSON body it read to mirror `contentLanguage`, or its own error response) or
@@ -79,12 +69,13 @@ pub struct LanguageLayer {
     config: Config,
 }
 
+/// What a [`LanguageLayer`] was configured with; every request's future holds a copy.
 #[derive(Clone, Debug)]
-struct Config {
-    body_limit: usize,
-    response_limit: usize,
-    keep_event_stream_content_language: bool,
-    negotiator: Option<Arc<Negotiator>>,
+pub(crate) struct Config {
+    pub(crate) body_limit: usize,
+    pub(crate) response_limit: usize,
+    pub(crate) keep_event_stream_content_language: bool,
+    pub(crate) negotiator: Option<Arc<Negotiator>>,
 }
 
 impl Default for LanguageLayer {
@@ -346,21 +337,20 @@ impl<S> LanguageService<S> {
     }
 }
 
-type BoxError = Box<dyn std::error::Error + Send + Sync>;
+/// The error type bodies are read with.
+pub(crate) type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
 impl<S, B, ResBody> Service<Request<B>> for LanguageService<S>
 where
-    S: Service<Request<B>, Response = Response<ResBody>> + Clone + Send + 'static,
-    S::Future: Send + 'static,
-    B: Body + From<Bytes> + Send + 'static,
-    B::Data: Send,
+    S: Service<Request<B>, Response = Response<ResBody>> + Clone,
+    B: Body + From<Bytes>,
     B::Error: Into<BoxError>,
-    ResBody: Body<Data = Bytes> + Send + 'static,
+    ResBody: Body<Data = Bytes>,
     ResBody::Error: Into<BoxError>,
 {
     type Response = Response<LanguageBody<ResBody>>;
     type Error = S::Error;
-    type Future = Pin<Box<dyn Future<Output = Result<Self::Response, Self::Error>> + Send>>;
+    type Future = LanguageFuture<S, B, ResBody>;
 
     fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
         self.inner.poll_ready(cx)
@@ -370,164 +360,6 @@ where
         // The clone takes the place of the service that was driven to readiness.
         let clone = self.inner.clone();
         let inner = std::mem::replace(&mut self.inner, clone);
-        Box::pin(handle(inner, self.config.clone(), request))
+        LanguageFuture::new(inner, self.config.clone(), request)
     }
-}
-
-/// One request through the layer.
-async fn handle<S, B, ResBody>(
-    mut inner: S,
-    config: Config,
-    request: Request<B>,
-) -> Result<Response<LanguageBody<ResBody>>, S::Error>
-where
-    S: Service<Request<B>, Response = Response<ResBody>>,
-    B: Body + From<Bytes>,
-    B::Error: Into<BoxError>,
-    ResBody: Body<Data = Bytes>,
-    ResBody::Error: Into<BoxError>,
-{
-    if request.method() != Method::POST {
-        let mut response = inner.call(request).await?;
-        add_vary_accept_language(response.headers_mut());
-        return Ok(response.map(Either::Right));
-    }
-
-    let (mut parts, body) = request.into_parts();
-    let declared_too_long = parts
-        .headers
-        .get(CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok())
-        .is_some_and(|n| n > config.body_limit as u64);
-    if declared_too_long {
-        return Ok(too_large(config.body_limit));
-    }
-    let bytes = match read_bounded(body, config.body_limit).await {
-        Ok(bytes) => bytes,
-        Err(ReadError::TooLarge) => return Ok(too_large(config.body_limit)),
-        Err(ReadError::Body(e)) => {
-            let body = json_rpc_error(
-                &Value::Null,
-                -32600,
-                &format!("could not read the request body: {e}"),
-                Value::Null,
-            );
-            return Ok(own(json_response(StatusCode::BAD_REQUEST, body)));
-        }
-    };
-
-    let (preference, raw_id) = match skim_request(&bytes) {
-        Ok(skim) => (skim.accept_language().clone(), skim.id()),
-        // Not one JSON object: no `_meta` to read; the inner server answers the body.
-        Err(_) => (RawPreference::Absent, None),
-    };
-    let agreement = match check_request(&parts.headers, preference.as_meta_value()) {
-        Ok(agreement) => agreement,
-        Err(mismatch) => return Ok(own(mismatch.to_response(&echo_id(raw_id)))),
-    };
-    let preference = LanguagePreference::from_body(&bytes, preference, agreement);
-    if let Some(negotiator) = &config.negotiator {
-        parts
-            .extensions
-            .insert(RequestLanguage::negotiate(preference.raw(), negotiator));
-    }
-    parts.extensions.insert(preference);
-
-    let response = inner
-        .call(Request::from_parts(parts, B::from(bytes.clone())))
-        .await?;
-    let (mut parts, body) = response.into_parts();
-    add_vary_accept_language(&mut parts.headers);
-    if agreement.response_must_be_private() {
-        make_private(&mut parts.headers);
-    }
-    // JSON first: the usual answer, and then `Content-Type` is read once.
-    if !is_json(&parts.headers) {
-        if is_event_stream(&parts.headers) && !config.keep_event_stream_content_language {
-            parts.headers.remove(CONTENT_LANGUAGE);
-        }
-        return Ok(Response::from_parts(parts, Either::Right(body)));
-    }
-    match read_bounded(body, config.response_limit).await {
-        Ok(body) => {
-            mirror_json_bytes(&mut parts.headers, &body);
-            Ok(Response::from_parts(parts, Either::Left(Full::new(body))))
-        }
-        Err(e) => {
-            let message = match e {
-                ReadError::TooLarge => format!(
-                    "the response exceeds the {}-byte limit of the language layer, which must read it to mirror its contentLanguage",
-                    config.response_limit
-                ),
-                ReadError::Body(e) => format!("could not read the response body: {e}"),
-            };
-            let id = echo_id(skim_request(&bytes).ok().and_then(|skim| skim.id()));
-            let body = json_rpc_error(&id, -32603, &message, Value::Null);
-            Ok(own(json_response(StatusCode::INTERNAL_SERVER_ERROR, body)))
-        }
-    }
-}
-
-/// Why [`read_bounded`] stopped.
-enum ReadError {
-    TooLarge,
-    Body(BoxError),
-}
-
-/// Reads a whole body, refusing more than `limit` bytes. A body that arrives as one
-/// chunk (the usual case) is returned without copying.
-async fn read_bounded<B>(body: B, limit: usize) -> Result<Bytes, ReadError>
-where
-    B: Body,
-    B::Error: Into<BoxError>,
-{
-    if body.size_hint().lower() > limit as u64 {
-        return Err(ReadError::TooLarge);
-    }
-    let mut body = pin!(body);
-    let mut first: Option<Bytes> = None;
-    let mut more: Option<BytesMut> = None;
-    let mut len = 0usize;
-    while let Some(frame) = body.as_mut().frame().await {
-        let frame = frame.map_err(|e| ReadError::Body(e.into()))?;
-        // Trailers carry no part of the message.
-        let Ok(mut data) = frame.into_data() else {
-            continue;
-        };
-        len = len.saturating_add(data.remaining());
-        if len > limit {
-            return Err(ReadError::TooLarge);
-        }
-        let chunk = data.copy_to_bytes(data.remaining());
-        if let Some(buffer) = more.as_mut() {
-            buffer.extend_from_slice(&chunk);
-        } else if let Some(previous) = first.take() {
-            let mut buffer = BytesMut::with_capacity(previous.len() + chunk.len());
-            buffer.extend_from_slice(&previous);
-            buffer.extend_from_slice(&chunk);
-            more = Some(buffer);
-        } else {
-            first = Some(chunk);
-        }
-    }
-    Ok(match (first, more) {
-        (_, Some(buffer)) => buffer.freeze(),
-        (Some(chunk), None) => chunk,
-        (None, None) => Bytes::new(),
-    })
-}
-
-/// A response the layer made itself.
-fn own<B>(response: Response<Bytes>) -> Response<LanguageBody<B>> {
-    response.map(|bytes| Either::Left(Full::new(bytes)))
-}
-
-/// `413 Payload Too Large` with a JSON-RPC error that names the limit.
-fn too_large<B>(limit: usize) -> Response<LanguageBody<B>> {
-    let message = format!(
-        "request body exceeds the {limit}-byte limit of the language layer; the Accept-Language agreement check (SEP-2792) needs the whole message"
-    );
-    let body = json_rpc_error(&Value::Null, -32600, &message, json!({ "limit": limit }));
-    own(json_response(StatusCode::PAYLOAD_TOO_LARGE, body))
 }

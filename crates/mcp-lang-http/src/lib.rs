@@ -151,6 +151,9 @@
 mod client;
 #[cfg(feature = "tower")]
 #[cfg_attr(docsrs, doc(cfg(feature = "tower")))]
+mod future;
+#[cfg(feature = "tower")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tower")))]
 mod layer;
 mod response;
 mod server;
@@ -159,6 +162,8 @@ pub use client::{
     EventStreamLanguage, FieldValueError, FieldValueErrorKind, MalformedResponse,
     check_json_response, set_accept_language, verify_content_language,
 };
+#[cfg(feature = "tower")]
+pub use future::LanguageFuture;
 #[cfg(feature = "tower")]
 pub use layer::{LanguageBody, LanguageLayer, LanguageService};
 pub use mcp_lang_meta::{ACCEPT_LANGUAGE_KEY, CONTENT_LANGUAGE_KEY, RawPreference};
