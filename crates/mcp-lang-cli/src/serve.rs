@@ -18,7 +18,7 @@ use std::{net::SocketAddr, process::ExitCode};
 use clap::Args;
 use mcp_lang_reference::{
     ReferenceServer,
-    fault::{self, Fault},
+    fault::{self, Fault, FaultLayer},
     serve::{HttpMode, serve_stdio, spawn_http},
 };
 
@@ -44,6 +44,7 @@ pub struct ServeArgs {
     pub conformance_fixtures: bool,
     /// Break one SEP-2792 rule on purpose, for testing the conformance suite
     /// (`mcp_lang_reference::fault`; an unknown name lists the known ones).
+    /// With `--stdio`, an HTTP-only fault is refused (exit status 1).
     #[arg(long, value_name = "NAME")]
     pub fault: Option<Fault>,
 }
@@ -101,7 +102,13 @@ pub fn run(args: &ServeArgs) -> ExitCode {
             None => {
                 // Fault injection (engineer G).
                 if let Some(fault) = args.fault {
-                    tracing::warn!(%fault, "serving stdio with an injected fault");
+                    // An HTTP fault has nothing to act on over stdio:
+                    // `fault::serve_stdio` refuses it with an error naming it
+                    // (printed below, exit 1), so only a fault that is really
+                    // served is logged as served.
+                    if fault.layer() != FaultLayer::Http {
+                        tracing::warn!(%fault, "serving stdio with an injected fault");
+                    }
                     return fault::serve_stdio(server, Some(fault)).await;
                 }
                 tracing::info!("serving stdio");

@@ -135,3 +135,35 @@ fn an_unknown_fault_is_refused_with_the_list() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("drop-vary"), "{stderr}");
 }
+
+/// `mcp-lang serve --stdio --fault NAME` with stdin closed: the exit code and
+/// what it logged (`RUST_LOG=info`, so the fault's warning is shown).
+fn serve_stdio_with_fault(name: &str) -> (i32, String) {
+    let output = Command::new(BIN)
+        .args(["serve", "--stdio", "--fault", name])
+        .env("RUST_LOG", "info")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    (output.status.code().unwrap_or(-1), stderr)
+}
+
+#[test]
+fn an_http_fault_on_stdio_is_refused_and_never_logged_as_served() {
+    let (code, stderr) = serve_stdio_with_fault("drop-vary");
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("`drop-vary` is an HTTP fault"), "{stderr}");
+    assert!(
+        !stderr.contains("serving stdio with an injected fault"),
+        "{stderr}"
+    );
+    // A fault that does act on stdio is logged as served: the absence above
+    // is the refusal's doing, not a silenced log.
+    let (_, stderr) = serve_stdio_with_fault("ignore-weights");
+    assert!(
+        stderr.contains("serving stdio with an injected fault"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("ignore-weights"), "{stderr}");
+}
