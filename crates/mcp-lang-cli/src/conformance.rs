@@ -6,7 +6,8 @@
 //! The target's languages come from `--supported`/`--default`, from
 //! `--profile FILE` (TOML), or from a probe. The report is a table, JSON
 //! (`--format json`) or JUnit XML (`--format junit`); the exit status is 1 when
-//! any scenario fails and 2 when the target cannot be tested at all.
+//! any scenario fails and 2 when the target cannot be tested at all (it cannot
+//! be reached, or the `--profile` file cannot be read or is not a profile).
 //!
 //! `--list` prints every scenario with the SEP sentence it checks, and the
 //! faults. `--self-test` instead injects every fault into the reference server in turn
@@ -99,7 +100,10 @@ fn profile(args: &ConformanceArgs) -> Result<Option<Profile>, String> {
     if let Some(path) = &args.profile {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        return Profile::from_toml(&text).map(Some);
+        // Name the file: the parse errors alone do not say which one.
+        return Profile::from_toml(&text)
+            .map(Some)
+            .map_err(|e| format!("{}: {e}", path.display()));
     }
     match &args.default {
         Some(default) => {
