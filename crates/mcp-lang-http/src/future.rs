@@ -143,8 +143,7 @@ where
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.parse::<u64>().ok())
             .is_some_and(|n| n > config.body_limit as u64);
-        let state = if declared_too_long || body.size_hint().lower() > config.body_limit as u64
-        {
+        let state = if declared_too_long || body.size_hint().lower() > config.body_limit as u64 {
             State::Answer {
                 response: Some(too_large(config.body_limit)),
             }
@@ -206,7 +205,9 @@ where
                         response: Some(unreadable_request(&e)),
                     },
                     Poll::Ready(Ok(bytes)) => match (parts.take(), inner.take()) {
-                        (Some(parts), Some(inner)) => check_and_call(inner, parts, bytes, this.config),
+                        (Some(parts), Some(inner)) => {
+                            check_and_call(inner, parts, bytes, this.config)
+                        }
                         // Both are taken only here, and the state changes right after.
                         _ => State::Done,
                     },
@@ -252,8 +253,7 @@ where
                     parts,
                     request_body,
                 } => {
-                    let read = match collected.poll_collect(body, cx, this.config.response_limit)
-                    {
+                    let read = match collected.poll_collect(body, cx, this.config.response_limit) {
                         Poll::Ready(read) => read,
                         Poll::Pending => return Poll::Pending,
                     };
