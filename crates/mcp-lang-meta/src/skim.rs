@@ -477,6 +477,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// Validates one escape (the current byte is the backslash) and moves past it.
+    #[inline(always)]
     fn escape(&mut self) -> Result<()> {
         let at = self.pos;
         self.pos += 1;
@@ -563,47 +564,14 @@ const fn needs_attention(b: u8) -> bool {
 /// The length of the leading run of printable ASCII other than `"` and `\\`: the bytes
 /// of a JSON string that need no attention.
 ///
-/// Three gears. The first two 8-byte words are tested as SWAR words (see [`attention`]):
-/// most keys and short values end there. A longer run then goes [`BLOCK`] bytes at a
-/// time, each block tested without a branch per byte, which the compiler turns into
-/// vector compares on targets that have them (SSE2 on x86-64, NEON on aarch64; no
-/// `unsafe` here). The block that holds the end of the run, and what is left after the
-/// last whole block, goes back to words, whose mask gives the exact position; only the
-/// last few bytes of the input are looked at one by one.
+/// Two gears. Eight bytes at a time as SWAR words (see [`attention`]), whose mask gives
+/// the exact position of the first byte that needs attention: most keys and values, and
+/// the runs between the non-ASCII letters of most languages' text, end within a few
+/// words. After [`WORDS_BEFORE_BLOCKS`] plain words the run is a long one, and
+/// [`long_run`] goes on [`BLOCK`] bytes at a time. Only the last few bytes of the input
+/// are looked at one by one.
 #[inline(always)]
 fn plain_run(bytes: &[u8]) -> usize {
-    let short = bytes.get(..2 * 8).unwrap_or(bytes);
-    match word_run(short) {
-        Ok(ended) => ended,
-        Err(skipped) => skipped + long_run(bytes.get(skipped..).unwrap_or_default()),
-    }
-}
-
-/// [`plain_run`] past its first two words: blocks, then words. Kept out of line so that
-/// the short path stays small where it is inlined.
-#[inline(never)]
-fn long_run(bytes: &[u8]) -> usize {
-    let mut blocks = 0;
-    for block in bytes.chunks_exact(BLOCK) {
-        let hits = block
-            .iter()
-            .fold(0u8, |hits, &b| hits | u8::from(needs_attention(b)));
-        if hits != 0 {
-            break;
-        }
-        blocks += BLOCK;
-    }
-    let rest = bytes.get(blocks..).unwrap_or_default();
-    blocks + word_run(rest).unwrap_or_else(|len| len)
-}
-
-/// How many bytes a block of [`plain_run`] holds.
-const BLOCK: usize = 32;
-
-/// The leading run of `bytes` that needs no attention, 8 bytes at a time: `Ok(len)` when
-/// it ends inside `bytes`, `Err(bytes.len())` when all of `bytes` is plain.
-#[inline(always)]
-fn word_run(bytes: &[u8]) -> std::result::Result<usize, usize> {
     let mut words = bytes.chunks_exact(8);
     let mut skipped = 0;
     for word in &mut words {
@@ -612,15 +580,62 @@ fn word_run(bytes: &[u8]) -> std::result::Result<usize, usize> {
         };
         let mask = attention(u64::from_le_bytes(word));
         if mask != 0 {
-            return Ok(skipped + (mask.trailing_zeros() / 8) as usize);
+            return skipped + (mask.trailing_zeros() / 8) as usize;
+        }
+        skipped += 8;
+        if skipped == WORDS_BEFORE_BLOCKS * 8 {
+            return skipped + long_run(bytes.get(skipped..).unwrap_or_default());
+        }
+    }
+    let rest = words.remainder();
+    skipped
+        + rest
+            .iter()
+            .position(|&b| needs_attention(b))
+            .unwrap_or(rest.len())
+}
+
+/// How many plain words [`plain_run`] reads before it takes a run for a long one.
+const WORDS_BEFORE_BLOCKS: usize = 4;
+
+/// How many bytes a block of [`long_run`] holds.
+const BLOCK: usize = 32;
+
+/// [`plain_run`] past its first words: [`BLOCK`] bytes at a time, each block tested
+/// without a branch per byte, which the compiler turns into vector compares on targets
+/// that have them (SSE2 on x86-64, NEON on aarch64; no `unsafe` here); then the block
+/// that holds the end of the run, and what is left after the last whole block, as words.
+/// Kept out of line so that the short path stays small where it is inlined.
+#[inline(never)]
+fn long_run(bytes: &[u8]) -> usize {
+    let mut skipped = 0;
+    for block in bytes.chunks_exact(BLOCK) {
+        let hits = block
+            .iter()
+            .fold(0u8, |hits, &b| hits | u8::from(needs_attention(b)));
+        if hits != 0 {
+            break;
+        }
+        skipped += BLOCK;
+    }
+    let rest = bytes.get(skipped..).unwrap_or_default();
+    let mut words = rest.chunks_exact(8);
+    for word in &mut words {
+        let Ok(word) = <[u8; 8]>::try_from(word) else {
+            break;
+        };
+        let mask = attention(u64::from_le_bytes(word));
+        if mask != 0 {
+            return skipped + (mask.trailing_zeros() / 8) as usize;
         }
         skipped += 8;
     }
-    let rest = words.remainder();
-    match rest.iter().position(|&b| needs_attention(b)) {
-        Some(at) => Ok(skipped + at),
-        None => Err(skipped + rest.len()),
-    }
+    let tail = words.remainder();
+    skipped
+        + tail
+            .iter()
+            .position(|&b| needs_attention(b))
+            .unwrap_or(tail.len())
 }
 
 /// For eight bytes read little-endian, a mask whose lowest set bit is the high bit of
@@ -647,6 +662,7 @@ const fn attention(x: u64) -> u64 {
 /// The length of the UTF-8 sequence that `bytes` starts with, or `None` when it does not
 /// start with a valid one (Unicode 15, table 3-7: no overlong forms, no surrogates,
 /// nothing above U+10FFFF, no truncated sequence).
+#[inline(always)]
 fn utf8_width(bytes: &[u8]) -> Option<usize> {
     let (width, second) = match bytes.first()? {
         0x00..=0x7f => return Some(1),
@@ -798,13 +814,13 @@ fn hex_unit(s: &str) -> Option<u16> {
 
 #[cfg(test)]
 mod tests {
-    use super::{BLOCK, needs_attention, plain_run, utf8_width};
+    use super::{BLOCK, WORDS_BEFORE_BLOCKS, needs_attention, plain_run, utf8_width};
 
     #[test]
     fn plain_run_stops_at_the_first_byte_that_needs_attention() {
         // Every byte value at every position of buffers around the word size, after
         // plain ASCII and before bytes that would also stop the run.
-        for len in 0..=2 * 8 + 2 * BLOCK + 9 {
+        for len in 0..=WORDS_BEFORE_BLOCKS * 8 + 2 * BLOCK + 9 {
             for at in 0..len {
                 for b in 0..=u8::MAX {
                     let mut buffer = vec![b'a'; len];
