@@ -166,4 +166,6 @@ fn an_http_fault_on_stdio_is_refused_and_never_logged_as_served() {
         "{stderr}"
     );
     assert!(stderr.contains("ignore-weights"), "{stderr}");
+    // The log goes to a pipe here: plain text, no terminal colour codes.
+    assert!(!stderr.contains('\u{1b}'), "{stderr:?}");
 }
