@@ -42,6 +42,8 @@
 //! With the `tower` feature, `LanguageLayer` does the whole server side in front of any
 //! MCP service: it reads the body (bounded), checks agreement, hands the handler a
 //! [`LanguagePreference`] in the request extensions, and fixes up the response headers.
+//! Its service returns a named future, `LanguageFuture`: no allocation of the layer's own
+//! per request, and no `Send` or `'static` bounds beyond what the inner service has.
 //!
 //! ```
 //! # #[cfg(feature = "tower")]
