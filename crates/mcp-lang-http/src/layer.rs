@@ -9,7 +9,7 @@
 //!    the bytes, and every `Accept-Language` field line is checked against the value;
 //!    a present header that disagrees is answered `400 Bad Request` with HeaderMismatch
 //!    (-32020) echoing the id;
-//! 3. otherwise a [`LanguagePreference`] goes into the request extensions and the inner
+//! 3. otherwise a [`LanguagePreference`](crate::LanguagePreference) goes into the request extensions and the inner
 //!    service gets the request with the same body bytes;
 //! 4. on the response: `Vary: Accept-Language` is merged in; `Cache-Control: private` is
 //!    added when the request had the preference in `_meta` but no header; a JSON body
@@ -223,7 +223,7 @@ impl LanguageLayer {
 
     /// Negotiates every request's preference against `negotiator` and puts the
     /// resulting `mcp_lang_meta::RequestLanguage` (raw value, well-formed or not, selected
-    /// tag) in the request extensions, beside the [`LanguagePreference`]. A malformed or
+    /// tag) in the request extensions, beside the [`LanguagePreference`](crate::LanguagePreference). A malformed or
     /// absent preference selects the negotiator's default, never an error.
     ///
     /// ```
@@ -256,7 +256,7 @@ impl<S> Layer<S> for LanguageLayer {
 ///
 /// The inner service receives `Request<B>` with the body rebuilt from the bytes read
 /// (`B: From<Bytes>`, as axum's `Body` and `http_body_util::Full<Bytes>` are) and a
-/// [`LanguagePreference`] in its extensions (and a `mcp_lang_meta::RequestLanguage` when
+/// [`LanguagePreference`](crate::LanguagePreference) in its extensions (and a `mcp_lang_meta::RequestLanguage` when
 /// the layer has a negotiator).
 ///
 /// With hyper alone, whose `Incoming` body cannot be rebuilt from bytes, convert the body
