@@ -154,6 +154,16 @@ fn a_malformed_profile_file_stops_the_run_with_exit_status_2() {
             "supported = []\ndefault = \"en\"\n",
             "no supported language",
         ),
+        (
+            "locale-name.toml",
+            "supported = [\"en\", \"fr_CA\"]\ndefault = \"en\"\n",
+            "\"fr_CA\", which is not a well-formed language tag",
+        ),
+        (
+            "malformed-default.toml",
+            "supported = [\"en\"]\ndefault = \"not a tag!!\"\n",
+            "not a well-formed language tag",
+        ),
     ];
     for (name, text, why) in cases {
         let path = profile_file(name, text);

@@ -96,19 +96,31 @@ impl Profile {
     ///
     /// # Errors
     ///
-    /// The set is empty or does not contain the default.
+    /// The set is empty, or a tag (the default included) is not a well-formed language tag
+    /// (RFC 5646): a server selects and reports tags, so a profile that names something
+    /// else could only produce failures that say nothing about the server.
     ///
     /// ```
     /// use mcp_lang_conformance::profile::Profile;
     ///
-    /// // The default joins the set when it is missing.
+    /// // The default joins the set when it is missing: a server supports its default.
     /// let profile = Profile::new(vec!["fr".into(), "de".into()], "en".into()).unwrap();
     /// assert_eq!(profile.supported, ["en", "fr", "de"]);
     /// assert!(Profile::new(Vec::new(), "en".into()).is_err());
+    /// assert!(Profile::new(vec!["en".into()], "not a tag!!".into()).is_err());
+    /// assert!(Profile::new(vec!["en_US".into()], "en".into()).is_err());
     /// ```
     pub fn new(supported: Vec<String>, default: String) -> Result<Self, String> {
         if supported.is_empty() {
             return Err("the profile lists no supported language".into());
+        }
+        let malformed = std::iter::once(&default)
+            .chain(&supported)
+            .find(|tag| mcp_lang_grammar::LanguageTag::parse(tag).is_err());
+        if let Some(tag) = malformed {
+            return Err(format!(
+                "the profile names {tag:?}, which is not a well-formed language tag (RFC 5646)"
+            ));
         }
         let mut supported = supported;
         if !supported.iter().any(|t| t.eq_ignore_ascii_case(&default)) {
@@ -222,13 +234,17 @@ pub async fn probe(connection: Connection) -> Result<(Profile, Connection), Stri
             .send(Call::new("tools/list").preference(*tag))
             .await
             .map_err(describe)?;
+        // A malformed report is left out here; the scenarios judge the reporting.
         if let Some(Value::String(reported)) = exchange.content_language()
             && !supported.iter().any(|s| s.eq_ignore_ascii_case(reported))
+            && mcp_lang_grammar::LanguageTag::parse(reported).is_ok()
         {
             supported.push(reported.clone());
         }
     }
-    let profile = Profile::new(supported, default)?;
+    let profile = Profile::new(supported, default).map_err(|e| {
+        format!("probe: {e}; name the languages with --supported and --default, or --profile")
+    })?;
     let connection = ctx
         .connection
         .take()
