@@ -11,6 +11,13 @@
 //! `HeaderMap` keeps repeated lines as separate values), and an
 //! `text/event-stream` body is split into its `data:` messages.
 //!
+//! A server-to-client request on a POST's event stream (an
+//! `elicitation/create` before protocol 2026-07-28) is answered while the
+//! stream is read, as the Streamable HTTP transport prescribes: the JSON-RPC
+//! response is POSTed to the endpoint with the same `Mcp-Session-Id`, and the
+//! original stream is read on until the final response. The answer is the
+//! one stdio gives ([`crate::wire::answer_server_request`]).
+//!
 //! ```
 //! use mcp_lang_conformance::{http::HttpConnection, wire::{Call, HeaderPlan}};
 //! use mcp_lang_reference::{ReferenceServer, serve::{HttpMode, spawn_http}};
@@ -36,7 +43,8 @@ use tokio::net::TcpStream;
 
 use crate::stdio::{MAX_MESSAGE_BYTES, REQUEST_TIMEOUT};
 use crate::wire::{
-    Call, Exchange, HeaderPlan, Preference, WireError, is_stateless, stateless_meta,
+    Call, Exchange, HeaderPlan, Preference, WireError, answer_server_request, is_server_request,
+    is_stateless, stateless_meta,
 };
 
 /// One Streamable HTTP client of an MCP endpoint.
@@ -126,6 +134,19 @@ impl HttpConnection {
     /// ```
     pub fn protocol(&self) -> &str {
         &self.protocol
+    }
+
+    /// The `Mcp-Session-Id` the server assigned at [`Self::open`], if it
+    /// keeps sessions.
+    ///
+    /// ```
+    /// use mcp_lang_conformance::http::HttpConnection;
+    ///
+    /// // Not opened yet (and a stateless protocol never has one).
+    /// assert_eq!(HttpConnection::new("http://localhost/mcp", "2025-11-25").unwrap().session(), None);
+    /// ```
+    pub fn session(&self) -> Option<&str> {
+        self.session.as_deref()
     }
 
     /// The endpoint.
@@ -310,7 +331,49 @@ impl HttpConnection {
         Ok(finish(message, status, header_lines, &bytes))
     }
 
+    /// Answers a server-to-client request that arrived on a POST's event
+    /// stream: the Streamable HTTP transport has the client POST the JSON-RPC
+    /// response to the endpoint, in the same session. The kept-alive
+    /// connection is still reading that stream, so the answer goes on a
+    /// connection of its own. A response carries no `_meta` preference.
+    async fn answer(&self, response: &Value) -> Result<(), WireError> {
+        let mut builder = Request::post(self.path.as_str())
+            .header("Host", self.authority.as_str())
+            .header("Content-Type", "application/json")
+            .header("Accept", "application/json, text/event-stream")
+            .header("MCP-Protocol-Version", self.protocol.as_str());
+        if let Some(session) = &self.session {
+            builder = builder.header("Mcp-Session-Id", session.as_str());
+        }
+        let request = builder
+            .body(Full::new(Bytes::from(response.to_string())))
+            .map_err(|e| WireError(format!("cannot build the answer: {e}")))?;
+        let stream = TcpStream::connect(self.socket_addr()).await?;
+        let (mut sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+            .await
+            .map_err(|e| WireError(format!("HTTP handshake failed: {e}")))?;
+        tokio::spawn(async move {
+            let _ = connection.await;
+        });
+        let reply = sender
+            .send_request(request)
+            .await
+            .map_err(|e| WireError(format!("answering the server's request failed: {e}")))?;
+        let status = reply.status();
+        let _ = http_body_util::Limited::new(reply.into_body(), MAX_MESSAGE_BYTES as usize)
+            .collect()
+            .await;
+        if !status.is_success() {
+            return Err(WireError(format!(
+                "the server refused the answer to its request with HTTP {status}"
+            )));
+        }
+        Ok(())
+    }
+
     /// One POST on the kept-alive connection: status, field lines, body.
+    /// While an event-stream body is read, each server-to-client request in
+    /// it is answered ([`answer_server_request`], as on stdio).
     async fn post(
         &mut self,
         headers: &[(String, String)],
@@ -343,22 +406,84 @@ impl HttpConnection {
                 )
             })
             .collect();
-        let bytes = http_body_util::Limited::new(response.into_body(), MAX_MESSAGE_BYTES as usize)
-            .collect()
-            .await
-            .map_err(|e| WireError(format!("reading the response body failed: {e}")))?
-            .to_bytes();
+        let is_sse = is_event_stream(&header_lines);
+        let mut body = response.into_body();
+        let mut bytes = Vec::new();
+        // Where the next unread event starts, and where the search for its
+        // end resumes (so a long event split over many frames is scanned once).
+        let (mut event_start, mut scanned) = (0, 0);
+        while let Some(frame) = body.frame().await {
+            let frame =
+                frame.map_err(|e| WireError(format!("reading the response body failed: {e}")))?;
+            let Ok(data) = frame.into_data() else {
+                continue; // trailers
+            };
+            if (bytes.len() + data.len()) as u64 > MAX_MESSAGE_BYTES {
+                return Err(WireError(format!(
+                    "the response body exceeds {MAX_MESSAGE_BYTES} bytes"
+                )));
+            }
+            bytes.extend_from_slice(&data);
+            if !is_sse {
+                continue;
+            }
+            // Answer each server-to-client request as soon as its event is
+            // complete: the server holds the final response until it has
+            // the answer.
+            let (end, resume) = complete_events(&bytes, event_start, scanned);
+            scanned = resume;
+            if end > event_start {
+                let events = bytes.get(event_start..end).unwrap_or_default();
+                for message in sse_messages(events) {
+                    if is_server_request(&message) {
+                        self.answer(&answer_server_request(&message)).await?;
+                    }
+                }
+                event_start = end;
+            }
+        }
+        let bytes = Bytes::from(bytes);
         Ok((status, header_lines, bytes))
     }
 }
 
-/// Builds the exchange from a response.
-fn finish(request: Value, status: u16, headers: Vec<(String, String)>, body: &[u8]) -> Exchange {
-    let is_sse = headers.iter().any(|(n, v)| {
+/// Whether the response's `Content-Type` is `text/event-stream`.
+fn is_event_stream(headers: &[(String, String)]) -> bool {
+    headers.iter().any(|(n, v)| {
         n.eq_ignore_ascii_case("content-type")
             && v.to_ascii_lowercase().starts_with("text/event-stream")
-    });
-    let messages = if is_sse {
+    })
+}
+
+/// Where the complete events of an event stream read so far end: scanning
+/// `body` from `scanned` (a line start at or after `event_start`), returns
+/// the end of the last blank line (the end of an event) or `event_start` if
+/// none, and the line start to resume scanning from.
+///
+/// ```text
+/// data: {..}\n\n data: {.. ← (end, resume) = (after "\n\n", start of the "data" line)
+/// ```
+fn complete_events(body: &[u8], event_start: usize, scanned: usize) -> (usize, usize) {
+    let mut end = event_start;
+    let mut line_start = scanned;
+    let rest = body.get(scanned..).unwrap_or_default();
+    for (offset, byte) in rest.iter().enumerate() {
+        if *byte != b'\n' {
+            continue;
+        }
+        let line_end = scanned + offset;
+        let line = body.get(line_start..line_end).unwrap_or_default();
+        if line.is_empty() || line == b"\r" {
+            end = line_end + 1;
+        }
+        line_start = line_end + 1;
+    }
+    (end, line_start)
+}
+
+/// Builds the exchange from a response.
+fn finish(request: Value, status: u16, headers: Vec<(String, String)>, body: &[u8]) -> Exchange {
+    let messages = if is_event_stream(&headers) {
         sse_messages(body)
     } else {
         serde_json::from_slice::<Value>(body)
@@ -550,6 +675,22 @@ mod tests {
             .collect();
         assert_eq!(cl, ["de", "fr"]);
         assert_eq!(body, b"abcde");
+    }
+
+    #[test]
+    fn finds_the_end_of_complete_events_as_frames_arrive() {
+        // A priming event, then a request event split mid-line over two frames.
+        let first = b"id: 0\ndata:\n\ndata: {\"id\":0,";
+        assert_eq!(complete_events(first, 0, 0), (13, 13));
+        let mut body = first.to_vec();
+        body.extend_from_slice(b"\"method\":\"ping\"}\r\n\r\ndata: {}");
+        let (end, resume) = complete_events(&body, 13, 13);
+        assert_eq!(body.get(end..), Some(&b"data: {}"[..]));
+        assert_eq!(resume, end);
+        let events = sse_messages(body.get(13..end).unwrap());
+        assert_eq!(events, vec![serde_json::json!({"id": 0, "method": "ping"})]);
+        // Nothing complete yet: the start stays where it was.
+        assert_eq!(complete_events(b"data: {", 0, 0), (0, 0));
     }
 
     #[test]

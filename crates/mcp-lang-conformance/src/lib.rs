@@ -41,9 +41,12 @@
 //!
 //! - **Protocol.** The default is `2026-07-28`: stateless requests carrying
 //!   their protocol `_meta`, elicitation as an `input_required` result.
-//!   `--protocol 2025-11-25` runs the `initialize` handshake instead; over
-//!   stateless HTTP the elicitation scenarios are then skipped, because an
-//!   `elicitation/create` request needs a session's event stream.
+//!   `--protocol 2025-11-25` runs the `initialize` handshake instead, and an
+//!   elicitation is then an `elicitation/create` request from the server,
+//!   which the suite accepts (on stdio as a line; on Streamable HTTP, where it
+//!   arrives on a POST's event stream, as a POST to the endpoint in the same
+//!   session). A server that opened no session (stateless HTTP) has no way to
+//!   send one, so there the elicitation scenarios are skipped.
 //! - **Weights.** `match.weights` and `match.exclusion` weigh two supported
 //!   languages of which neither is a prefix of the other (`fr` and `de`, not
 //!   `fr` and `fr-CA`) when the profile has them, so that they check only that

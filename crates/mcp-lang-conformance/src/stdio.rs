@@ -31,7 +31,10 @@ use serde_json::{Map, Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::process::{Child, Command};
 
-use crate::wire::{Call, Exchange, WireError, answer_server_request, is_stateless, stateless_meta};
+use crate::wire::{
+    Call, Exchange, WireError, answer_server_request, is_server_request, is_stateless,
+    stateless_meta,
+};
 
 type Reader = BufReader<Box<dyn AsyncRead + Unpin + Send>>;
 type Writer = Box<dyn AsyncWrite + Unpin + Send>;
@@ -317,10 +320,9 @@ impl StdioConnection {
             }
             let message: Value = serde_json::from_str(line)
                 .map_err(|e| WireError(format!("a line is not JSON ({e}): {line}")))?;
-            let is_server_request = message.get("method").is_some() && message.get("id").is_some();
             let is_response = message.get("id") == Some(&json!(id))
                 && (message.get("result").is_some() || message.get("error").is_some());
-            if is_server_request {
+            if is_server_request(&message) {
                 let answer = answer_server_request(&message);
                 exchange.messages.push(message);
                 self.write(&answer).await?;

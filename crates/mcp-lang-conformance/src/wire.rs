@@ -446,9 +446,7 @@ impl Exchange {
     /// assert_eq!(exchange.server_requests().next().unwrap()["method"], "elicitation/create");
     /// ```
     pub fn server_requests(&self) -> impl Iterator<Item = &Value> {
-        self.messages
-            .iter()
-            .filter(|m| m.get("method").is_some() && m.get("id").is_some())
+        self.messages.iter().filter(|m| is_server_request(m))
     }
 
     /// The values of every response field line named `name` (ASCII
@@ -579,6 +577,23 @@ pub fn stateless_meta(protocol: &str) -> Map<String, Value> {
 /// ```
 pub fn is_stateless(protocol: &str) -> bool {
     protocol >= PROTOCOL_STATELESS
+}
+
+/// Whether `message` is a server-to-client request (a method and an id),
+/// which the client must answer with [`answer_server_request`] — on stdio as
+/// a line, on Streamable HTTP as a POST to the endpoint — while it keeps
+/// waiting for the response to its own request.
+///
+/// ```
+/// use mcp_lang_conformance::wire::is_server_request;
+/// use serde_json::json;
+///
+/// assert!(is_server_request(&json!({"jsonrpc": "2.0", "id": 0, "method": "elicitation/create"})));
+/// assert!(!is_server_request(&json!({"jsonrpc": "2.0", "method": "notifications/progress"})));
+/// assert!(!is_server_request(&json!({"jsonrpc": "2.0", "id": 0, "result": {}})));
+/// ```
+pub fn is_server_request(message: &Value) -> bool {
+    message.get("method").is_some() && message.get("id").is_some()
 }
 
 /// The suite's answer to a server-to-client request: it accepts an

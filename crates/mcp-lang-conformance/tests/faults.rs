@@ -78,3 +78,44 @@ fn every_server_scenario_is_proven_by_a_fault() {
         }
     }
 }
+
+/// Over Streamable HTTP with sessions and the handshake protocol, where the
+/// elicitation is a server-to-client request the suite answers on the POST's
+/// event stream, an elicitation built in the default language is caught too.
+/// (The self-test above runs HTTP stateless, where elicitation is an
+/// `input_required` result.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_elicitation_fault_is_caught_over_http_with_sessions() {
+    use mcp_lang_conformance::run::{Config, Target, run};
+    use mcp_lang_reference::ReferenceServer;
+    use mcp_lang_reference::serve::HttpMode;
+
+    let fault = Fault::ElicitationDefaultLanguage;
+    let server = mcp_lang_reference::fault::spawn_http(
+        ReferenceServer::new().unwrap(),
+        ([127, 0, 0, 1], 0).into(),
+        HttpMode::Sessions,
+        Some(fault),
+    )
+    .await
+    .unwrap();
+    let mut config = Config::new(Target::Url(server.url()));
+    config.protocol = "2025-11-25".into();
+    config.client_side = false;
+    config.only = expected_failures(fault)
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect();
+    let report = run(&config).await.unwrap();
+    server.shutdown().await;
+    assert!(!report.rows.is_empty());
+    for row in &report.rows {
+        assert_eq!(
+            row.outcome.as_str(),
+            "fail",
+            "{}: {}",
+            row.scenario.id,
+            row.outcome.reason()
+        );
+    }
+}

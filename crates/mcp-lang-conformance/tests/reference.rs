@@ -2,10 +2,12 @@
 //! and Streamable HTTP, and the client-side scenarios pass against their
 //! scripted servers.
 
+use mcp_lang_conformance::http::HttpConnection;
 use mcp_lang_conformance::report::Format;
 use mcp_lang_conformance::run::{Config, Target, run};
 use mcp_lang_conformance::scenario::Needs;
 use mcp_lang_conformance::scenarios;
+use mcp_lang_conformance::wire::Call;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_reference_server_passes_over_stdio_and_http() {
@@ -90,4 +92,66 @@ async fn a_server_with_sessions_passes_by_url() {
         assert_eq!(mirror.outcome.as_str(), "pass", "{protocol}");
     }
     server.shutdown().await;
+}
+
+/// Before protocol 2026-07-28, a server with sessions elicits with a
+/// server-to-client `elicitation/create` on the event stream of the
+/// `tools/call` POST; the suite answers it with a POST in the same session
+/// and reads on to the final result. The elicitation scenarios then run
+/// (not skip) and pass.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn elicitation_over_http_with_sessions_passes() {
+    use mcp_lang_reference::ReferenceServer;
+    use mcp_lang_reference::serve::{HttpMode, spawn_http};
+
+    let server = spawn_http(
+        ReferenceServer::new().unwrap(),
+        ([127, 0, 0, 1], 0).into(),
+        HttpMode::Sessions,
+    )
+    .await
+    .unwrap();
+    let mut config = Config::new(Target::Url(server.url()));
+    config.protocol = "2025-11-25".into();
+    config.client_side = false;
+    config.only = vec!["elicitation.".into()];
+    let report = run(&config).await.unwrap();
+    // On the wire: the elicitation came on the POST's stream, was answered
+    // (the suite accepts with a fixed address), and the tool's final result
+    // followed on the same stream, confirming that address.
+    let mut client = HttpConnection::new(&server.url(), "2025-11-25").unwrap();
+    client.open().await.unwrap();
+    assert!(client.session().is_some());
+    let exchange = client
+        .send(&Call::tool("send_confirmation", serde_json::json!({})).preference("de"))
+        .await
+        .unwrap();
+    server.shutdown().await;
+    let elicitation = exchange
+        .server_requests()
+        .next()
+        .expect("an elicitation/create");
+    assert_eq!(elicitation["method"], "elicitation/create");
+    let result = exchange.result().expect("the tool's final result");
+    assert!(
+        result.to_string().contains("ada@example.org"),
+        "{}",
+        exchange.summary()
+    );
+    let ids: Vec<_> = report.rows.iter().map(|r| r.scenario.id).collect();
+    assert_eq!(
+        ids,
+        ["elicitation.localized", "elicitation.stable-keys"],
+        "{}",
+        report.table()
+    );
+    for row in &report.rows {
+        assert_eq!(
+            (row.transport, row.outcome.as_str()),
+            ("http", "pass"),
+            "{}: {}",
+            row.scenario.id,
+            row.outcome.reason()
+        );
+    }
 }

@@ -17,7 +17,7 @@ use mcp_lang_meta::IdentifierGuard;
 use serde_json::{Value, json};
 
 use crate::scenario::{
-    Ctx, Needs, Outcome, Scenario, ScenarioFuture, Step, Transport, ensure, finish,
+    Connection, Ctx, Needs, Outcome, Scenario, ScenarioFuture, Step, ensure, finish,
 };
 use crate::wire::{CONTENT_LANGUAGE, Call, Exchange};
 
@@ -315,9 +315,15 @@ fn elicitation(exchange: &Exchange) -> Option<(Value, Option<String>)> {
 
 async fn elicit(ctx: &mut Ctx, tag: &str) -> Step<(Value, Option<String>)> {
     let stateless = ctx.protocol().is_some_and(crate::wire::is_stateless);
-    if ctx.transport() == Some(Transport::Http) && !stateless {
+    // Before 2026-07-28 an elicitation is a server-to-client request, which
+    // the client answers on the server's event stream; a server without
+    // sessions (JSON responses, no `Mcp-Session-Id`) has no way to send one.
+    if let Some(Connection::Http(http)) = &ctx.connection
+        && !stateless
+        && http.session().is_none()
+    {
         return Err(Outcome::Skip(
-            "before protocol 2026-07-28 an elicitation is a server-to-client request on a session's event stream, which this client does not open; run with --protocol 2026-07-28".into(),
+            "before protocol 2026-07-28 an elicitation is a server-to-client request, and this server opened no session (no Mcp-Session-Id) to send it in; run with --protocol 2026-07-28".into(),
         ));
     }
     let tool = ctx.profile.elicitation_tool.clone();
