@@ -572,6 +572,18 @@ const fn needs_attention(b: u8) -> bool {
 /// are looked at one by one.
 #[inline(always)]
 fn plain_run(bytes: &[u8]) -> usize {
+    match word_run::<{ WORDS_BEFORE_BLOCKS * 8 }>(bytes) {
+        Ok(run) => run,
+        Err(skipped) => skipped + long_run(bytes.get(skipped..).unwrap_or_default()),
+    }
+}
+
+/// The leading run of `bytes` that needs no attention, eight bytes at a time, then the
+/// last few one by one: `Ok` with the position of the first byte that needs attention
+/// (or the length of `bytes` when none does), or `Err(LIMIT)` once `LIMIT` bytes (a
+/// multiple of eight; 0 for no limit) turned out plain.
+#[inline(always)]
+fn word_run<const LIMIT: usize>(bytes: &[u8]) -> std::result::Result<usize, usize> {
     let mut words = bytes.chunks_exact(8);
     let mut skipped = 0;
     for word in &mut words {
@@ -580,19 +592,19 @@ fn plain_run(bytes: &[u8]) -> usize {
         };
         let mask = attention(u64::from_le_bytes(word));
         if mask != 0 {
-            return skipped + (mask.trailing_zeros() / 8) as usize;
+            return Ok(skipped + (mask.trailing_zeros() / 8) as usize);
         }
         skipped += 8;
-        if skipped == WORDS_BEFORE_BLOCKS * 8 {
-            return skipped + long_run(bytes.get(skipped..).unwrap_or_default());
+        if LIMIT != 0 && skipped == LIMIT {
+            return Err(skipped);
         }
     }
-    let rest = words.remainder();
-    skipped
-        + rest
+    let tail = words.remainder();
+    Ok(skipped
+        + tail
             .iter()
             .position(|&b| needs_attention(b))
-            .unwrap_or(rest.len())
+            .unwrap_or(tail.len()))
 }
 
 /// How many plain words [`plain_run`] reads before it takes a run for a long one.
@@ -618,24 +630,9 @@ fn long_run(bytes: &[u8]) -> usize {
         }
         skipped += BLOCK;
     }
-    let rest = bytes.get(skipped..).unwrap_or_default();
-    let mut words = rest.chunks_exact(8);
-    for word in &mut words {
-        let Ok(word) = <[u8; 8]>::try_from(word) else {
-            break;
-        };
-        let mask = attention(u64::from_le_bytes(word));
-        if mask != 0 {
-            return skipped + (mask.trailing_zeros() / 8) as usize;
-        }
-        skipped += 8;
-    }
-    let tail = words.remainder();
-    skipped
-        + tail
-            .iter()
-            .position(|&b| needs_attention(b))
-            .unwrap_or(tail.len())
+    // No limit: the run ends at a byte that needs attention or at the end of the input.
+    let rest = word_run::<0>(bytes.get(skipped..).unwrap_or_default());
+    skipped + rest.unwrap_or_else(|len| len)
 }
 
 /// For eight bytes read little-endian, a mask whose lowest set bit is the high bit of
