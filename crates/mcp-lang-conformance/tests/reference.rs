@@ -64,22 +64,27 @@ async fn the_handshake_protocol_passes_too() {
     assert!(!report.failed(), "{}", report.table());
 }
 
+/// The reference server over Streamable HTTP with sessions, on a free loopback port.
+async fn sessions_server() -> mcp_lang_reference::serve::HttpServer {
+    use mcp_lang_reference::ReferenceServer;
+    use mcp_lang_reference::serve::{HttpMode, spawn_http};
+
+    spawn_http(
+        ReferenceServer::new().unwrap(),
+        ([127, 0, 0, 1], 0).into(),
+        HttpMode::Sessions,
+    )
+    .await
+    .unwrap()
+}
+
 /// A Streamable HTTP server with sessions (`Mcp-Session-Id`, event-stream
 /// responses), reached by URL: with the handshake protocol the connection
 /// opens a session first; with the stateless one it needs none. Nothing
 /// fails; what an event stream cannot show (a JSON response's mirror) skips.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_with_sessions_passes_by_url() {
-    use mcp_lang_reference::ReferenceServer;
-    use mcp_lang_reference::serve::{HttpMode, spawn_http};
-
-    let server = spawn_http(
-        ReferenceServer::new().unwrap(),
-        ([127, 0, 0, 1], 0).into(),
-        HttpMode::Sessions,
-    )
-    .await
-    .unwrap();
+    let server = sessions_server().await;
     for protocol in ["2025-11-25", "2026-07-28"] {
         let mut config = Config::new(Target::Url(server.url()));
         config.protocol = protocol.into();
@@ -101,16 +106,7 @@ async fn a_server_with_sessions_passes_by_url() {
 /// (not skip) and pass.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn elicitation_over_http_with_sessions_passes() {
-    use mcp_lang_reference::ReferenceServer;
-    use mcp_lang_reference::serve::{HttpMode, spawn_http};
-
-    let server = spawn_http(
-        ReferenceServer::new().unwrap(),
-        ([127, 0, 0, 1], 0).into(),
-        HttpMode::Sessions,
-    )
-    .await
-    .unwrap();
+    let server = sessions_server().await;
     let mut config = Config::new(Target::Url(server.url()));
     config.protocol = "2025-11-25".into();
     config.client_side = false;

@@ -116,6 +116,16 @@ pub const SCENARIOS: &[Scenario] = &[
     },
 ];
 
+/// The `Accept-Language` field lines among those a scripted server recorded, each
+/// trimmed of the SP/HTAB around it, as a receiver reads a field line.
+fn accept_language_lines(lines: Vec<(String, String)>) -> Vec<String> {
+    lines
+        .into_iter()
+        .filter(|(name, _)| name == "accept-language")
+        .map(|(_, value)| value.trim_matches([' ', '\t']).to_owned())
+        .collect()
+}
+
 /// A scripted HTTP server for one exchange: it records the request's field
 /// lines as received and answers with `response` (raw bytes).
 async fn scripted_http(
@@ -229,12 +239,7 @@ async fn post_with_preference(
     let response = sender.send_request(request).await.map_err(io)?;
     let headers = response.headers().clone();
     let bytes = response.into_body().collect().await.map_err(io)?.to_bytes();
-    let lines = server.await.map_err(io)?;
-    let received = lines
-        .into_iter()
-        .filter(|(n, _)| n == "accept-language")
-        .map(|(_, v)| v.trim_matches([' ', '\t']).to_owned())
-        .collect();
+    let received = accept_language_lines(server.await.map_err(io)?);
     Ok((received, headers, bytes))
 }
 
@@ -276,12 +281,7 @@ async fn post_through_rmcp(
             custom,
         )
         .await;
-    let lines = server.await.map_err(io)?;
-    let received = lines
-        .into_iter()
-        .filter(|(n, _)| n == "accept-language")
-        .map(|(_, v)| v.trim_matches([' ', '\t']).to_owned())
-        .collect();
+    let received = accept_language_lines(server.await.map_err(io)?);
     Ok((received, answer))
 }
 
