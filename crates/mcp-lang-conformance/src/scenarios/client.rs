@@ -405,13 +405,7 @@ fn refuse_unsendable(_ctx: &mut Ctx) -> ScenarioFuture<'_> {
 /// `LanguageHttpClient` (to a listening socket) refuse each unsendable
 /// preference with an error, and nothing reaches either server.
 async fn refused_before_sending(values: &[&str]) -> Step<()> {
-    use rmcp::ServiceExt;
-    let (server_io, client_io) = tokio::io::duplex(1 << 16);
-    let server = tokio::spawn(scripted_stdio(server_io));
-    let client = ()
-        .serve(client_io)
-        .await
-        .map_err(|e| Outcome::Fail(format!("our rmcp client failed to start: {e}")))?;
+    let (client, server) = client_of_scripted_stdio().await?;
     for value in values {
         let request = ClientRequest::ListToolsRequest(ListToolsRequest::default());
         let sent = send_with_preference(client.peer(), request, Some(value)).await;
@@ -581,13 +575,7 @@ fn cache_separation(_ctx: &mut Ctx) -> ScenarioFuture<'_> {
 /// all of them select the same language): a repeated preference is served
 /// from the cache, every other one reaches the server.
 async fn caching_client_round_trip() -> Step<()> {
-    use rmcp::ServiceExt;
-    let (server_io, client_io) = tokio::io::duplex(1 << 16);
-    let server = tokio::spawn(scripted_stdio(server_io));
-    let client = ()
-        .serve(client_io)
-        .await
-        .map_err(|e| Outcome::Fail(format!("our rmcp client failed to start: {e}")))?;
+    let (client, server) = client_of_scripted_stdio().await?;
     let caching = CachingClient::new(client.peer().clone()).auth_context("alice");
     let asked = [
         Some("fr-CA"),
@@ -656,6 +644,22 @@ fn privacy(_ctx: &mut Ctx) -> ScenarioFuture<'_> {
     })
 }
 
+/// Our rmcp client, connected in process to a [`scripted_stdio`] server, and the task
+/// of that server (it returns every request's `acceptLanguage` once the client closes).
+async fn client_of_scripted_stdio() -> Step<(
+    rmcp::service::RunningService<rmcp::RoleClient, ()>,
+    tokio::task::JoinHandle<Vec<Option<Value>>>,
+)> {
+    use rmcp::ServiceExt;
+    let (server_io, client_io) = tokio::io::duplex(1 << 16);
+    let server = tokio::spawn(scripted_stdio(server_io));
+    let client = ()
+        .serve(client_io)
+        .await
+        .map_err(|e| Outcome::Fail(format!("our rmcp client failed to start: {e}")))?;
+    Ok((client, server))
+}
+
 /// A scripted stdio server: answers `initialize`, then each request with an
 /// empty, cacheable `tools/list` result in `fr-CA` whatever the preference,
 /// and records every request's `acceptLanguage`.
@@ -704,11 +708,8 @@ fn meta_exact(_ctx: &mut Ctx) -> ScenarioFuture<'_> {
     Box::pin(async move {
         finish(
             async {
-                use rmcp::ServiceExt;
                 use rmcp::model::{ClientRequest, ListToolsRequest};
-                let (server_io, client_io) = tokio::io::duplex(1 << 16);
-                let server = tokio::spawn(scripted_stdio(server_io));
-                let client = ().serve(client_io).await.map_err(|e| Outcome::Fail(format!("our rmcp client failed to start: {e}")))?;
+                let (client, server) = client_of_scripted_stdio().await?;
                 let sent = [Some("fr-CA,fr;q=0.9"), None, Some("de"), Some("en-US, en;q=0.9")];
                 for preference in sent {
                     let request = ClientRequest::ListToolsRequest(ListToolsRequest::default());
