@@ -398,6 +398,27 @@ impl FaultyServer {
         }
     }
 
+    /// The handler for a new session (or a new request, when stateless):
+    /// the reference server's own [`ReferenceServer::for_session`], with the
+    /// fault's memory shared, so that a fault that remembers a preference
+    /// acts across sessions and stateless requests too.
+    ///
+    /// ```
+    /// use mcp_lang_reference::{ReferenceServer, fault::{Fault, FaultyServer}};
+    ///
+    /// let server = FaultyServer::new(ReferenceServer::new().unwrap(), Some(Fault::StickyPreference));
+    /// let session = server.for_session();
+    /// # drop(session);
+    /// ```
+    #[must_use]
+    pub fn for_session(&self) -> Self {
+        Self {
+            inner: self.inner.for_session(),
+            fault: self.fault,
+            remembered: Arc::clone(&self.remembered),
+        }
+    }
+
     fn handler_fault(&self) -> Option<Fault> {
         self.fault
     }
@@ -995,14 +1016,11 @@ where
     R: tokio::io::AsyncRead + Send + Unpin + 'static,
     W: tokio::io::AsyncWrite + Send + Unpin + 'static,
 {
-    use rmcp::ServiceExt;
     let transport = FaultyTransport {
-        inner: rmcp::transport::async_rw::AsyncRwTransport::new_server(read, write),
+        inner: crate::serve::stream_transport(read, write),
         fault: fault.filter(|f| f.layer() == FaultLayer::Message),
     };
-    let running = FaultyServer::new(server, fault).serve(transport).await?;
-    running.waiting().await?;
-    Ok(())
+    crate::serve::serve_transport(FaultyServer::new(server, fault), transport).await
 }
 
 #[cfg(feature = "stdio")]
@@ -1064,7 +1082,7 @@ fn without_notification_language(
 }
 
 #[cfg(feature = "http")]
-pub use http_faults::{FaultService, FaultyHttpServer, http_router, spawn_http};
+pub use http_faults::{FaultService, http_router, spawn_http};
 
 #[cfg(feature = "http")]
 mod http_faults {
@@ -1081,19 +1099,14 @@ mod http_faults {
     use axum::body::Body;
     use axum::http::{HeaderMap, HeaderValue, Method, Request, Response, StatusCode, header};
     use mcp_lang_grammar::AcceptLanguage;
-    use mcp_lang_http::LanguageLayer;
-    use rmcp::transport::streamable_http_server::{
-        StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
-    };
     use serde_json::{Value, json};
-    use tokio::net::TcpListener;
     use tokio_util::sync::CancellationToken;
-    use tower_layer::Layer;
+    use tower_layer::layer_fn;
     use tower_service::Service;
 
     use super::{ACCEPT_LANGUAGE, CONTENT_LANGUAGE, Fault, FaultLayer, FaultyServer};
     use crate::ReferenceServer;
-    use crate::serve::{HttpMode, MCP_PATH};
+    use crate::serve::{HttpMode, HttpServer, spawn_router};
 
     /// The largest body the fault service reads (requests and responses).
     const LIMIT: usize = 16 << 20;
@@ -1518,117 +1531,9 @@ mod http_faults {
         cancel: CancellationToken,
         fault: Option<Fault>,
     ) -> axum::Router {
-        let mut config = StreamableHttpServerConfig::default();
-        config.cancellation_token = cancel;
-        match mode {
-            HttpMode::Stateless => {
-                config.legacy_session_mode = false;
-                config.json_response = true;
-            }
-            _ => config.legacy_session_mode = true,
-        }
         let faulty = FaultyServer::new(server, fault);
-        let service = StreamableHttpService::new(
-            move || Ok(faulty.clone()),
-            Arc::new(LocalSessionManager::default()),
-            config,
-        );
-        let stack = LanguageLayer::new().layer(service);
-        axum::Router::new().nest_service(MCP_PATH, FaultService::new(stack, fault))
-    }
-
-    /// A running HTTP server with a fault.
-    ///
-    /// ```
-    /// use std::net::SocketAddr;
-    /// use mcp_lang_reference::{ReferenceServer, fault::{Fault, spawn_http}, serve::HttpMode};
-    ///
-    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
-    /// let addr = SocketAddr::from(([127, 0, 0, 1], 0));
-    /// let http = spawn_http(ReferenceServer::new().unwrap(), addr, HttpMode::Stateless, Some(Fault::TrimMeta)).await.unwrap();
-    /// assert!(http.url().starts_with("http://127.0.0.1:"));
-    /// http.shutdown().await;
-    /// # });
-    /// ```
-    #[derive(Debug)]
-    pub struct FaultyHttpServer {
-        addr: SocketAddr,
-        cancel: CancellationToken,
-        task: tokio::task::JoinHandle<std::io::Result<()>>,
-    }
-
-    impl FaultyHttpServer {
-        /// The bound address.
-        ///
-        /// ```
-        /// use std::net::SocketAddr;
-        /// use mcp_lang_reference::{ReferenceServer, fault::spawn_http, serve::HttpMode};
-        ///
-        /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
-        /// let http = spawn_http(ReferenceServer::new().unwrap(), SocketAddr::from(([127, 0, 0, 1], 0)), HttpMode::Stateless, None).await.unwrap();
-        /// assert_ne!(http.local_addr().port(), 0);
-        /// # http.shutdown().await;
-        /// # });
-        /// ```
-        pub fn local_addr(&self) -> SocketAddr {
-            self.addr
-        }
-
-        /// The endpoint URL, `http://ADDR/mcp`.
-        ///
-        /// ```
-        /// use std::net::SocketAddr;
-        /// use mcp_lang_reference::{ReferenceServer, fault::spawn_http, serve::HttpMode};
-        ///
-        /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
-        /// let http = spawn_http(ReferenceServer::new().unwrap(), SocketAddr::from(([127, 0, 0, 1], 0)), HttpMode::Stateless, None).await.unwrap();
-        /// assert_eq!(http.url(), format!("http://{}/mcp", http.local_addr()));
-        /// # http.shutdown().await;
-        /// # });
-        /// ```
-        pub fn url(&self) -> String {
-            format!("http://{}{MCP_PATH}", self.addr)
-        }
-
-        /// Stops the server and waits for it.
-        ///
-        /// ```
-        /// use std::net::SocketAddr;
-        /// use mcp_lang_reference::{ReferenceServer, fault::{Fault, spawn_http}, serve::HttpMode};
-        ///
-        /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
-        /// let http = spawn_http(ReferenceServer::new().unwrap(), SocketAddr::from(([127, 0, 0, 1], 0)), HttpMode::Stateless, Some(Fault::DropVary)).await.unwrap();
-        /// let addr = http.local_addr();
-        /// http.shutdown().await;
-        /// assert!(tokio::net::TcpStream::connect(addr).await.is_err());
-        /// # });
-        /// ```
-        pub async fn shutdown(self) {
-            self.cancel.cancel();
-            let _ = self.task.await;
-        }
-
-        /// Waits until the server stops.
-        ///
-        /// # Errors
-        ///
-        /// The accept loop's I/O error.
-        ///
-        /// `no_run`: it serves until the process is stopped.
-        ///
-        /// ```no_run
-        /// use std::net::SocketAddr;
-        /// use mcp_lang_reference::{ReferenceServer, fault::{Fault, spawn_http}, serve::HttpMode};
-        ///
-        /// # async fn serve() -> std::io::Result<()> {
-        /// let server = ReferenceServer::new().expect("catalogs");
-        /// let addr = SocketAddr::from(([127, 0, 0, 1], 8080));
-        /// spawn_http(server, addr, HttpMode::Stateless, Some(Fault::FirstLineOnly)).await?.wait().await
-        /// # }
-        /// ```
-        pub async fn wait(self) -> std::io::Result<()> {
-            self.task.await.unwrap_or(Ok(()))
-        }
+        crate::serve::http_router_for(move || faulty.for_session(), mode, cancel)
+            .layer(layer_fn(move |inner| FaultService::new(inner, fault)))
     }
 
     /// Binds `addr` and serves the reference server with `fault` over
@@ -1662,17 +1567,7 @@ mod http_faults {
         addr: SocketAddr,
         mode: HttpMode,
         fault: Option<Fault>,
-    ) -> std::io::Result<FaultyHttpServer> {
-        let listener = TcpListener::bind(addr).await?;
-        let addr = listener.local_addr()?;
-        let cancel = CancellationToken::new();
-        let router = http_router(server, mode, cancel.child_token(), fault);
-        let stop = cancel.clone();
-        let task = tokio::spawn(async move {
-            axum::serve(listener, router)
-                .with_graceful_shutdown(async move { stop.cancelled().await })
-                .await
-        });
-        Ok(FaultyHttpServer { addr, cancel, task })
+    ) -> std::io::Result<HttpServer> {
+        spawn_router(addr, move |cancel| http_router(server, mode, cancel, fault)).await
     }
 }

@@ -78,6 +78,8 @@ pub enum HttpMode {
 #[cfg(feature = "stdio")]
 /// Serves one client on stdin/stdout until it disconnects.
 ///
+/// The same as [`serve_transport`] with [`stdio_transport`].
+///
 /// # Errors
 ///
 /// The initialization failed or the transport broke.
@@ -96,8 +98,78 @@ pub enum HttpMode {
 pub async fn serve_stdio(
     server: ReferenceServer,
 ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    serve_transport(server, stdio_transport()).await
+}
+
+#[cfg(feature = "stdio")]
+/// The transport [`serve_stdio`] serves on: JSON-RPC lines on stdin and
+/// stdout.
+///
+/// Exposed so that a wrapper around the transport (a test harness that
+/// alters the messages the server sends) serves through exactly what
+/// `mcp-lang serve --stdio` ships.
+///
+/// ```no_run
+/// # async fn serve() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+/// use mcp_lang_reference::{ReferenceServer, serve::{serve_transport, stdio_transport}};
+///
+/// serve_transport(ReferenceServer::new()?, stdio_transport()).await?;
+/// # Ok(())
+/// # }
+/// ```
+pub fn stdio_transport() -> impl rmcp::transport::Transport<rmcp::RoleServer> + 'static {
+    let (stdin, stdout) = rmcp::transport::stdio();
+    stream_transport(stdin, stdout)
+}
+
+#[cfg(feature = "stdio")]
+/// The transport of [`serve_stdio`] on any pair of byte streams carrying
+/// JSON-RPC lines (an in-process pipe, a socket).
+///
+/// ```
+/// use mcp_lang_reference::{ReferenceServer, serve::{serve_transport, stream_transport}};
+/// use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+///
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// let (server_io, client_io) = tokio::io::duplex(1 << 16);
+/// let (read, write) = tokio::io::split(server_io);
+/// tokio::spawn(serve_transport(ReferenceServer::new().unwrap(), stream_transport(read, write)));
+/// let (read, mut write) = tokio::io::split(client_io);
+/// let list = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/acceptLanguage":"de","io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"doc","version":"0"}}}}"#;
+/// write.write_all(format!("{list}\n").as_bytes()).await.unwrap();
+/// let answer = BufReader::new(read).lines().next_line().await.unwrap().unwrap();
+/// assert!(answer.contains(r#""io.modelcontextprotocol/contentLanguage":"de""#), "{answer}");
+/// # });
+/// ```
+pub fn stream_transport<R, W>(
+    read: R,
+    write: W,
+) -> impl rmcp::transport::Transport<rmcp::RoleServer> + 'static
+where
+    R: tokio::io::AsyncRead + Send + Unpin + 'static,
+    W: tokio::io::AsyncWrite + Send + Unpin + 'static,
+{
+    rmcp::transport::async_rw::AsyncRwTransport::new_server(read, write)
+}
+
+#[cfg(feature = "stdio")]
+/// Serves any rmcp server handler on `transport` until the client goes away.
+///
+/// # Errors
+///
+/// The initialization failed or the transport broke.
+///
+/// See [`stream_transport`] for an example.
+pub async fn serve_transport<H, T>(
+    handler: H,
+    transport: T,
+) -> Result<(), Box<dyn std::error::Error + Send + Sync>>
+where
+    H: rmcp::ServerHandler,
+    T: rmcp::transport::Transport<rmcp::RoleServer> + 'static,
+{
     use rmcp::ServiceExt;
-    let running = server.serve(rmcp::transport::stdio()).await?;
+    let running = handler.serve(transport).await?;
     running.waiting().await?;
     Ok(())
 }
@@ -132,6 +204,34 @@ pub fn http_router(
     mode: HttpMode,
     cancel: CancellationToken,
 ) -> axum::Router {
+    http_router_for(move || server.for_session(), mode, cancel)
+}
+
+#[cfg(feature = "http")]
+/// The router of [`http_router`] for any rmcp server handler: `new_session`
+/// makes the handler of each session (of each request, when stateless).
+///
+/// It is exactly the stack `mcp-lang serve --http` ships, so a wrapper
+/// around the handler (or a tower layer around the router) tests what users
+/// run.
+///
+/// ```
+/// use mcp_lang_reference::{ReferenceServer, serve::{HttpMode, http_router_for}};
+/// use tokio_util::sync::CancellationToken;
+///
+/// let server = ReferenceServer::new().unwrap();
+/// let router = http_router_for(move || server.for_session(), HttpMode::Sessions, CancellationToken::new());
+/// # drop(router);
+/// ```
+pub fn http_router_for<H, F>(
+    new_session: F,
+    mode: HttpMode,
+    cancel: CancellationToken,
+) -> axum::Router
+where
+    H: rmcp::ServerHandler,
+    F: Fn() -> H + Send + Sync + 'static,
+{
     let mut config = StreamableHttpServerConfig::default();
     config.cancellation_token = cancel;
     match mode {
@@ -142,7 +242,7 @@ pub fn http_router(
         HttpMode::Sessions => config.legacy_session_mode = true,
     }
     let service = StreamableHttpService::new(
-        move || Ok(server.for_session()),
+        move || Ok(new_session()),
         Arc::new(LocalSessionManager::default()),
         config,
     );
@@ -278,10 +378,38 @@ pub async fn spawn_http(
     addr: SocketAddr,
     mode: HttpMode,
 ) -> std::io::Result<HttpServer> {
+    spawn_router(addr, move |cancel| http_router(server, mode, cancel)).await
+}
+
+#[cfg(feature = "http")]
+/// Binds `addr` and serves the router that `make` builds in a background
+/// task, the way [`spawn_http`] serves the reference server's: the token
+/// `make` receives is cancelled on [`HttpServer::shutdown`].
+///
+/// # Errors
+///
+/// The address cannot be bound.
+///
+/// ```
+/// use std::net::SocketAddr;
+/// use mcp_lang_reference::{ReferenceServer, serve::{HttpMode, http_router, spawn_router}};
+///
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// let server = ReferenceServer::new().unwrap();
+/// let any_port = SocketAddr::from(([127, 0, 0, 1], 0));
+/// let http = spawn_router(any_port, move |cancel| http_router(server, HttpMode::Stateless, cancel)).await.unwrap();
+/// assert!(http.url().ends_with("/mcp"));
+/// http.shutdown().await;
+/// # });
+/// ```
+pub async fn spawn_router(
+    addr: SocketAddr,
+    make: impl FnOnce(CancellationToken) -> axum::Router,
+) -> std::io::Result<HttpServer> {
     let listener = TcpListener::bind(addr).await?;
     let addr = listener.local_addr()?;
     let cancel = CancellationToken::new();
-    let router = http_router(server, mode, cancel.child_token());
+    let router = make(cancel.child_token());
     let stop = cancel.clone();
     let task = tokio::spawn(async move {
         axum::serve(listener, router)
