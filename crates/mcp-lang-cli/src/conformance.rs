@@ -2,17 +2,25 @@
 //!
 //! With `--url` it tests a Streamable HTTP endpoint, with `--stdio` a command
 //! that serves MCP on stdin/stdout, and with neither the embedded reference
-//! server over both transports (optionally with `--fault NAME` injected).
-//! The target's languages come from `--supported`/`--default`, from
-//! `--profile FILE` (TOML), or from a probe. The report is a table, JSON
-//! (`--format json`) or JUnit XML (`--format junit`); the exit status is 1 when
-//! any scenario fails and 2 when the target cannot be tested at all (it cannot
-//! be reached, or the `--profile` file cannot be read or is not a profile).
+//! server over both transports (optionally with `--fault NAME` injected or
+//! `--latitude NAME` taken). The target's languages come from
+//! `--supported`/`--default`, from `--profile FILE` (TOML), or from
+//! discovery, which prints what it found. The report is a table, JSON
+//! (`--format json`) or JUnit XML (`--format junit`).
 //!
-//! `--list` prints every scenario with the SEP sentence it checks, and the
-//! faults. `--self-test` instead injects every fault into the reference server in turn
-//! and checks that the scenario for the rule it breaks fails, printing
-//! `faults caught: N/M`.
+//! The exit status is the verdict's: 0 passed, 1 failed, 3 inconclusive
+//! (discovery found no language besides the default: pass a profile), 4 the
+//! server does not take part in SEP-2792; and 2 when the target cannot be
+//! tested at all (unreachable, not MCP, a stdio server that exits, a bad
+//! profile), with one message saying why.
+//!
+//! `--list` prints every scenario with the SEP sentence it checks, the faults
+//! and the latitudes; `--requirements` prints the traceability of every
+//! normative sentence of the SEP to the scenarios that check it.
+//! `--self-test` runs the suite against `mcp-lang serve` with every fault
+//! (each must be caught) and every latitude (each must pass), as a separate
+//! process, over stdio and Streamable HTTP (stateless and with sessions),
+//! with and without a profile; `--embedded` runs it in process instead.
 //!
 //! ```
 //! use clap::Parser;
@@ -26,12 +34,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use mcp_lang_conformance::faults;
-use mcp_lang_conformance::profile::Profile;
-use mcp_lang_conformance::report::Format;
-use mcp_lang_conformance::run::{Config, Target, run as run_suite};
-use mcp_lang_conformance::wire::PROTOCOL_STATELESS;
-use mcp_lang_reference::fault::Fault;
+use mcp_lang_conformance::faults::self_test::{
+    self, Mode, Server, Setup, cases, every_alteration, run_matrix,
+};
+use mcp_lang_conformance::faults::{Alteration, Fault, Latitude};
+use mcp_lang_conformance::run::DEFAULT_PROTOCOL;
+use mcp_lang_conformance::{Config, Format, Needs, Profile, Target, run as run_suite};
 
 /// Arguments of `mcp-lang conformance`.
 #[derive(Debug, Args)]
@@ -39,12 +47,15 @@ pub struct ConformanceArgs {
     /// Test the Streamable HTTP endpoint at this URL (http://host:port/path).
     #[arg(long, value_name = "URL", conflicts_with = "stdio")]
     pub url: Option<String>,
-    /// Test the stdio server started by this command ("program args…").
+    /// Test the stdio server started by this command ("program args…", quoted as in a shell).
     #[arg(long, value_name = "COMMAND")]
     pub stdio: Option<String>,
     /// Embedded reference server only: inject this fault (see `mcp-lang serve --fault`).
-    #[arg(long, value_name = "NAME", conflicts_with_all = ["url", "stdio"])]
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["url", "stdio", "latitude"])]
     pub fault: Option<Fault>,
+    /// Embedded reference server only: take this latitude (see `mcp-lang serve --latitude`).
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["url", "stdio"])]
+    pub latitude: Option<Latitude>,
     /// A TOML profile: `supported = [...]`, `default = "..."`, optional tool names.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["supported", "default"])]
     pub profile: Option<PathBuf>,
@@ -56,7 +67,7 @@ pub struct ConformanceArgs {
     pub default: Option<String>,
     /// The protocol version to speak; a version before 2026-07-28 uses the
     /// initialize handshake.
-    #[arg(long, value_name = "VERSION", default_value = PROTOCOL_STATELESS)]
+    #[arg(long, value_name = "VERSION", default_value = DEFAULT_PROTOCOL)]
     pub protocol: String,
     /// Run only scenarios whose id starts with this (repeatable).
     #[arg(long, value_name = "PREFIX")]
@@ -67,43 +78,62 @@ pub struct ConformanceArgs {
     /// Report format: table, json or junit.
     #[arg(long, value_name = "FORMAT", default_value = "table")]
     pub format: Format,
-    /// Check the suite itself: inject every fault into the reference server
-    /// and require the scenario for its rule to fail.
-    #[arg(long, conflicts_with_all = ["url", "stdio", "fault"])]
+    /// Check the suite itself: every fault must be caught and every latitude
+    /// pass, against `mcp-lang serve` as a separate process.
+    #[arg(long, conflicts_with_all = ["url", "stdio", "fault", "latitude", "profile", "supported", "default"])]
     pub self_test: bool,
+    /// With --self-test: run the servers in this process (faster, both
+    /// transports at once) instead of as separate processes.
+    #[arg(long, requires = "self_test")]
+    pub embedded: bool,
+    /// With --self-test: only these faults or latitudes (comma-separated names).
+    #[arg(long, value_name = "NAMES", value_delimiter = ',', requires = "self_test")]
+    pub alterations: Vec<String>,
+    /// With --self-test: print the matrix as the Markdown table the crate docs
+    /// publish.
+    #[arg(long, requires = "self_test")]
+    pub markdown: bool,
     /// List the scenarios (id, SEP item, transport needs, rule, the SEP
-    /// sentence) and the injectable faults, then exit.
+    /// sentence), the faults and the latitudes, then exit.
     #[arg(long)]
     pub list: bool,
+    /// Print the traceability of every normative sentence of SEP-2792 to the
+    /// scenarios that check it (YAML), then exit.
+    #[arg(long)]
+    pub requirements: bool,
 }
 
 fn list() -> ExitCode {
     for scenario in mcp_lang_conformance::scenarios::all() {
         let needs = match scenario.needs {
-            mcp_lang_conformance::scenario::Needs::Any => "any",
-            mcp_lang_conformance::scenario::Needs::Http => "http",
-            mcp_lang_conformance::scenario::Needs::Client => "client",
+            Needs::Any => "any",
+            Needs::Http => "http",
+            Needs::Client => "client",
         };
         println!(
             "{:<38} item {:>2}  {:<6}  {}\n{:<38}             SEP: \"{}\"",
             scenario.id, scenario.item, needs, scenario.rule, "", scenario.sep
         );
     }
-    println!("\nfaults (mcp-lang serve --fault NAME):");
+    println!("\nfaults (mcp-lang serve --fault NAME), each caught by one of the scenarios named:");
     for fault in Fault::ALL {
-        println!("  {:<36} {}", fault.name(), fault.description());
+        println!(
+            "  {:<36} {} [{}]",
+            fault.name(),
+            fault.description(),
+            fault.caught_by().join(", ")
+        );
+    }
+    println!("\nlatitudes (mcp-lang serve --latitude NAME), each of which must pass:");
+    for latitude in Latitude::ALL {
+        println!("  {:<36} {}", latitude.name(), latitude.description());
     }
     ExitCode::SUCCESS
 }
 
 fn profile(args: &ConformanceArgs) -> Result<Option<Profile>, String> {
     if let Some(path) = &args.profile {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        // Name the file: the parse errors alone do not say which one.
-        return Profile::from_toml(&text)
-            .map(Some)
-            .map_err(|e| format!("{}: {e}", path.display()));
+        return Profile::from_file(path).map(Some);
     }
     match &args.default {
         Some(default) => {
@@ -126,25 +156,65 @@ fn runtime() -> Result<tokio::runtime::Runtime, String> {
         .map_err(|e| format!("cannot start the runtime: {e}"))
 }
 
-fn self_test() -> ExitCode {
-    let score = match runtime().and_then(|rt| rt.block_on(faults::check_all())) {
-        Ok(score) => score,
+fn alterations(names: &[String]) -> Result<Vec<Alteration>, String> {
+    if names.is_empty() {
+        return Ok(every_alteration());
+    }
+    names
+        .iter()
+        .map(|name| {
+            name.parse::<Fault>()
+                .map(Alteration::from)
+                .or_else(|_| name.parse::<Latitude>().map(Alteration::from))
+                .map_err(|e| e.to_string())
+        })
+        .collect()
+}
+
+fn self_test(args: &ConformanceArgs) -> ExitCode {
+    let (server, setups) = if args.embedded {
+        (Server::Embedded, &[Setup::Embedded][..])
+    } else {
+        match std::env::current_exe() {
+            Ok(binary) => (Server::Binary(binary), Setup::PROCESS),
+            Err(error) => {
+                eprintln!("mcp-lang conformance: cannot find this binary: {error}");
+                return ExitCode::from(2);
+            }
+        }
+    };
+    let alterations = match alterations(&args.alterations) {
+        Ok(a) => a,
         Err(error) => {
             eprintln!("mcp-lang conformance: {error}");
             return ExitCode::from(2);
         }
     };
-    for check in &score.checks {
-        let mark = if check.caught { "caught" } else { "MISSED" };
-        let by: Vec<String> = check
-            .details
-            .iter()
-            .map(|(id, transport, outcome, _)| format!("{transport}:{id}={outcome}"))
-            .collect();
-        println!("{mark:<6}  {:<36} {}", check.fault.name(), by.join(" "));
+    let cases = cases(&alterations, setups, Mode::ALL);
+    let quiet = args.markdown;
+    let matrix = match runtime() {
+        Ok(rt) => rt.block_on(run_matrix(&server, &cases, 3, |r: &self_test::CaseResult| {
+            if !quiet && !r.ok {
+                eprintln!(
+                    "WRONG {} {} {}: {}",
+                    r.case.name(),
+                    r.case.setup.as_str(),
+                    r.case.mode.as_str(),
+                    r.detail
+                );
+            }
+        })),
+        Err(error) => {
+            eprintln!("mcp-lang conformance: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    if args.markdown {
+        print!("{}", matrix.markdown());
+    } else {
+        print!("{}", matrix.table());
     }
-    println!("faults caught: {}/{}", score.caught(), score.checks.len());
-    if score.missed().is_empty() {
+    if matrix.ok() {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
@@ -156,8 +226,12 @@ pub fn run(args: &ConformanceArgs) -> ExitCode {
     if args.list {
         return list();
     }
+    if args.requirements {
+        print!("{}", mcp_lang_conformance::requirements::YAML);
+        return ExitCode::SUCCESS;
+    }
     if args.self_test {
-        return self_test();
+        return self_test(args);
     }
     let target = match (&args.url, &args.stdio) {
         (Some(url), _) => Target::Url(url.clone()),
@@ -168,7 +242,10 @@ pub fn run(args: &ConformanceArgs) -> ExitCode {
     config.protocol = args.protocol.clone();
     config.only = args.only.clone();
     config.client_side = !args.no_client;
-    config.fault = args.fault;
+    config.alteration = args
+        .fault
+        .map(Alteration::from)
+        .or(args.latitude.map(Alteration::from));
     config.profile = match profile(args) {
         Ok(p) => p,
         Err(error) => {
@@ -187,9 +264,5 @@ pub fn run(args: &ConformanceArgs) -> ExitCode {
     if args.format == Format::Json {
         println!();
     }
-    if report.failed() {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    }
+    ExitCode::from(report.verdict().exit_status())
 }

@@ -16,9 +16,9 @@
 use std::{net::SocketAddr, process::ExitCode};
 
 use clap::Args;
+use mcp_lang_conformance::faults::{self as fault, Alteration, Fault, FaultLayer, Latitude};
 use mcp_lang_reference::{
     ReferenceServer,
-    fault::{self, Fault, FaultLayer},
     serve::{HttpMode, serve_stdio, spawn_http},
 };
 
@@ -43,10 +43,14 @@ pub struct ServeArgs {
     #[arg(long)]
     pub conformance_fixtures: bool,
     /// Break one SEP-2792 rule on purpose, for testing the conformance suite
-    /// (`mcp_lang_reference::fault`; an unknown name lists the known ones).
+    /// (`mcp_lang_conformance::faults`; an unknown name lists the known ones).
     /// With `--stdio`, an HTTP-only fault is refused (exit status 1).
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", conflicts_with = "latitude")]
     pub fault: Option<Fault>,
+    /// Take one liberty the SEP gives, for testing that the conformance suite
+    /// passes it (`mcp_lang_conformance::faults::Latitude`).
+    #[arg(long, value_name = "NAME")]
+    pub latitude: Option<Latitude>,
 }
 
 fn init_logging() {
@@ -82,6 +86,10 @@ pub fn run(args: &ServeArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let alteration: Option<Alteration> = args
+        .fault
+        .map(Alteration::from)
+        .or(args.latitude.map(Alteration::from));
     let outcome = runtime.block_on(async {
         match args.http {
             Some(addr) => {
@@ -90,10 +98,10 @@ pub fn run(args: &ServeArgs) -> ExitCode {
                 } else {
                     HttpMode::Stateless
                 };
-                // Fault injection (engineer G): the same server, one rule broken.
-                if let Some(fault) = args.fault {
-                    let http = fault::spawn_http(server, addr, mode, Some(fault)).await?;
-                    tracing::warn!(url = %http.url(), %fault, "serving Streamable HTTP with an injected fault");
+                // The same server, one rule broken or one latitude taken.
+                if let Some(alteration) = alteration {
+                    let http = fault::spawn_http(server, addr, mode, Some(alteration)).await?;
+                    tracing::warn!(url = %http.url(), %alteration, "serving Streamable HTTP altered");
                     http.wait().await?;
                     return Ok(());
                 }
@@ -103,16 +111,15 @@ pub fn run(args: &ServeArgs) -> ExitCode {
                 Ok(())
             }
             None => {
-                // Fault injection (engineer G).
-                if let Some(fault) = args.fault {
-                    // An HTTP fault has nothing to act on over stdio:
+                if let Some(alteration) = alteration {
+                    // An HTTP alteration has nothing to act on over stdio:
                     // `fault::serve_stdio` refuses it with an error naming it
-                    // (printed below, exit 1), so only a fault that is really
-                    // served is logged as served.
-                    if fault.layer() != FaultLayer::Http {
-                        tracing::warn!(%fault, "serving stdio with an injected fault");
+                    // (printed below, exit 1), so only what is really served
+                    // is logged as served.
+                    if alteration.layer() != FaultLayer::Http {
+                        tracing::warn!(%alteration, "serving stdio altered");
                     }
-                    return fault::serve_stdio(server, Some(fault)).await;
+                    return fault::serve_stdio(server, Some(alteration)).await;
                 }
                 tracing::info!("serving stdio");
                 serve_stdio(server).await

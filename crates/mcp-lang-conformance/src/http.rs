@@ -17,20 +17,6 @@
 //! response is POSTed to the endpoint with the same `Mcp-Session-Id`, and the
 //! original stream is read on until the final response. The answer is the
 //! one stdio gives ([`crate::wire::answer_server_request`]).
-//!
-//! ```
-//! use mcp_lang_conformance::{http::HttpConnection, wire::{Call, HeaderPlan}};
-//! use mcp_lang_reference::{ReferenceServer, serve::{HttpMode, spawn_http}};
-//!
-//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
-//! let server = spawn_http(ReferenceServer::new().unwrap(), ([127, 0, 0, 1], 0).into(), HttpMode::Stateless).await.unwrap();
-//! let mut client = HttpConnection::new(&server.url(), "2026-07-28").unwrap();
-//! // Two field lines, written byte for byte, that agree with `_meta` once joined.
-//! let call = Call::new("tools/list").preference("de, en").header(HeaderPlan::Lines(vec!["de".into(), "en".into()]));
-//! assert_eq!(client.send(&call).await.unwrap().status, Some(200));
-//! server.shutdown().await;
-//! # });
-//! ```
 
 use bytes::Bytes;
 use http::{Request, Uri};
@@ -48,24 +34,8 @@ use crate::wire::{
 };
 
 /// One Streamable HTTP client of an MCP endpoint.
-///
-/// ```
-/// # async fn embedded_http() -> mcp_lang_reference::serve::HttpServer {
-/// #     use mcp_lang_reference::{ReferenceServer, serve::{HttpMode, spawn_http}};
-/// #     spawn_http(ReferenceServer::new().unwrap(), ([127, 0, 0, 1], 0).into(), HttpMode::Stateless).await.unwrap()
-/// # }
-/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// use mcp_lang_conformance::{http::HttpConnection, wire::Call};
-///
-/// let server = embedded_http().await;
-/// let mut client = HttpConnection::new(&server.url(), "2026-07-28").unwrap();
-/// let exchange = client.send(&Call::new("tools/list").preference("fr-CA")).await.unwrap();
-/// assert_eq!(exchange.header_lines("content-language"), ["fr-CA"]);
-/// server.shutdown().await;
-/// # });
-/// ```
 #[derive(Debug)]
-pub struct HttpConnection {
+pub(crate) struct HttpConnection {
     uri: Uri,
     authority: String,
     path: String,
@@ -83,15 +53,7 @@ impl HttpConnection {
     /// # Errors
     ///
     /// The URL is not an `http://` URL with a host.
-    ///
-    /// ```
-    /// use mcp_lang_conformance::http::HttpConnection;
-    ///
-    /// assert!(HttpConnection::new("http://127.0.0.1:8080/mcp", "2026-07-28").is_ok());
-    /// assert!(HttpConnection::new("https://example.org/mcp", "2026-07-28").is_err()); // no TLS
-    /// assert!(HttpConnection::new("not a url", "2026-07-28").is_err());
-    /// ```
-    pub fn new(url: &str, protocol: &str) -> Result<Self, WireError> {
+    pub(crate) fn new(url: &str, protocol: &str) -> Result<Self, WireError> {
         let uri: Uri = url
             .parse()
             .map_err(|e| WireError(format!("bad --url {url:?}: {e}")))?;
@@ -125,40 +87,14 @@ impl HttpConnection {
     }
 
     /// The protocol version this client speaks.
-    ///
-    /// ```
-    /// use mcp_lang_conformance::http::HttpConnection;
-    ///
-    /// let client = HttpConnection::new("http://localhost/mcp", "2025-11-25").unwrap();
-    /// assert_eq!(client.protocol(), "2025-11-25");
-    /// ```
-    pub fn protocol(&self) -> &str {
+    pub(crate) fn protocol(&self) -> &str {
         &self.protocol
     }
 
     /// The `Mcp-Session-Id` the server assigned at [`Self::open`], if it
     /// keeps sessions.
-    ///
-    /// ```
-    /// use mcp_lang_conformance::http::HttpConnection;
-    ///
-    /// // Not opened yet (and a stateless protocol never has one).
-    /// assert_eq!(HttpConnection::new("http://localhost/mcp", "2025-11-25").unwrap().session(), None);
-    /// ```
-    pub fn session(&self) -> Option<&str> {
+    pub(crate) fn session(&self) -> Option<&str> {
         self.session.as_deref()
-    }
-
-    /// The endpoint.
-    ///
-    /// ```
-    /// use mcp_lang_conformance::http::HttpConnection;
-    ///
-    /// let client = HttpConnection::new("http://localhost:3000/mcp", "2026-07-28").unwrap();
-    /// assert_eq!(client.url(), "http://localhost:3000/mcp");
-    /// ```
-    pub fn url(&self) -> String {
-        self.uri.to_string()
     }
 
     fn socket_addr(&self) -> String {
@@ -199,7 +135,7 @@ impl HttpConnection {
         if let Some(name) = call.mcp_name() {
             headers.push(("Mcp-Name".to_owned(), name.to_owned()));
         }
-        if let Some(session) = &self.session {
+        if let Some(session) = self.session.as_ref().filter(|_| !call.outside_session) {
             headers.push(("Mcp-Session-Id".to_owned(), session.clone()));
         }
         headers
@@ -213,26 +149,7 @@ impl HttpConnection {
     /// # Errors
     ///
     /// `initialize` failed, or the server refused `notifications/initialized`.
-    ///
-    /// ```
-    /// # async fn embedded_http(mode: mcp_lang_reference::serve::HttpMode) -> mcp_lang_reference::serve::HttpServer {
-    /// #     use mcp_lang_reference::{ReferenceServer, serve::spawn_http};
-    /// #     spawn_http(ReferenceServer::new().unwrap(), ([127, 0, 0, 1], 0).into(), mode).await.unwrap()
-    /// # }
-    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-    /// use mcp_lang_conformance::{http::HttpConnection, wire::Call};
-    /// use mcp_lang_reference::serve::HttpMode;
-    ///
-    /// // A server with sessions: requests need the session `initialize` opened.
-    /// let server = embedded_http(HttpMode::Sessions).await;
-    /// let mut client = HttpConnection::new(&server.url(), "2025-11-25").unwrap();
-    /// client.open().await.unwrap();
-    /// let exchange = client.send(&Call::new("tools/list").preference("de")).await.unwrap();
-    /// assert_eq!(exchange.content_language_str(), Some("de"));
-    /// server.shutdown().await;
-    /// # });
-    /// ```
-    pub async fn open(&mut self) -> Result<(), WireError> {
+    pub(crate) async fn open(&mut self) -> Result<(), WireError> {
         if is_stateless(&self.protocol) {
             return Ok(());
         }
@@ -274,25 +191,7 @@ impl HttpConnection {
     /// # Errors
     ///
     /// The connection failed or timed out.
-    ///
-    /// ```
-    /// # async fn embedded_http() -> mcp_lang_reference::serve::HttpServer {
-    /// #     use mcp_lang_reference::{ReferenceServer, serve::{HttpMode, spawn_http}};
-    /// #     spawn_http(ReferenceServer::new().unwrap(), ([127, 0, 0, 1], 0).into(), HttpMode::Stateless).await.unwrap()
-    /// # }
-    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-    /// use mcp_lang_conformance::{http::HttpConnection, wire::{Call, HeaderPlan}};
-    ///
-    /// let server = embedded_http().await;
-    /// let mut client = HttpConnection::new(&server.url(), "2026-07-28").unwrap();
-    /// // `_meta` says `de`, the header says `fr`: 400 with HeaderMismatch.
-    /// let call = Call::new("tools/list").preference("de").header(HeaderPlan::Lines(vec!["fr".into()]));
-    /// let exchange = client.send(&call).await.unwrap();
-    /// assert_eq!((exchange.status, exchange.error().map(|e| e["code"].clone())), (Some(400), Some((-32020).into())));
-    /// server.shutdown().await;
-    /// # });
-    /// ```
-    pub async fn send(&mut self, call: &Call) -> Result<Exchange, WireError> {
+    pub(crate) async fn send(&mut self, call: &Call) -> Result<Exchange, WireError> {
         tokio::time::timeout(REQUEST_TIMEOUT, self.send_inner(call))
             .await
             .map_err(|_| {
@@ -459,10 +358,6 @@ fn is_event_stream(headers: &[(String, String)]) -> bool {
 /// `body` from `scanned` (a line start at or after `event_start`), returns
 /// the end of the last blank line (the end of an event) or `event_start` if
 /// none, and the line start to resume scanning from.
-///
-/// ```text
-/// data: {..}\n\n data: {.. ← (end, resume) = (after "\n\n", start of the "data" line)
-/// ```
 fn complete_events(body: &[u8], event_start: usize, scanned: usize) -> (usize, usize) {
     let mut end = event_start;
     let mut line_start = scanned;
@@ -504,16 +399,7 @@ fn finish(request: Value, status: u16, headers: Vec<(String, String)>, body: &[u
 
 /// The JSON messages of an event stream: each event's `data:` lines joined
 /// with `\n` (events without data, such as priming events, are skipped).
-///
-/// ```
-/// use mcp_lang_conformance::http::sse_messages;
-///
-/// let body = b"id: 0\ndata:\n\ndata: {\"jsonrpc\":\"2.0\",\ndata: \"method\":\"ping\"}\n\n";
-/// let messages = sse_messages(body);
-/// assert_eq!(messages.len(), 1); // the priming event has no data
-/// assert_eq!(messages[0]["method"], "ping");
-/// ```
-pub fn sse_messages(body: &[u8]) -> Vec<Value> {
+pub(crate) fn sse_messages(body: &[u8]) -> Vec<Value> {
     let text = String::from_utf8_lossy(body);
     let mut out = Vec::new();
     let mut data = String::new();
@@ -577,32 +463,14 @@ async fn raw_post(
 
 /// A response as read from the wire: status, field lines (names lower-cased,
 /// in received order), and the decoded body.
-///
-/// ```
-/// use mcp_lang_conformance::http::{RawResponse, parse_response};
-///
-/// let (status, lines, body): RawResponse = parse_response(b"HTTP/1.1 204 No Content\r\n\r\n").unwrap();
-/// assert_eq!((status, lines.len(), body.len()), (204, 0, 0));
-/// ```
-pub type RawResponse = (u16, Vec<(String, String)>, Vec<u8>);
+pub(crate) type RawResponse = (u16, Vec<(String, String)>, Vec<u8>);
 
 /// Parses an HTTP/1.1 response read to the end of the connection.
 ///
 /// # Errors
 ///
 /// The bytes are not an HTTP/1.1 response.
-///
-/// ```
-/// use mcp_lang_conformance::http::parse_response;
-///
-/// let raw = b"HTTP/1.1 200 OK\r\nContent-Language: de\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n";
-/// let (status, lines, body) = parse_response(raw).unwrap();
-/// assert_eq!(status, 200);
-/// assert_eq!(lines[0], ("content-language".to_owned(), "de".to_owned()));
-/// assert_eq!(body, b"{}");
-/// assert!(parse_response(b"HTTP/1.1 200 OK\r\n").is_err());
-/// ```
-pub fn parse_response(raw: &[u8]) -> Result<RawResponse, WireError> {
+pub(crate) fn parse_response(raw: &[u8]) -> Result<RawResponse, WireError> {
     let split = raw
         .windows(4)
         .position(|w| w == b"\r\n\r\n")

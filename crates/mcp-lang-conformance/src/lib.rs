@@ -92,12 +92,19 @@
 //! # });
 //! ```
 
+mod discovery;
 pub mod faults;
-pub mod http;
+mod http;
 pub mod profile;
 pub mod report;
+pub mod requirements;
 pub mod run;
-pub mod scenario;
+mod scenario;
 pub mod scenarios;
-pub mod stdio;
-pub mod wire;
+mod stdio;
+mod wire;
+
+pub use profile::Profile;
+pub use report::{DiscoveryNote, Format, Report, Row, Summary, Verdict};
+pub use run::{Config, Target, run};
+pub use scenario::{Needs, Outcome, Scenario};

@@ -1,9 +1,10 @@
 //! What the suite must know about a target: the languages it supports, its
-//! default, and which tools show elicitation, progress and an explicit
-//! language argument.
+//! default, and which tools show elicitation, progress, an explicit language
+//! argument and a tool error.
 //!
 //! A profile comes from flags (`--supported en,fr --default en`), from a small
-//! TOML file (`--profile target.toml`), or from a [`probe`]:
+//! TOML file (`--profile target.toml`), or from discovery
+//! ([`crate::run`] discovers one when none is given):
 //!
 //! ```toml
 //! supported = ["en", "fr", "fr-CA", "de"]
@@ -12,20 +13,18 @@
 //! elicitation_tool = "send_confirmation"
 //! progress_tool = "prepare_report"
 //! explicit_language_tool = "get_official_document"
+//! # a tools/call the server answers with an `isError` result
+//! tool_error = { name = "weather_current", arguments = { city = "Atlantis" } }
 //! ```
 //!
-//! The probe asks `tools/list` with no preference (the `contentLanguage` then
-//! names the default) and then with each of a fixed list of common tags; every
-//! tag reported for one of them is supported. It finds what a server offers
-//! for common preferences, not necessarily its whole set: give the set
-//! explicitly for a complete run.
+//! A profile names well-formed language tags (RFC 5646) only, and its default
+//! joins its supported list (a server supports its own default).
 
-use serde_json::Value;
+use std::path::Path;
 
-use crate::scenario::{Connection, Ctx, Outcome};
-use crate::wire::Call;
+use serde_json::{Map, Value, json};
 
-/// The reference server's elicitation tool.
+/// The reference server's elicitation tool, the profile's default.
 ///
 /// ```
 /// use mcp_lang_conformance::profile::{DEFAULT_ELICITATION_TOOL, Profile};
@@ -34,81 +33,103 @@ use crate::wire::Call;
 /// assert_eq!(profile.elicitation_tool, DEFAULT_ELICITATION_TOOL);
 /// ```
 pub const DEFAULT_ELICITATION_TOOL: &str = "send_confirmation";
-/// The reference server's progress tool.
+
+/// The reference server's progress tool, the profile's default.
 ///
 /// ```
 /// use mcp_lang_conformance::profile::{DEFAULT_PROGRESS_TOOL, Profile};
 ///
-/// let profile = Profile::from_toml("supported = [\"en\"]\ndefault = \"en\"\nprogress_tool = \"build\"").unwrap();
-/// assert_eq!(profile.progress_tool, "build");
-/// assert_ne!(profile.progress_tool, DEFAULT_PROGRESS_TOOL);
+/// let profile = Profile::new(vec!["en".into()], "en".into()).unwrap();
+/// assert_eq!(profile.progress_tool, DEFAULT_PROGRESS_TOOL);
 /// ```
 pub const DEFAULT_PROGRESS_TOOL: &str = "prepare_report";
-/// The reference server's tool with an explicit `language` argument.
+
+/// The reference server's tool with an explicit `language` argument, the
+/// profile's default.
 ///
 /// ```
 /// use mcp_lang_conformance::profile::{DEFAULT_EXPLICIT_TOOL, Profile};
 ///
-/// let profile = Profile::new(vec!["en".into(), "fr".into()], "en".into()).unwrap();
+/// let profile = Profile::new(vec!["en".into()], "en".into()).unwrap();
 /// assert_eq!(profile.explicit_language_tool, DEFAULT_EXPLICIT_TOOL);
 /// ```
 pub const DEFAULT_EXPLICIT_TOOL: &str = "get_official_document";
 
-/// Tags the probe tries, besides the default.
+/// A tool call: a tool's name and its arguments.
 ///
 /// ```
-/// use mcp_lang_conformance::profile::PROBE_TAGS;
+/// use mcp_lang_conformance::profile::{Profile, ToolCall};
 ///
-/// assert!(PROBE_TAGS.contains(&"fr-CA") && PROBE_TAGS.contains(&"zh-Hant"));
+/// let profile = Profile::new(vec!["en".into()], "en".into()).unwrap();
+/// assert_eq!(profile.tool_error, ToolCall::reference_error());
+/// assert_eq!(profile.tool_error.name, "weather_current");
 /// ```
-pub const PROBE_TAGS: &[&str] = &[
-    "en", "en-US", "en-GB", "fr", "fr-CA", "fr-FR", "de", "de-DE", "es", "es-419", "it", "pt",
-    "pt-BR", "nl", "sv", "da", "nb", "fi", "pl", "cs", "ru", "uk", "tr", "el", "he", "ar", "hi",
-    "ja", "ko", "zh", "zh-Hans", "zh-Hant", "id", "vi", "th", "ga", "cy",
-];
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToolCall {
+    /// The tool's name.
+    pub name: String,
+    /// Its arguments, a JSON object.
+    pub arguments: Map<String, Value>,
+}
 
-/// A target's languages and tools.
+impl ToolCall {
+    /// The reference server's call that ends in an `isError` tool result: the
+    /// weather of a city it does not know.
+    ///
+    /// ```
+    /// use mcp_lang_conformance::profile::ToolCall;
+    ///
+    /// assert_eq!(ToolCall::reference_error().arguments["city"], "Atlantis");
+    /// ```
+    pub fn reference_error() -> Self {
+        let mut arguments = Map::new();
+        arguments.insert("city".into(), json!("Atlantis"));
+        Self {
+            name: "weather_current".into(),
+            arguments,
+        }
+    }
+}
+
+/// The target's languages and the tools the display scenarios use.
 ///
 /// ```
 /// use mcp_lang_conformance::profile::Profile;
 ///
-/// let profile = Profile::from_toml("supported = [\"en\", \"de\"]\ndefault = \"en\"").unwrap();
-/// assert_eq!(profile.supported, ["en", "de"]);
-/// assert_eq!(profile.elicitation_tool, "send_confirmation");
-/// assert!(Profile::from_toml("supported = []\ndefault = \"en\"").is_err());
+/// let profile = Profile::new(vec!["fr".into(), "de".into()], "en".into()).unwrap();
+/// assert_eq!(profile.supported, ["en", "fr", "de"]); // the default joins
+/// assert!(Profile::new(vec!["fr_CA".into()], "en".into()).is_err()); // not a language tag
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Profile {
-    /// Supported tags, as the server spells them.
+    /// Every supported language, the default included.
     pub supported: Vec<String>,
-    /// The server's default language.
+    /// The language used when nothing matches.
     pub default: String,
-    /// The tool that asks for user input through an elicitation.
+    /// A tool whose call elicits input from the user.
     pub elicitation_tool: String,
-    /// The tool that reports progress.
+    /// A tool that reports progress when given a `progressToken`.
     pub progress_tool: String,
-    /// The tool with an explicit `language` argument.
+    /// A tool with an explicit `language` argument.
     pub explicit_language_tool: String,
+    /// A tool call the server answers with an `isError` result.
+    pub tool_error: ToolCall,
 }
 
 impl Profile {
-    /// A profile with the reference server's tool names.
+    /// A profile with these languages and the reference server's tool names.
     ///
     /// # Errors
     ///
-    /// The set is empty, or a tag (the default included) is not a well-formed language tag
-    /// (RFC 5646): a server selects and reports tags, so a profile that names something
-    /// else could only produce failures that say nothing about the server.
+    /// `supported` is empty, or a tag is not a well-formed language tag
+    /// (RFC 5646).
     ///
     /// ```
     /// use mcp_lang_conformance::profile::Profile;
     ///
-    /// // The default joins the set when it is missing: a server supports its default.
-    /// let profile = Profile::new(vec!["fr".into(), "de".into()], "en".into()).unwrap();
-    /// assert_eq!(profile.supported, ["en", "fr", "de"]);
-    /// assert!(Profile::new(Vec::new(), "en".into()).is_err());
-    /// assert!(Profile::new(vec!["en".into()], "not a tag!!".into()).is_err());
-    /// assert!(Profile::new(vec!["en_US".into()], "en".into()).is_err());
+    /// let profile = Profile::new(vec!["en".into(), "ja".into()], "en".into()).unwrap();
+    /// assert_eq!(profile.default, "en");
+    /// assert!(Profile::new(vec![], "en".into()).is_err());
     /// ```
     pub fn new(supported: Vec<String>, default: String) -> Result<Self, String> {
         if supported.is_empty() {
@@ -132,22 +153,29 @@ impl Profile {
             elicitation_tool: DEFAULT_ELICITATION_TOOL.into(),
             progress_tool: DEFAULT_PROGRESS_TOOL.into(),
             explicit_language_tool: DEFAULT_EXPLICIT_TOOL.into(),
+            tool_error: ToolCall::reference_error(),
         })
     }
 
-    /// Reads a profile file's text.
+    /// Reads a profile from TOML text.
     ///
     /// # Errors
     ///
-    /// Not TOML, or `supported` / `default` missing or of the wrong type.
+    /// The text is not TOML, or a key is missing or of the wrong type, or a
+    /// tag is not well-formed.
     ///
     /// ```
     /// use mcp_lang_conformance::profile::Profile;
     ///
-    /// let text = "supported = [\"en\", \"ja\"]\ndefault = \"en\"\nelicitation_tool = \"ask\"";
-    /// let profile = Profile::from_toml(text).unwrap();
-    /// assert_eq!((profile.default.as_str(), profile.elicitation_tool.as_str()), ("en", "ask"));
-    /// assert!(Profile::from_toml("supported = \"en\"\ndefault = \"en\"").is_err());
+    /// let profile = Profile::from_toml(r#"
+    ///     supported = ["en", "de"]
+    ///     default = "en"
+    ///     progress_tool = "long_task"
+    ///     tool_error = { name = "lookup", arguments = { id = "none" } }
+    /// "#).unwrap();
+    /// assert_eq!(profile.progress_tool, "long_task");
+    /// assert_eq!(profile.tool_error.arguments["id"], "none");
+    /// assert!(Profile::from_toml("supported = 3").is_err());
     /// ```
     pub fn from_toml(text: &str) -> Result<Self, String> {
         let table: toml::Table = text.parse().map_err(|e| format!("profile: {e}"))?;
@@ -165,89 +193,110 @@ impl Profile {
             .ok_or("profile: `default` must be a language tag")?
             .to_owned();
         let mut profile = Self::new(supported, default)?;
-        let tool = |key: &str| {
-            table
-                .get(key)
-                .and_then(toml::Value::as_str)
-                .map(str::to_owned)
+        let tool = |key: &str| -> Result<Option<String>, String> {
+            match table.get(key) {
+                None => Ok(None),
+                Some(toml::Value::String(name)) => Ok(Some(name.clone())),
+                Some(_) => Err(format!("profile: `{key}` must be a tool name")),
+            }
         };
-        if let Some(t) = tool("elicitation_tool") {
+        if let Some(t) = tool("elicitation_tool")? {
             profile.elicitation_tool = t;
         }
-        if let Some(t) = tool("progress_tool") {
+        if let Some(t) = tool("progress_tool")? {
             profile.progress_tool = t;
         }
-        if let Some(t) = tool("explicit_language_tool") {
+        if let Some(t) = tool("explicit_language_tool")? {
             profile.explicit_language_tool = t;
+        }
+        if let Some(call) = table.get("tool_error") {
+            let bad = || "profile: `tool_error` must be { name = \"…\", arguments = { … } }";
+            let call = call.as_table().ok_or_else(bad)?;
+            let name = call.get("name").and_then(toml::Value::as_str).ok_or_else(bad)?;
+            let arguments = match call.get("arguments") {
+                None => Map::new(),
+                Some(arguments) => match serde_json::to_value(arguments) {
+                    Ok(Value::Object(map)) => map,
+                    _ => return Err(bad().into()),
+                },
+            };
+            profile.tool_error = ToolCall {
+                name: name.to_owned(),
+                arguments,
+            };
         }
         Ok(profile)
     }
+
+    /// Reads a profile file; errors name the file.
+    ///
+    /// # Errors
+    ///
+    /// The file cannot be read, or [`Profile::from_toml`] refuses it.
+    ///
+    /// ```
+    /// use mcp_lang_conformance::profile::Profile;
+    ///
+    /// let path = std::env::temp_dir().join(format!("profile-doc-{}.toml", std::process::id()));
+    /// std::fs::write(&path, "supported = [\"en\", \"ga\"]\ndefault = \"en\"\n").unwrap();
+    /// assert_eq!(Profile::from_file(&path).unwrap().supported, ["en", "ga"]);
+    /// std::fs::remove_file(&path).unwrap();
+    /// let missing = Profile::from_file(std::path::Path::new("no-such-profile.toml")).unwrap_err();
+    /// assert!(missing.contains("no-such-profile.toml"));
+    /// ```
+    pub fn from_file(path: &Path) -> Result<Self, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        Self::from_toml(&text).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// The profile as a TOML file's text ([`Profile::from_toml`] reads it
+    /// back).
+    ///
+    /// ```
+    /// use mcp_lang_conformance::profile::Profile;
+    ///
+    /// let profile = Profile::new(vec!["en".into(), "fr".into()], "en".into()).unwrap();
+    /// assert_eq!(Profile::from_toml(&profile.to_toml()).unwrap(), profile);
+    /// ```
+    pub fn to_toml(&self) -> String {
+        let quote = |s: &str| Value::String(s.to_owned()).to_string();
+        let tags: Vec<String> = self.supported.iter().map(|t| quote(t)).collect();
+        let arguments: Vec<String> = self
+            .tool_error
+            .arguments
+            .iter()
+            .map(|(k, v)| format!("{} = {}", quote(k), toml_value(v)))
+            .collect();
+        format!(
+            "supported = [{}]\ndefault = {}\nelicitation_tool = {}\nprogress_tool = {}\nexplicit_language_tool = {}\ntool_error = {{ name = {}, arguments = {{ {} }} }}\n",
+            tags.join(", "),
+            quote(&self.default),
+            quote(&self.elicitation_tool),
+            quote(&self.progress_tool),
+            quote(&self.explicit_language_tool),
+            quote(&self.tool_error.name),
+            arguments.join(", "),
+        )
+    }
 }
 
-/// Finds a target's default and the languages it offers for common
-/// preferences (see the module docs).
-///
-/// # Errors
-///
-/// The target does not answer `tools/list` or does not report
-/// `contentLanguage` (then it does not take part in SEP-2792, or the profile
-/// must be given).
-///
-/// ```
-/// # use mcp_lang_conformance::stdio::StdioConnection;
-/// # async fn embedded_stdio() -> StdioConnection {
-/// #     use rmcp::ServiceExt;
-/// #     let (server_io, client_io) = tokio::io::duplex(1 << 20);
-/// #     let server = mcp_lang_reference::ReferenceServer::new().unwrap();
-/// #     tokio::spawn(async move { if let Ok(s) = server.serve(server_io).await { let _ = s.waiting().await; } });
-/// #     let (read, write) = tokio::io::split(client_io);
-/// #     StdioConnection::new(read, write, "2026-07-28")
-/// # }
-/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// use mcp_lang_conformance::{profile::probe, scenario::Connection};
-///
-/// let (profile, _connection) = probe(Connection::Stdio(embedded_stdio().await)).await.unwrap();
-/// assert_eq!(profile.default, "en");
-/// assert!(profile.supported.iter().any(|t| t == "fr-CA"));
-/// # });
-/// ```
-pub async fn probe(connection: Connection) -> Result<(Profile, Connection), String> {
-    let placeholder = Profile {
-        supported: Vec::new(),
-        default: String::new(),
-        elicitation_tool: DEFAULT_ELICITATION_TOOL.into(),
-        progress_tool: DEFAULT_PROGRESS_TOOL.into(),
-        explicit_language_tool: DEFAULT_EXPLICIT_TOOL.into(),
-    };
-    let mut ctx = Ctx {
-        connection: Some(connection),
-        profile: placeholder,
-    };
-    let describe = |o: Outcome| format!("probe: {}", o.reason());
-    let (default, _) = ctx
-        .language_of(Call::new("tools/list"))
-        .await
-        .map_err(describe)?;
-    let mut supported = vec![default.clone()];
-    for tag in PROBE_TAGS {
-        let exchange = ctx
-            .send(Call::new("tools/list").preference(*tag))
-            .await
-            .map_err(describe)?;
-        // A malformed report is left out here; the scenarios judge the reporting.
-        if let Some(Value::String(reported)) = exchange.content_language()
-            && !supported.iter().any(|s| s.eq_ignore_ascii_case(reported))
-            && mcp_lang_grammar::LanguageTag::parse(reported).is_ok()
-        {
-            supported.push(reported.clone());
-        }
+/// A JSON value written as a TOML inline value (strings, numbers, booleans,
+/// arrays and objects; TOML has no null, written as an empty string).
+fn toml_value(value: &Value) -> String {
+    match value {
+        Value::Null => "\"\"".into(),
+        Value::Bool(_) | Value::Number(_) | Value::String(_) => value.to_string(),
+        Value::Array(items) => format!(
+            "[{}]",
+            items.iter().map(toml_value).collect::<Vec<_>>().join(", ")
+        ),
+        Value::Object(map) => format!(
+            "{{ {} }}",
+            map.iter()
+                .map(|(k, v)| format!("{} = {}", Value::String(k.clone()), toml_value(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
     }
-    let profile = Profile::new(supported, default).map_err(|e| {
-        format!("probe: {e}; name the languages with --supported and --default, or --profile")
-    })?;
-    let connection = ctx
-        .connection
-        .take()
-        .ok_or_else(|| "probe: lost the connection".to_owned())?;
-    Ok((profile, connection))
 }

@@ -1,11 +1,14 @@
-//! The results of a run, as a readable table, JSON, or JUnit XML.
+//! The results of a run, as a readable table, JSON, or JUnit XML, and its
+//! [`Verdict`] (which the command turns into its exit status).
 //!
 //! ```
-//! use mcp_lang_conformance::{report::{Format, Report, Row}, scenario::Outcome, scenarios::find};
+//! use mcp_lang_conformance::{Format, Outcome, Report, Row, Verdict, scenarios::find};
 //!
-//! let report = Report { target: "example".into(), rows: vec![
-//!     Row { scenario: find("match.weights").unwrap(), transport: "stdio", outcome: Outcome::Pass }] };
+//! let mut report = Report::default();
+//! report.target = "example".into();
+//! report.rows.push(Row { scenario: find("match.weights").unwrap(), transport: "stdio", outcome: Outcome::Pass });
 //! assert!(report.render(Format::Table).contains("1 passed"));
+//! assert_eq!(report.verdict(), Verdict::Passed);
 //! ```
 
 use serde_json::{Value, json};
@@ -15,7 +18,7 @@ use crate::scenario::{Outcome, Scenario};
 /// One scenario's result on one transport.
 ///
 /// ```
-/// use mcp_lang_conformance::{report::Row, scenario::Outcome, scenarios::find};
+/// use mcp_lang_conformance::{Outcome, Row, scenarios::find};
 ///
 /// let row = Row { scenario: find("agree.case").unwrap(), transport: "http", outcome: Outcome::Pass };
 /// assert_eq!(row.scenario.item, 7);
@@ -33,13 +36,13 @@ pub struct Row {
 /// Everything a run found.
 ///
 /// ```
-/// use mcp_lang_conformance::{report::{Report, Row}, scenario::Outcome, scenarios::find};
+/// use mcp_lang_conformance::{Outcome, Report, Row, scenarios::find};
 ///
 /// let weights = find("match.weights").unwrap();
 /// let report = Report { target: "example".into(), rows: vec![
 ///     Row { scenario: weights, transport: "stdio", outcome: Outcome::Pass },
 ///     Row { scenario: weights, transport: "http", outcome: Outcome::Fail("picked fr".into()) },
-/// ]};
+/// ], discovery: Vec::new() };
 /// assert!(report.failed());
 /// assert!(report.table().contains("FAIL"));
 /// ```
@@ -49,17 +52,124 @@ pub struct Report {
     pub target: String,
     /// One row per scenario and transport, in run order.
     pub rows: Vec<Row>,
+    /// What discovery found on each transport it ran on (empty when the
+    /// profile was given).
+    pub discovery: Vec<DiscoveryNote>,
+}
+
+/// What discovery found on one transport.
+///
+/// ```
+/// use mcp_lang_conformance::{DiscoveryNote, Report, Verdict};
+///
+/// let mut report = Report::default();
+/// report.discovery.push(DiscoveryNote {
+///     transport: "stdio",
+///     lines: vec!["12 tools/list requests: default en".into()],
+///     undecided: Some(Verdict::Inconclusive("only the default".into())),
+/// });
+/// assert_eq!(report.verdict(), Verdict::Inconclusive("only the default".into()));
+/// assert_eq!(report.verdict().exit_status(), 3);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DiscoveryNote {
+    /// `"stdio"` or `"http"`.
+    pub transport: &'static str,
+    /// How the languages were found, a line each.
+    pub lines: Vec<String>,
+    /// `Some` when discovery could not establish a profile: the verdict it
+    /// leads to (inconclusive, or not taking part); `None` when it did.
+    pub undecided: Option<Verdict>,
+}
+
+/// What a run concludes.
+///
+/// | verdict | exit status | meaning |
+/// |---|---|---|
+/// | `Passed` | 0 | every scenario that could run passed |
+/// | `Failed` | 1 | at least one scenario failed |
+/// | (no verdict) | 2 | the target could not be tested: unreachable, not MCP, exited, or a bad profile |
+/// | `Inconclusive` | 3 | discovery established no supported language besides the default: pass a profile |
+/// | `NotParticipating` | 4 | no answer carried `contentLanguage` and the display text never changed |
+///
+/// ```
+/// use mcp_lang_conformance::Verdict;
+///
+/// assert_eq!(Verdict::Passed.exit_status(), 0);
+/// assert_eq!(Verdict::Failed.exit_status(), 1);
+/// assert_eq!(Verdict::NotParticipating("no contentLanguage".into()).exit_status(), 4);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Every scenario that could run passed.
+    Passed,
+    /// At least one scenario failed.
+    Failed,
+    /// Discovery could not establish a language besides the default; the
+    /// text says what was tried and what to pass.
+    Inconclusive(String),
+    /// The server does not take part in SEP-2792; the text says what showed it.
+    NotParticipating(String),
+}
+
+impl Verdict {
+    /// The exit status of `mcp-lang conformance` for this verdict (2 is for
+    /// a target that could not be tested at all, which has no verdict).
+    ///
+    /// ```
+    /// use mcp_lang_conformance::Verdict;
+    ///
+    /// assert_eq!(Verdict::Inconclusive(String::new()).exit_status(), 3);
+    /// ```
+    pub fn exit_status(&self) -> u8 {
+        match self {
+            Self::Passed => 0,
+            Self::Failed => 1,
+            Self::Inconclusive(_) => 3,
+            Self::NotParticipating(_) => 4,
+        }
+    }
+
+    /// `"passed"`, `"failed"`, `"inconclusive"` or `"not participating"`.
+    ///
+    /// ```
+    /// use mcp_lang_conformance::Verdict;
+    ///
+    /// assert_eq!(Verdict::Failed.as_str(), "failed");
+    /// ```
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Self::Passed => "passed",
+            Self::Failed => "failed",
+            Self::Inconclusive(_) => "inconclusive",
+            Self::NotParticipating(_) => "not participating",
+        }
+    }
+
+    /// Why, for the two verdicts that carry a reason.
+    ///
+    /// ```
+    /// use mcp_lang_conformance::Verdict;
+    ///
+    /// assert_eq!(Verdict::Passed.reason(), "");
+    /// ```
+    pub fn reason(&self) -> &str {
+        match self {
+            Self::Inconclusive(r) | Self::NotParticipating(r) => r,
+            _ => "",
+        }
+    }
 }
 
 /// Counts of a report.
 ///
 /// ```
-/// use mcp_lang_conformance::{report::{Report, Row, Summary}, scenario::Outcome, scenarios::find};
+/// use mcp_lang_conformance::{Outcome, Report, Row, Summary, scenarios::find};
 ///
 /// let sse = find("sse.header-agrees").unwrap();
 /// let report = Report { target: "stdio `server`".into(), rows: vec![
 ///     Row { scenario: sse, transport: "stdio", outcome: Outcome::Skip("needs HTTP".into()) },
-/// ]};
+/// ], discovery: Vec::new() };
 /// assert_eq!(report.summary(), Summary { passed: 0, failed: 0, skipped: 1 });
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -75,7 +185,7 @@ pub struct Summary {
 /// An output format.
 ///
 /// ```
-/// use mcp_lang_conformance::report::Format;
+/// use mcp_lang_conformance::Format;
 ///
 /// assert_eq!("junit".parse::<Format>(), Ok(Format::Junit));
 /// assert!("yaml".parse::<Format>().is_err());
@@ -107,13 +217,13 @@ impl Report {
     /// The counts.
     ///
     /// ```
-    /// use mcp_lang_conformance::{report::{Report, Row}, scenario::Outcome, scenarios::find};
+    /// use mcp_lang_conformance::{Outcome, Report, Row, scenarios::find};
     ///
     /// let weights = find("match.weights").unwrap();
     /// let report = Report { target: "t".into(), rows: vec![
     ///     Row { scenario: weights, transport: "stdio", outcome: Outcome::Pass },
     ///     Row { scenario: weights, transport: "http", outcome: Outcome::Pass },
-    /// ]};
+    /// ], discovery: Vec::new() };
     /// assert_eq!(report.summary().passed, 2);
     /// ```
     pub fn summary(&self) -> Summary {
@@ -131,26 +241,52 @@ impl Report {
     /// Whether any scenario failed.
     ///
     /// ```
-    /// use mcp_lang_conformance::{report::{Report, Row}, scenario::Outcome, scenarios::find};
+    /// use mcp_lang_conformance::{Outcome, Report, Row, scenarios::find};
     ///
     /// let row = |outcome| Row { scenario: find("cache.vary").unwrap(), transport: "http", outcome };
-    /// let skipped = Report { target: "t".into(), rows: vec![row(Outcome::Skip("stdio".into()))] };
+    /// let skipped = Report { target: "t".into(), rows: vec![row(Outcome::Skip("stdio".into()))], discovery: Vec::new() };
     /// assert!(!skipped.failed()); // a skip is not a failure
-    /// let broken = Report { target: "t".into(), rows: vec![row(Outcome::Fail("no Vary".into()))] };
+    /// let broken = Report { target: "t".into(), rows: vec![row(Outcome::Fail("no Vary".into()))], discovery: Vec::new() };
     /// assert!(broken.failed());
     /// ```
     pub fn failed(&self) -> bool {
         self.rows.iter().any(|r| r.outcome.is_fail())
     }
 
+    /// The run's verdict: failed when any scenario failed; otherwise what
+    /// discovery could not decide (not taking part before inconclusive);
+    /// otherwise passed.
+    ///
+    /// ```
+    /// use mcp_lang_conformance::{Outcome, Report, Row, Verdict, scenarios::find};
+    ///
+    /// let mut report = Report::default();
+    /// report.rows.push(Row { scenario: find("cache.vary").unwrap(), transport: "http", outcome: Outcome::Fail("no Vary".into()) });
+    /// assert_eq!(report.verdict(), Verdict::Failed);
+    /// ```
+    pub fn verdict(&self) -> Verdict {
+        if self.failed() {
+            return Verdict::Failed;
+        }
+        let undecided = |want: fn(&Verdict) -> bool| {
+            self.discovery
+                .iter()
+                .filter_map(|d| d.undecided.clone())
+                .find(|v| want(v))
+        };
+        undecided(|v| matches!(v, Verdict::NotParticipating(_)))
+            .or_else(|| undecided(|v| matches!(v, Verdict::Inconclusive(_))))
+            .unwrap_or(Verdict::Passed)
+    }
+
     /// The rows of scenario `id` (one per transport it ran on).
     ///
     /// ```
-    /// use mcp_lang_conformance::{report::{Report, Row}, scenario::Outcome, scenarios::find};
+    /// use mcp_lang_conformance::{Outcome, Report, Row, scenarios::find};
     ///
     /// let row = |id, transport| Row { scenario: find(id).unwrap(), transport, outcome: Outcome::Pass };
     /// let report = Report { target: "t".into(), rows: vec![
-    ///     row("match.weights", "stdio"), row("match.weights", "http"), row("cache.vary", "http")] };
+    ///     row("match.weights", "stdio"), row("match.weights", "http"), row("cache.vary", "http")], discovery: Vec::new() };
     /// let transports: Vec<_> = report.rows_of("match.weights").map(|r| r.transport).collect();
     /// assert_eq!(transports, ["stdio", "http"]);
     /// ```
@@ -161,9 +297,9 @@ impl Report {
     /// Renders the report in `format`.
     ///
     /// ```
-    /// use mcp_lang_conformance::report::{Format, Report};
+    /// use mcp_lang_conformance::{Format, Report};
     ///
-    /// let empty = Report { target: "nothing".into(), rows: Vec::new() };
+    /// let empty = Report { target: "nothing".into(), rows: Vec::new(), discovery: Vec::new() };
     /// assert!(empty.render(Format::Table).starts_with("SEP-2792 conformance: nothing"));
     /// assert!(empty.render(Format::Junit).starts_with("<?xml"));
     /// let json: serde_json::Value = serde_json::from_str(&empty.render(Format::Json)).unwrap();
@@ -180,10 +316,10 @@ impl Report {
     /// The readable table: transport, scenario, SEP item, result, why.
     ///
     /// ```
-    /// use mcp_lang_conformance::{report::{Report, Row}, scenario::Outcome, scenarios::find};
+    /// use mcp_lang_conformance::{Outcome, Report, Row, scenarios::find};
     ///
     /// let report = Report { target: "t".into(), rows: vec![
-    ///     Row { scenario: find("match.weights").unwrap(), transport: "http", outcome: Outcome::Pass }] };
+    ///     Row { scenario: find("match.weights").unwrap(), transport: "http", outcome: Outcome::Pass }], discovery: Vec::new() };
     /// let table = report.table();
     /// assert!(table.contains("match.weights"));
     /// assert!(table.ends_with("1 passed, 0 failed, 0 skipped\n"));
@@ -197,6 +333,16 @@ impl Report {
             .unwrap_or(8)
             .max(8);
         let mut out = format!("SEP-2792 conformance: {}\n\n", self.target);
+        for note in &self.discovery {
+            out.push_str(&format!("discovery over {}:\n", note.transport));
+            for line in &note.lines {
+                out.push_str(&format!("  {line}\n"));
+            }
+            if let Some(verdict) = &note.undecided {
+                out.push_str(&format!("  {}: {}\n", verdict.as_str(), verdict.reason()));
+            }
+            out.push('\n');
+        }
         out.push_str(&format!(
             "{:<9} {:<id_width$} {:>4}  {:<4}  {}\n",
             "transport", "scenario", "item", "res", "rule / why"
@@ -233,24 +379,43 @@ impl Report {
             "\n{} passed, {} failed, {} skipped\n",
             s.passed, s.failed, s.skipped
         ));
+        let verdict = self.verdict();
+        out.push_str(&format!(
+            "verdict: {} (exit status {})",
+            verdict.as_str().to_uppercase(),
+            verdict.exit_status()
+        ));
+        if !verdict.reason().is_empty() {
+            out.push_str(&format!("\n  {}", verdict.reason()));
+        }
+        out.push('\n');
         out
     }
 
     /// The JSON document.
     ///
     /// ```
-    /// use mcp_lang_conformance::{report::{Report, Row}, scenario::Outcome, scenarios::find};
+    /// use mcp_lang_conformance::{Outcome, Report, Row, scenarios::find};
     ///
     /// let report = Report { target: "t".into(), rows: vec![
-    ///     Row { scenario: find("http.mismatch").unwrap(), transport: "http", outcome: Outcome::Fail("HTTP 200".into()) }] };
+    ///     Row { scenario: find("http.mismatch").unwrap(), transport: "http", outcome: Outcome::Fail("HTTP 200".into()) }], discovery: Vec::new() };
     /// let json = report.json();
     /// assert_eq!(json["results"][0]["outcome"], "fail");
     /// assert_eq!(json["results"][0]["reason"], "HTTP 200");
     /// ```
     pub fn json(&self) -> Value {
         let s = self.summary();
+        let verdict = self.verdict();
         json!({
             "target": self.target,
+            "verdict": verdict.as_str(),
+            "exit_status": verdict.exit_status(),
+            "verdict_reason": verdict.reason(),
+            "discovery": self.discovery.iter().map(|d| json!({
+                "transport": d.transport,
+                "lines": d.lines,
+                "undecided": d.undecided.as_ref().map(Verdict::as_str),
+            })).collect::<Vec<_>>(),
             "summary": { "passed": s.passed, "failed": s.failed, "skipped": s.skipped },
             "results": self.rows.iter().map(|r| json!({
                 "id": r.scenario.id,
@@ -267,10 +432,10 @@ impl Report {
     /// JUnit XML: one test suite per transport, one test case per scenario.
     ///
     /// ```
-    /// use mcp_lang_conformance::{report::{Report, Row}, scenario::Outcome, scenarios::find};
+    /// use mcp_lang_conformance::{Outcome, Report, Row, scenarios::find};
     ///
     /// let report = Report { target: "t".into(), rows: vec![
-    ///     Row { scenario: find("cache.vary").unwrap(), transport: "http", outcome: Outcome::Fail("no <Vary>".into()) }] };
+    ///     Row { scenario: find("cache.vary").unwrap(), transport: "http", outcome: Outcome::Fail("no <Vary>".into()) }], discovery: Vec::new() };
     /// let xml = report.junit();
     /// assert!(xml.contains("<testsuite name=\"sep-2792.http\" tests=\"1\" failures=\"1\""));
     /// assert!(xml.contains("no &lt;Vary&gt;"));

@@ -1,36 +1,43 @@
 //! Running the suite against a target.
 //!
-//! A [`Target`] is a Streamable HTTP URL, a stdio command, or — with neither —
-//! the embedded reference server, which is tested over both transports (an
-//! in-process stdio pipe and Streamable HTTP on a loopback port), optionally
-//! with one injected [`Fault`]. Each transport gets one connection that every
-//! scenario shares, so a server that keeps state between requests shows it.
+//! A [`Target`] is a Streamable HTTP URL, a stdio command, or the embedded
+//! reference server, which is tested over both transports (an in-process
+//! stdio pipe and Streamable HTTP on a loopback port), optionally with one
+//! injected fault or one latitude taken. Each transport gets one connection
+//! that every scenario shares, so a server that keeps state between requests
+//! shows it.
+//!
+//! Without a profile, [discovery](crate#discovery) finds the target's
+//! languages first. A target that cannot be asked anything (unreachable, not
+//! MCP, a stdio server that exits) is an error ([`run`] returns `Err`, the
+//! command exits 2), never a list of failures.
 //!
 //! ```
-//! use mcp_lang_conformance::run::{Config, Target, run};
+//! use mcp_lang_conformance::{Config, Target, Verdict, run};
 //!
 //! # tokio::runtime::Runtime::new().unwrap().block_on(async {
 //! let mut config = Config::new(Target::Embedded);
 //! config.only = vec!["scope.".into()]; // every request-scope scenario
 //! config.client_side = false;
 //! let report = run(&config).await.unwrap();
-//! assert_eq!(report.summary().failed, 0, "{}", report.table());
+//! assert_eq!(report.verdict(), Verdict::Passed, "{}", report.table());
 //! # });
 //! ```
 
 use std::time::Duration;
 
 use mcp_lang_reference::ReferenceServer;
-use mcp_lang_reference::fault::{self, Fault};
 use mcp_lang_reference::serve::HttpMode;
 
+use crate::discovery::{Conclusion, discover};
+use crate::faults::{self, Alteration};
 use crate::http::HttpConnection;
-use crate::profile::{Profile, probe};
-use crate::report::{Report, Row};
+use crate::profile::Profile;
+use crate::report::{DiscoveryNote, Report, Row, Verdict};
 use crate::scenario::{Connection, Ctx, Needs, Outcome, Scenario, Transport};
 use crate::scenarios;
 use crate::stdio::StdioConnection;
-use crate::wire::PROTOCOL_STATELESS;
+use crate::wire::{Call, PROTOCOL_HANDSHAKE, PROTOCOL_STATELESS};
 
 /// The longest a single scenario may run.
 ///
@@ -42,20 +49,42 @@ use crate::wire::PROTOCOL_STATELESS;
 /// ```
 pub const SCENARIO_TIMEOUT: Duration = Duration::from_secs(90);
 
+/// The protocol version the suite speaks unless told otherwise: stateless
+/// requests that carry their protocol in `_meta`.
+///
+/// ```
+/// use mcp_lang_conformance::run::{DEFAULT_PROTOCOL, HANDSHAKE_PROTOCOL};
+///
+/// assert_eq!(DEFAULT_PROTOCOL, "2026-07-28");
+/// assert!(HANDSHAKE_PROTOCOL < DEFAULT_PROTOCOL);
+/// ```
+pub const DEFAULT_PROTOCOL: &str = PROTOCOL_STATELESS;
+
+/// The protocol version with the `initialize` handshake the suite speaks to
+/// servers that do not speak [`DEFAULT_PROTOCOL`] (`--protocol 2025-11-25`).
+///
+/// ```
+/// use mcp_lang_conformance::run::HANDSHAKE_PROTOCOL;
+///
+/// assert_eq!(HANDSHAKE_PROTOCOL, "2025-11-25");
+/// ```
+pub const HANDSHAKE_PROTOCOL: &str = PROTOCOL_HANDSHAKE;
+
 /// What to test.
 ///
 /// ```
-/// use mcp_lang_conformance::run::{Config, Target};
+/// use mcp_lang_conformance::{Config, Target};
 ///
 /// let config = Config::new(Target::Url("http://127.0.0.1:3000/mcp".into()));
 /// assert_eq!(config.target, Target::Url("http://127.0.0.1:3000/mcp".into()));
-/// assert!(config.profile.is_none()); // probed when the run starts
+/// assert!(config.profile.is_none()); // discovered when the run starts
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Target {
     /// A Streamable HTTP endpoint, `http://host:port/path`.
     Url(String),
-    /// A command that serves MCP on its stdin/stdout (`"mcp-lang serve --stdio"`).
+    /// A command that serves MCP on its stdin/stdout (`"mcp-lang serve --stdio"`),
+    /// split into words as a POSIX shell would.
     Stdio(String),
     /// The reference server, in this process, over both transports.
     Embedded,
@@ -64,7 +93,8 @@ pub enum Target {
 /// How to run the suite.
 ///
 /// ```
-/// use mcp_lang_conformance::run::{Config, Target};
+/// use mcp_lang_conformance::{Config, Target};
+///
 /// let config = Config::new(Target::Embedded);
 /// assert!(config.client_side);
 /// ```
@@ -72,29 +102,33 @@ pub enum Target {
 pub struct Config {
     /// What to test.
     pub target: Target,
-    /// The target's languages; probed when `None` (the embedded server's are
-    /// known).
+    /// The target's languages; discovered when `None`.
     pub profile: Option<Profile>,
-    /// The protocol version to speak (default 2026-07-28, stateless; a
-    /// handshake version such as 2025-11-25 runs `initialize` first).
+    /// The protocol version to speak ([`DEFAULT_PROTOCOL`], stateless; a
+    /// handshake version such as [`HANDSHAKE_PROTOCOL`] runs `initialize`
+    /// first).
     pub protocol: String,
     /// Run only scenarios whose id starts with one of these (all when empty).
     pub only: Vec<String>,
     /// Also run the client-side scenarios.
     pub client_side: bool,
-    /// A fault to inject into the embedded server (ignored for other targets).
-    pub fault: Option<Fault>,
+    /// The embedded server only: a fault to inject or a latitude to take.
+    pub alteration: Option<Alteration>,
+    /// The embedded server only: how its Streamable HTTP endpoint keeps
+    /// state.
+    pub http_mode: HttpMode,
 }
 
 impl Config {
-    /// Every scenario against `target`, profile probed, stateless protocol.
+    /// Every scenario against `target`, profile discovered, stateless
+    /// protocol.
     ///
     /// ```
-    /// use mcp_lang_conformance::run::{Config, Target};
+    /// use mcp_lang_conformance::{Config, Target};
     ///
     /// let config = Config::new(Target::Stdio("mcp-lang serve --stdio".into()));
     /// assert_eq!(config.protocol, "2026-07-28");
-    /// assert!(config.only.is_empty() && config.fault.is_none());
+    /// assert!(config.only.is_empty() && config.alteration.is_none());
     /// ```
     pub fn new(target: Target) -> Self {
         Self {
@@ -103,7 +137,8 @@ impl Config {
             protocol: PROTOCOL_STATELESS.to_owned(),
             only: Vec::new(),
             client_side: true,
-            fault: None,
+            alteration: None,
+            http_mode: HttpMode::Stateless,
         }
     }
 
@@ -121,19 +156,20 @@ impl Config {
 ///
 /// # Errors
 ///
-/// The target cannot be reached or started, or its profile cannot be probed.
+/// The target cannot be tested at all: it cannot be reached or started, it
+/// does not answer MCP, or a stdio server exits before discovery is done
+/// (the error says with which status, and what it last wrote on stderr).
 ///
 /// ```
-/// use mcp_lang_conformance::run::{Config, Target, run};
-/// use mcp_lang_reference::fault::Fault;
+/// use mcp_lang_conformance::{Config, Target, Verdict, run, faults::Fault};
 ///
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// let mut config = Config::new(Target::Embedded);
 /// config.only = vec!["cache.vary".into()];
 /// config.client_side = false;
-/// config.fault = Some(Fault::DropVary);
+/// config.alteration = Some(Fault::DropVary.into());
 /// let report = run(&config).await.unwrap();
-/// assert!(report.failed()); // the injected fault is caught
+/// assert_eq!(report.verdict(), Verdict::Failed); // the injected fault is caught
 /// assert_eq!(report.rows_of("cache.vary").map(|r| r.outcome.as_str()).collect::<Vec<_>>(), ["skip", "fail"]);
 /// # });
 /// ```
@@ -145,12 +181,13 @@ pub async fn run(config: &Config) -> Result<Report, String> {
             report.target = format!("Streamable HTTP {url}");
             let mut connection =
                 HttpConnection::new(url, &config.protocol).map_err(|e| e.to_string())?;
-            connection.open().await.map_err(|e| e.to_string())?;
-            let connection = Connection::Http(connection);
+            connection
+                .open()
+                .await
+                .map_err(|e| format!("cannot open an MCP session at {url}: {e}"))?;
             run_transport(
                 &mut report,
-                Transport::Http,
-                connection,
+                Connection::Http(connection),
                 config.profile.clone(),
                 &scenarios,
             )
@@ -160,10 +197,12 @@ pub async fn run(config: &Config) -> Result<Report, String> {
             report.target = format!("stdio `{command}`");
             let mut connection =
                 StdioConnection::spawn(command, &config.protocol).map_err(|e| e.to_string())?;
-            connection.open().await.map_err(|e| e.to_string())?;
+            if let Err(e) = connection.open().await {
+                let why = connection.exited().await.unwrap_or_else(|| e.to_string());
+                return Err(format!("cannot open an MCP session with `{command}`: {why}"));
+            }
             run_transport(
                 &mut report,
-                Transport::Stdio,
                 Connection::Stdio(connection),
                 config.profile.clone(),
                 &scenarios,
@@ -171,56 +210,45 @@ pub async fn run(config: &Config) -> Result<Report, String> {
             .await?;
         }
         Target::Embedded => {
-            report.target = match config.fault {
-                Some(f) => format!("embedded reference server with fault `{f}`"),
+            report.target = match config.alteration {
+                Some(a) => format!("embedded reference server with {a}"),
                 None => "embedded reference server".to_owned(),
             };
             let server = ReferenceServer::new()
                 .map_err(|e| format!("the reference server failed to start: {e}"))?;
-            let profile = match &config.profile {
-                Some(p) => p.clone(),
-                None => Profile::new(
-                    server.languages().supported().map(str::to_owned).collect(),
-                    server.languages().default_tag().to_owned(),
-                )?,
-            };
             // stdio: the server on one end of an in-process pipe.
             let (server_io, client_io) = tokio::io::duplex(1 << 20);
-            let stdio_task =
-                tokio::spawn(fault::serve_stream(server.clone(), server_io, config.fault));
+            let stdio_task = tokio::spawn(faults::serve_stream(
+                server.clone(),
+                server_io,
+                config.alteration,
+            ));
             let (read, write) = tokio::io::split(client_io);
             let mut connection = StdioConnection::new(read, write, &config.protocol);
             connection.open().await.map_err(|e| e.to_string())?;
             run_transport(
                 &mut report,
-                Transport::Stdio,
                 Connection::Stdio(connection),
-                Some(profile.clone()),
+                config.profile.clone(),
                 &scenarios,
             )
             .await?;
             stdio_task.abort();
             // Streamable HTTP on a loopback port.
-            let http = fault::spawn_http(
-                server,
-                ([127, 0, 0, 1], 0).into(),
-                HttpMode::Stateless,
-                config.fault,
-            )
-            .await
-            .map_err(|e| format!("the reference server could not bind a loopback port: {e}"))?;
+            let loopback = ([127, 0, 0, 1], 0).into();
+            let http = faults::spawn_http(server, loopback, config.http_mode, config.alteration)
+                .await
+                .map_err(|e| format!("the reference server could not bind a loopback port: {e}"))?;
             let mut connection =
                 HttpConnection::new(&http.url(), &config.protocol).map_err(|e| e.to_string())?;
             if let Err(e) = connection.open().await {
                 http.shutdown().await;
                 return Err(e.to_string());
             }
-            let connection = Connection::Http(connection);
             let result = run_transport(
                 &mut report,
-                Transport::Http,
-                connection,
-                Some(profile),
+                Connection::Http(connection),
+                config.profile.clone(),
                 &scenarios,
             )
             .await;
@@ -230,10 +258,8 @@ pub async fn run(config: &Config) -> Result<Report, String> {
     }
     if config.client_side {
         for scenario in scenarios.iter().filter(|s| s.needs == Needs::Client) {
-            let mut ctx = Ctx {
-                connection: None,
-                profile: Profile::new(vec!["en".into()], "en".into())?,
-            };
+            let profile = Profile::new(vec!["en".into()], "en".into())?;
+            let mut ctx = Ctx::new(None, profile);
             let outcome = run_one(scenario, &mut ctx).await;
             report.rows.push(Row {
                 scenario: *scenario,
@@ -254,27 +280,82 @@ async fn run_one(scenario: &Scenario, ctx: &mut Ctx) -> Outcome {
     }
 }
 
+/// Makes sure the target answers at all: one `tools/list` without a
+/// preference (any JSON-RPC answer will do, an error included).
+async fn reach(ctx: &mut Ctx) -> Result<(), String> {
+    let exchange = ctx
+        .send(Call::new("tools/list"))
+        .await
+        .map_err(|o| o.reason().to_owned())?;
+    if exchange.response().is_none() {
+        return Err(format!(
+            "the target does not answer MCP: tools/list got {}",
+            exchange.summary()
+        ));
+    }
+    Ok(())
+}
+
 async fn run_transport(
     report: &mut Report,
-    transport: Transport,
     connection: Connection,
     profile: Option<Profile>,
     scenarios: &[Scenario],
 ) -> Result<(), String> {
-    let (profile, connection) = match profile {
-        Some(p) => (p, connection),
-        None => probe(connection).await?,
+    let transport = match connection {
+        Connection::Stdio(_) => Transport::Stdio,
+        Connection::Http(_) => Transport::Http,
     };
-    let mut ctx = Ctx {
-        connection: Some(connection),
-        profile,
+    let given = profile.is_some();
+    let placeholder = match profile {
+        Some(p) => p,
+        None => Profile::new(vec!["en".into()], "en".into())?,
     };
+    let mut ctx = Ctx::new(Some(connection), placeholder);
+    let mut findings = Vec::new();
+    // Why the scenarios cannot run, when discovery could not decide.
+    let mut not_run: Option<String> = None;
+    if given {
+        reach(&mut ctx).await?;
+    } else {
+        let discovery = discover(&mut ctx).await?;
+        findings = discovery.findings;
+        let undecided = match discovery.conclusion {
+            Conclusion::Profile(profile) => {
+                ctx.profile = profile;
+                None
+            }
+            Conclusion::Inconclusive(reason) => {
+                not_run = Some(format!("not run: discovery was inconclusive ({reason})"));
+                Some(Verdict::Inconclusive(reason))
+            }
+            Conclusion::NotParticipating(reason) => {
+                not_run = Some(format!("not run: {reason}"));
+                Some(Verdict::NotParticipating(reason))
+            }
+            Conclusion::Failed => {
+                not_run = Some(
+                    "not run: discovery could not establish the server's languages (see the failures it found)"
+                        .into(),
+                );
+                None
+            }
+        };
+        report.discovery.push(DiscoveryNote {
+            transport: transport.as_str(),
+            lines: discovery.notes,
+            undecided,
+        });
+    }
+    let first_row = report.rows.len();
     for scenario in scenarios {
-        let outcome = match (scenario.needs, transport) {
-            (Needs::Client, _) => continue,
-            (Needs::Http, Transport::Stdio) => Outcome::Skip(
+        let outcome = match (scenario.needs, transport, &not_run, &ctx.gone) {
+            (Needs::Client, _, _, _) => continue,
+            (Needs::Http, Transport::Stdio, _, _) => Outcome::Skip(
                 "needs Streamable HTTP: field lines, status codes and caching headers do not exist on stdio".into(),
             ),
+            (_, _, Some(why), _) => Outcome::Skip(why.clone()),
+            (_, _, _, Some(gone)) => Outcome::Skip(format!("not run: {gone}")),
             _ => run_one(scenario, &mut ctx).await,
         };
         report.rows.push(Row {
@@ -282,6 +363,26 @@ async fn run_transport(
             transport: transport.as_str(),
             outcome,
         });
+    }
+    // What discovery saw fails the scenario whose rule it breaks.
+    for (id, seen) in findings {
+        let message = format!("seen during discovery: {seen}");
+        match report.rows[first_row..]
+            .iter_mut()
+            .find(|r| r.scenario.id == id)
+        {
+            Some(row) if row.outcome.is_fail() => {}
+            Some(row) => row.outcome = Outcome::Fail(message),
+            None => {
+                if let Some(scenario) = scenarios::find(id) {
+                    report.rows.push(Row {
+                        scenario,
+                        transport: transport.as_str(),
+                        outcome: Outcome::Fail(message),
+                    });
+                }
+            }
+        }
     }
     if let Some(Connection::Stdio(connection)) = ctx.connection.take() {
         connection.close().await;

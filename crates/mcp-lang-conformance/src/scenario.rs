@@ -1,20 +1,17 @@
-//! What a scenario is, what it may use, and how it ends.
+//! What a scenario is, and how it ends.
 //!
 //! A [`Scenario`] checks one rule of SEP-2792 and cites the sentence it checks.
-//! It runs against a [`Ctx`]: one open connection to the target (stdio or
-//! Streamable HTTP), the target's [`Profile`], and helpers that turn transport
-//! failures into failures of the scenario. It ends with an [`Outcome`]: pass,
-//! fail (with what was seen), or skip (with why it does not apply).
+//! It runs against one open connection to the target (stdio or Streamable
+//! HTTP) and the target's profile, and ends with an [`Outcome`]: pass, fail
+//! (with what was seen), or skip (with why it could not provoke what it
+//! checks). A scenario that could not provoke what it checks never passes.
 //!
 //! ```
-//! use mcp_lang_conformance::{profile::Profile, scenario::{Ctx, Outcome}, scenarios::find};
+//! use mcp_lang_conformance::scenarios::find;
 //!
-//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
-//! // A client-side scenario needs no target: run it by hand.
-//! let scenario = find("client.privacy").unwrap();
-//! let mut ctx = Ctx { connection: None, profile: Profile::new(vec!["en".into()], "en".into()).unwrap() };
-//! assert_eq!((scenario.run)(&mut ctx).await, Outcome::Pass);
-//! # });
+//! let scenario = find("match.weights").unwrap();
+//! assert_eq!(scenario.item, 1); // the SEP's Conformance item
+//! assert!(scenario.sep.contains("weights"));
 //! ```
 
 use std::future::Future;
@@ -30,7 +27,7 @@ use crate::wire::{Call, Exchange};
 /// How a scenario ended.
 ///
 /// ```
-/// use mcp_lang_conformance::scenario::Outcome;
+/// use mcp_lang_conformance::Outcome;
 ///
 /// let outcome = Outcome::Fail("picked `fr` for `fr;q=0.1, de`".into());
 /// assert!(outcome.is_fail());
@@ -42,7 +39,8 @@ pub enum Outcome {
     Pass,
     /// The rule is broken; the text says what was seen.
     Fail(String),
-    /// The scenario does not apply to this target; the text says why.
+    /// The scenario could not provoke what it checks on this target; the
+    /// text says why.
     Skip(String),
 }
 
@@ -50,7 +48,7 @@ impl Outcome {
     /// `"pass"`, `"fail"` or `"skip"`.
     ///
     /// ```
-    /// use mcp_lang_conformance::scenario::Outcome;
+    /// use mcp_lang_conformance::Outcome;
     ///
     /// assert_eq!(Outcome::Pass.as_str(), "pass");
     /// assert_eq!(Outcome::Skip("stdio".into()).as_str(), "skip");
@@ -63,10 +61,11 @@ impl Outcome {
         }
     }
 
-    /// The reason of a failure or a skip.
+    /// What was seen (a failure) or why the scenario did not apply (a skip);
+    /// empty for a pass.
     ///
     /// ```
-    /// use mcp_lang_conformance::scenario::Outcome;
+    /// use mcp_lang_conformance::Outcome;
     ///
     /// assert_eq!(Outcome::Pass.reason(), "");
     /// assert_eq!(Outcome::Skip("needs HTTP".into()).reason(), "needs HTTP");
@@ -78,61 +77,45 @@ impl Outcome {
         }
     }
 
-    /// Whether this is a failure.
+    /// Whether the rule is broken.
     ///
     /// ```
-    /// use mcp_lang_conformance::scenario::Outcome;
+    /// use mcp_lang_conformance::Outcome;
     ///
-    /// assert!(!Outcome::Skip("no elicitation tool".into()).is_fail());
+    /// assert!(!Outcome::Skip("no tool".into()).is_fail());
     /// ```
     pub fn is_fail(&self) -> bool {
         matches!(self, Self::Fail(_))
     }
 }
 
-/// What a scenario needs from the target.
+/// What a scenario needs of the target.
 ///
 /// ```
-/// use mcp_lang_conformance::{scenario::Needs, scenarios::find};
+/// use mcp_lang_conformance::{Needs, scenarios::find};
 ///
-/// assert_eq!(find("match.weights").unwrap().needs, Needs::Any);
 /// assert_eq!(find("http.mismatch").unwrap().needs, Needs::Http);
+/// assert_eq!(find("match.weights").unwrap().needs, Needs::Any);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Needs {
-    /// Any transport: only `_meta` is looked at.
+    /// Only `_meta`: it runs on stdio and on Streamable HTTP.
     Any,
-    /// Streamable HTTP: field lines, status codes, caching headers. Skipped on stdio.
+    /// HTTP fields, status codes or caching headers: Streamable HTTP only.
     Http,
-    /// Nothing from the target: the scenario checks this project's client
-    /// (`mcp-lang-rmcp`, `mcp-lang-http`, `mcp-lang-meta`) against a scripted server.
+    /// A client-side check against scripted servers; no target needed.
     Client,
 }
 
-/// The transport a run speaks.
-///
-/// ```
-/// use mcp_lang_conformance::scenario::Transport;
-///
-/// assert_eq!(Transport::Http.as_str(), "http");
-/// ```
+/// The transport a connection uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Transport {
-    /// JSON-RPC lines on a byte stream.
+pub(crate) enum Transport {
     Stdio,
-    /// Streamable HTTP.
     Http,
 }
 
 impl Transport {
-    /// `"stdio"` or `"http"`.
-    ///
-    /// ```
-    /// use mcp_lang_conformance::scenario::Transport;
-    ///
-    /// assert_eq!([Transport::Stdio, Transport::Http].map(Transport::as_str), ["stdio", "http"]);
-    /// ```
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Self::Stdio => "stdio",
             Self::Http => "http",
@@ -141,17 +124,7 @@ impl Transport {
 }
 
 /// The future a scenario returns.
-///
-/// ```
-/// use mcp_lang_conformance::scenario::{Ctx, Outcome, ScenarioFuture};
-///
-/// // The shape of `Scenario::run`: a plain `fn` returning a boxed future.
-/// fn always_passes(_: &mut Ctx) -> ScenarioFuture<'_> {
-///     Box::pin(async { Outcome::Pass })
-/// }
-/// # let _ = always_passes;
-/// ```
-pub type ScenarioFuture<'a> = Pin<Box<dyn Future<Output = Outcome> + Send + 'a>>;
+pub(crate) type ScenarioFuture<'a> = Pin<Box<dyn Future<Output = Outcome> + Send + 'a>>;
 
 /// One check of one rule.
 ///
@@ -164,19 +137,17 @@ pub type ScenarioFuture<'a> = Pin<Box<dyn Future<Output = Outcome> + Send + 'a>>
 /// ```
 #[derive(Clone, Copy)]
 pub struct Scenario {
-    /// A stable identifier, `area.rule` (`match.weights`).
+    /// A stable id, `area.rule` (`match.weights`).
     pub id: &'static str,
-    /// The item of the SEP's Conformance list it covers (1–10); 0 for a rule
-    /// of the SEP outside that list (Security and Privacy's malformed value).
+    /// The item of the SEP's Conformance list it covers (1–10).
     pub item: u8,
-    /// The rule, in a few words.
+    /// The rule, in a line.
     pub rule: &'static str,
-    /// The SEP sentence it checks, quoted.
+    /// The SEP sentence it checks, verbatim.
     pub sep: &'static str,
-    /// What it needs from the target.
+    /// What it needs of the target.
     pub needs: Needs,
-    /// The check.
-    pub run: for<'a> fn(&'a mut Ctx) -> ScenarioFuture<'a>,
+    pub(crate) run: for<'a> fn(&'a mut Ctx) -> ScenarioFuture<'a>,
 }
 
 impl std::fmt::Debug for Scenario {
@@ -189,79 +160,36 @@ impl std::fmt::Debug for Scenario {
     }
 }
 
-/// The open connection a scenario talks through.
-///
-/// ```
-/// use mcp_lang_conformance::{http::HttpConnection, scenario::Connection};
-///
-/// let connection = Connection::Http(HttpConnection::new("http://127.0.0.1:3000/mcp", "2026-07-28").unwrap());
-/// assert!(matches!(connection, Connection::Http(_)));
-/// ```
+/// An open connection to the target.
 #[derive(Debug)]
-pub enum Connection {
-    /// stdio (a process or an in-process pipe).
+pub(crate) enum Connection {
     Stdio(StdioConnection),
-    /// Streamable HTTP.
     Http(HttpConnection),
 }
 
-/// Everything a scenario may use.
-///
-/// ```
-/// use mcp_lang_conformance::{profile::Profile, scenario::Ctx};
-///
-/// // A client-side scenario's context: no target.
-/// let ctx = Ctx { connection: None, profile: Profile::new(vec!["en".into()], "en".into()).unwrap() };
-/// assert_eq!(ctx.transport(), None);
-/// ```
+/// What a scenario runs against.
 #[derive(Debug)]
-pub struct Ctx {
-    /// The connection to the target; `None` for client-side scenarios.
-    pub connection: Option<Connection>,
-    /// The target's languages and tools.
-    pub profile: Profile,
+pub(crate) struct Ctx {
+    pub(crate) connection: Option<Connection>,
+    pub(crate) profile: Profile,
+    /// Set when the server is gone (a stdio server that exited): why. Later
+    /// scenarios are not run.
+    pub(crate) gone: Option<String>,
 }
 
-/// A shortcut for scenarios: `Err(outcome)` ends the scenario with it.
-///
-/// ```
-/// use mcp_lang_conformance::scenario::{Outcome, Step, ensure, finish};
-///
-/// fn check(tag: &str) -> Step<()> {
-///     ensure(tag == "fr-CA", || format!("contentLanguage {tag:?}, expected \"fr-CA\""))?;
-///     Ok(())
-/// }
-/// assert_eq!(finish(check("fr-CA")), Outcome::Pass);
-/// assert!(finish(check("fr")).is_fail());
-/// ```
-pub type Step<T> = Result<T, Outcome>;
+/// A step of a scenario: `Err` ends it with that outcome.
+pub(crate) type Step<T> = Result<T, Outcome>;
 
 impl Ctx {
-    /// The transport, if connected.
-    ///
-    /// ```
-    /// # use mcp_lang_conformance::stdio::StdioConnection;
-    /// # async fn embedded_stdio() -> StdioConnection {
-    /// #     use rmcp::ServiceExt;
-    /// #     let (server_io, client_io) = tokio::io::duplex(1 << 20);
-    /// #     let server = mcp_lang_reference::ReferenceServer::new().unwrap();
-    /// #     tokio::spawn(async move { if let Ok(s) = server.serve(server_io).await { let _ = s.waiting().await; } });
-    /// #     let (read, write) = tokio::io::split(client_io);
-    /// #     StdioConnection::new(read, write, "2026-07-28")
-    /// # }
-    /// # async fn embedded_ctx() -> mcp_lang_conformance::scenario::Ctx {
-    /// #     use mcp_lang_conformance::{profile::Profile, scenario::{Connection, Ctx}};
-    /// #     let profile = Profile::new(vec!["en".into(), "fr".into(), "fr-CA".into(), "de".into(), "ja".into(), "ga".into()], "en".into()).unwrap();
-    /// #     Ctx { connection: Some(Connection::Stdio(embedded_stdio().await)), profile }
-    /// # }
-    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-    /// use mcp_lang_conformance::scenario::Transport;
-    ///
-    /// let ctx = embedded_ctx().await;
-    /// assert_eq!(ctx.transport(), Some(Transport::Stdio));
-    /// # });
-    /// ```
-    pub fn transport(&self) -> Option<Transport> {
+    pub(crate) fn new(connection: Option<Connection>, profile: Profile) -> Self {
+        Self {
+            connection,
+            profile,
+            gone: None,
+        }
+    }
+
+    pub(crate) fn transport(&self) -> Option<Transport> {
         match self.connection {
             Some(Connection::Stdio(_)) => Some(Transport::Stdio),
             Some(Connection::Http(_)) => Some(Transport::Http),
@@ -269,29 +197,7 @@ impl Ctx {
         }
     }
 
-    /// The protocol version the connection speaks.
-    ///
-    /// ```
-    /// # use mcp_lang_conformance::stdio::StdioConnection;
-    /// # async fn embedded_stdio() -> StdioConnection {
-    /// #     use rmcp::ServiceExt;
-    /// #     let (server_io, client_io) = tokio::io::duplex(1 << 20);
-    /// #     let server = mcp_lang_reference::ReferenceServer::new().unwrap();
-    /// #     tokio::spawn(async move { if let Ok(s) = server.serve(server_io).await { let _ = s.waiting().await; } });
-    /// #     let (read, write) = tokio::io::split(client_io);
-    /// #     StdioConnection::new(read, write, "2026-07-28")
-    /// # }
-    /// # async fn embedded_ctx() -> mcp_lang_conformance::scenario::Ctx {
-    /// #     use mcp_lang_conformance::{profile::Profile, scenario::{Connection, Ctx}};
-    /// #     let profile = Profile::new(vec!["en".into(), "fr".into(), "fr-CA".into(), "de".into(), "ja".into(), "ga".into()], "en".into()).unwrap();
-    /// #     Ctx { connection: Some(Connection::Stdio(embedded_stdio().await)), profile }
-    /// # }
-    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-    /// let ctx = embedded_ctx().await;
-    /// assert_eq!(ctx.protocol(), Some("2026-07-28"));
-    /// # });
-    /// ```
-    pub fn protocol(&self) -> Option<&str> {
+    pub(crate) fn protocol(&self) -> Option<&str> {
         match &self.connection {
             Some(Connection::Stdio(c)) => Some(c.protocol()),
             Some(Connection::Http(c)) => Some(c.protocol()),
@@ -299,70 +205,37 @@ impl Ctx {
         }
     }
 
-    /// Sends `call`; a transport failure fails the scenario.
-    ///
-    /// ```
-    /// # use mcp_lang_conformance::stdio::StdioConnection;
-    /// # async fn embedded_stdio() -> StdioConnection {
-    /// #     use rmcp::ServiceExt;
-    /// #     let (server_io, client_io) = tokio::io::duplex(1 << 20);
-    /// #     let server = mcp_lang_reference::ReferenceServer::new().unwrap();
-    /// #     tokio::spawn(async move { if let Ok(s) = server.serve(server_io).await { let _ = s.waiting().await; } });
-    /// #     let (read, write) = tokio::io::split(client_io);
-    /// #     StdioConnection::new(read, write, "2026-07-28")
-    /// # }
-    /// # async fn embedded_ctx() -> mcp_lang_conformance::scenario::Ctx {
-    /// #     use mcp_lang_conformance::{profile::Profile, scenario::{Connection, Ctx}};
-    /// #     let profile = Profile::new(vec!["en".into(), "fr".into(), "fr-CA".into(), "de".into(), "ja".into(), "ga".into()], "en".into()).unwrap();
-    /// #     Ctx { connection: Some(Connection::Stdio(embedded_stdio().await)), profile }
-    /// # }
-    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-    /// use mcp_lang_conformance::wire::Call;
-    ///
-    /// let mut ctx = embedded_ctx().await;
-    /// let exchange = ctx.send(Call::new("tools/list").preference("de")).await.unwrap();
-    /// assert_eq!(exchange.content_language_str(), Some("de"));
-    /// # });
-    /// ```
-    pub async fn send(&mut self, call: Call) -> Step<Exchange> {
+    /// Sends `call`; a transport failure fails the scenario. When a stdio
+    /// server has exited, the failure says with which status and what it
+    /// last wrote on stderr, and the context remembers that it is gone.
+    pub(crate) async fn send(&mut self, call: Call) -> Step<Exchange> {
+        if let Some(gone) = &self.gone {
+            return Err(Outcome::Skip(format!("not run: {gone}")));
+        }
         let result = match &mut self.connection {
             Some(Connection::Stdio(c)) => c.send(&call).await,
             Some(Connection::Http(c)) => c.send(&call).await,
             None => return Err(Outcome::Skip("no target connection".into())),
         };
-        result.map_err(|e| Outcome::Fail(format!("{} failed on the wire: {e}", call.method)))
+        match result {
+            Ok(exchange) => Ok(exchange),
+            Err(e) => {
+                if let Some(Connection::Stdio(c)) = &mut self.connection
+                    && let Some(exit) = c.exited().await
+                {
+                    self.gone = Some(exit.clone());
+                    return Err(Outcome::Fail(format!("{}: {exit}", call.method)));
+                }
+                Err(Outcome::Fail(format!(
+                    "{} failed on the wire: {e}",
+                    call.method
+                )))
+            }
+        }
     }
 
-    /// Sends `call` and requires a JSON-RPC result (not an error, not an HTTP
-    /// error status).
-    ///
-    /// ```
-    /// # use mcp_lang_conformance::stdio::StdioConnection;
-    /// # async fn embedded_stdio() -> StdioConnection {
-    /// #     use rmcp::ServiceExt;
-    /// #     let (server_io, client_io) = tokio::io::duplex(1 << 20);
-    /// #     let server = mcp_lang_reference::ReferenceServer::new().unwrap();
-    /// #     tokio::spawn(async move { if let Ok(s) = server.serve(server_io).await { let _ = s.waiting().await; } });
-    /// #     let (read, write) = tokio::io::split(client_io);
-    /// #     StdioConnection::new(read, write, "2026-07-28")
-    /// # }
-    /// # async fn embedded_ctx() -> mcp_lang_conformance::scenario::Ctx {
-    /// #     use mcp_lang_conformance::{profile::Profile, scenario::{Connection, Ctx}};
-    /// #     let profile = Profile::new(vec!["en".into(), "fr".into(), "fr-CA".into(), "de".into(), "ja".into(), "ga".into()], "en".into()).unwrap();
-    /// #     Ctx { connection: Some(Connection::Stdio(embedded_stdio().await)), profile }
-    /// # }
-    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-    /// use mcp_lang_conformance::wire::Call;
-    /// use serde_json::json;
-    ///
-    /// let mut ctx = embedded_ctx().await;
-    /// assert!(ctx.result(Call::new("tools/list")).await.is_ok());
-    /// // A JSON-RPC error fails the scenario, saying what came back.
-    /// let failed = ctx.result(Call::tool("no_such_tool", json!({}))).await.unwrap_err();
-    /// assert!(failed.is_fail());
-    /// # });
-    /// ```
-    pub async fn result(&mut self, call: Call) -> Step<Exchange> {
+    /// Sends `call` and requires a successful result.
+    pub(crate) async fn result(&mut self, call: Call) -> Step<Exchange> {
         let preference = call.preference.clone();
         let method = call.method.clone();
         let exchange = self.send(call).await?;
@@ -375,32 +248,9 @@ impl Ctx {
         Ok(exchange)
     }
 
-    /// The `contentLanguage` string of a successful `call`, required.
-    ///
-    /// ```
-    /// # use mcp_lang_conformance::stdio::StdioConnection;
-    /// # async fn embedded_stdio() -> StdioConnection {
-    /// #     use rmcp::ServiceExt;
-    /// #     let (server_io, client_io) = tokio::io::duplex(1 << 20);
-    /// #     let server = mcp_lang_reference::ReferenceServer::new().unwrap();
-    /// #     tokio::spawn(async move { if let Ok(s) = server.serve(server_io).await { let _ = s.waiting().await; } });
-    /// #     let (read, write) = tokio::io::split(client_io);
-    /// #     StdioConnection::new(read, write, "2026-07-28")
-    /// # }
-    /// # async fn embedded_ctx() -> mcp_lang_conformance::scenario::Ctx {
-    /// #     use mcp_lang_conformance::{profile::Profile, scenario::{Connection, Ctx}};
-    /// #     let profile = Profile::new(vec!["en".into(), "fr".into(), "fr-CA".into(), "de".into(), "ja".into(), "ga".into()], "en".into()).unwrap();
-    /// #     Ctx { connection: Some(Connection::Stdio(embedded_stdio().await)), profile }
-    /// # }
-    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-    /// use mcp_lang_conformance::wire::Call;
-    ///
-    /// let mut ctx = embedded_ctx().await;
-    /// let (tag, _) = ctx.language_of(Call::new("tools/list").preference("fr-CA,fr;q=0.9")).await.unwrap();
-    /// assert_eq!(tag, "fr-CA");
-    /// # });
-    /// ```
-    pub async fn language_of(&mut self, call: Call) -> Step<(String, Exchange)> {
+    /// Sends `call` and requires a result reporting a `contentLanguage`
+    /// string.
+    pub(crate) async fn language_of(&mut self, call: Call) -> Step<(String, Exchange)> {
         let preference = call.preference.clone();
         let method = call.method.clone();
         let exchange = self.result(call).await?;
@@ -415,17 +265,9 @@ impl Ctx {
         }
     }
 
-    /// Requires `n` supported languages besides the default, or skips.
-    ///
-    /// ```
-    /// use mcp_lang_conformance::{profile::Profile, scenario::Ctx};
-    ///
-    /// let profile = Profile::new(vec!["en".into(), "de".into()], "en".into()).unwrap();
-    /// let ctx = Ctx { connection: None, profile };
-    /// assert_eq!(ctx.others(1).unwrap(), ["de"]);
-    /// assert_eq!(ctx.others(2).unwrap_err().as_str(), "skip"); // not enough languages: skip, not fail
-    /// ```
-    pub fn others(&self, n: usize) -> Step<Vec<String>> {
+    /// The supported languages besides the default; skips when there are
+    /// fewer than `n`.
+    pub(crate) fn others(&self, n: usize) -> Step<Vec<String>> {
         let others: Vec<String> = self
             .profile
             .supported
@@ -442,31 +284,28 @@ impl Ctx {
         Ok(others)
     }
 
-    /// Requires that the target lists a tool named `name`, or skips.
-    ///
-    /// ```
-    /// # use mcp_lang_conformance::stdio::StdioConnection;
-    /// # async fn embedded_stdio() -> StdioConnection {
-    /// #     use rmcp::ServiceExt;
-    /// #     let (server_io, client_io) = tokio::io::duplex(1 << 20);
-    /// #     let server = mcp_lang_reference::ReferenceServer::new().unwrap();
-    /// #     tokio::spawn(async move { if let Ok(s) = server.serve(server_io).await { let _ = s.waiting().await; } });
-    /// #     let (read, write) = tokio::io::split(client_io);
-    /// #     StdioConnection::new(read, write, "2026-07-28")
-    /// # }
-    /// # async fn embedded_ctx() -> mcp_lang_conformance::scenario::Ctx {
-    /// #     use mcp_lang_conformance::{profile::Profile, scenario::{Connection, Ctx}};
-    /// #     let profile = Profile::new(vec!["en".into(), "fr".into(), "fr-CA".into(), "de".into(), "ja".into(), "ga".into()], "en".into()).unwrap();
-    /// #     Ctx { connection: Some(Connection::Stdio(embedded_stdio().await)), profile }
-    /// # }
-    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-    /// let mut ctx = embedded_ctx().await;
-    /// let tool = ctx.require_tool("weather_current").await.unwrap();
-    /// assert_eq!(tool["name"], "weather_current");
-    /// assert_eq!(ctx.require_tool("teleport").await.unwrap_err().as_str(), "skip");
-    /// # });
-    /// ```
-    pub async fn require_tool(&mut self, name: &str) -> Step<Value> {
+    /// The supported languages besides the default whose primary subtag
+    /// differs from the default's: a translation into `en-GB` from `en` may
+    /// rightly be identical, one into `fr` may not. Skips when there is none.
+    pub(crate) fn translated_others(&self) -> Step<Vec<String>> {
+        let primary = |t: &str| t.split('-').next().unwrap_or_default().to_ascii_lowercase();
+        let default = primary(&self.profile.default);
+        let others: Vec<String> = self
+            .others(1)?
+            .into_iter()
+            .filter(|t| primary(t) != default)
+            .collect();
+        if others.is_empty() {
+            return Err(Outcome::Skip(format!(
+                "every supported language shares the default {:?}'s primary subtag; their texts may rightly be identical",
+                self.profile.default
+            )));
+        }
+        Ok(others)
+    }
+
+    /// The tool named `name` in `tools/list`; skips when there is none.
+    pub(crate) async fn require_tool(&mut self, name: &str) -> Step<Value> {
         let exchange = self.result(Call::new("tools/list")).await?;
         exchange
             .result()
@@ -486,15 +325,8 @@ impl Ctx {
     }
 }
 
-/// Fails with `message` unless `condition` holds.
-///
-/// ```
-/// use mcp_lang_conformance::scenario::{Outcome, ensure};
-///
-/// assert_eq!(ensure(true, || unreachable!()), Ok(()));
-/// assert_eq!(ensure(false, || "no Vary".into()), Err(Outcome::Fail("no Vary".into())));
-/// ```
-pub fn ensure(condition: bool, message: impl FnOnce() -> String) -> Step<()> {
+/// `Ok` when `condition` holds, else a failure with `message`.
+pub(crate) fn ensure(condition: bool, message: impl FnOnce() -> String) -> Step<()> {
     if condition {
         Ok(())
     } else {
@@ -502,15 +334,8 @@ pub fn ensure(condition: bool, message: impl FnOnce() -> String) -> Step<()> {
     }
 }
 
-/// Ends a scenario body: `Ok(())` passes, `Err(outcome)` is the outcome.
-///
-/// ```
-/// use mcp_lang_conformance::scenario::{Outcome, finish};
-///
-/// assert_eq!(finish(Ok(())), Outcome::Pass);
-/// assert_eq!(finish(Err(Outcome::Skip("stdio".into()))), Outcome::Skip("stdio".into()));
-/// ```
-pub fn finish(step: Step<()>) -> Outcome {
+/// The outcome of a scenario's steps.
+pub(crate) fn finish(step: Step<()>) -> Outcome {
     match step {
         Ok(()) => Outcome::Pass,
         Err(outcome) => outcome,

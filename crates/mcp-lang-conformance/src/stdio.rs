@@ -1,30 +1,17 @@
 //! JSON-RPC over a byte stream, one message per line: the stdio transport.
 //!
-//! A [`StdioConnection`] writes one request line, then reads lines until the
+//! A `StdioConnection` writes one request line, then reads lines until the
 //! response with the same id arrives, recording every notification and
 //! server-to-client request in between (it answers those: an elicitation is
 //! accepted, `ping` answered). It works over a child process's pipes
-//! ([`StdioConnection::spawn`]) or any in-process pipe
-//! ([`StdioConnection::new`]), which is how the embedded reference server is
+//! (`StdioConnection::spawn`, which also keeps the last lines the server
+//! writes on stderr, to say why it stopped) or any in-process pipe
+//! (`StdioConnection::new`), which is how the embedded reference server is
 //! reached without a process.
-//!
-//! ```
-//! use mcp_lang_conformance::{stdio::StdioConnection, wire::Call};
-//! use rmcp::ServiceExt;
-//!
-//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
-//! // The reference server on the other end of an in-process pipe.
-//! let (server_io, client_io) = tokio::io::duplex(1 << 20);
-//! let server = mcp_lang_reference::ReferenceServer::new().unwrap();
-//! tokio::spawn(async move { if let Ok(s) = server.serve(server_io).await { let _ = s.waiting().await; } });
-//! let (read, write) = tokio::io::split(client_io);
-//! let mut stdio = StdioConnection::new(read, write, "2026-07-28");
-//! let exchange = stdio.send(&Call::new("tools/list").preference("ja")).await.unwrap();
-//! assert_eq!(exchange.content_language_str(), Some("ja"));
-//! # });
-//! ```
 
-use std::process::Stdio;
+use std::collections::VecDeque;
+use std::process::{ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{Map, Value, json};
@@ -41,53 +28,24 @@ type Writer = Box<dyn AsyncWrite + Unpin + Send>;
 
 /// The longest line (one JSON-RPC message) the suite reads from a server:
 /// a longer one fails the exchange instead of growing without bound.
-///
-/// ```
-/// use mcp_lang_conformance::stdio::MAX_MESSAGE_BYTES;
-///
-/// assert_eq!(MAX_MESSAGE_BYTES, 16 * 1024 * 1024);
-/// ```
-pub const MAX_MESSAGE_BYTES: u64 = 16 << 20;
+pub(crate) const MAX_MESSAGE_BYTES: u64 = 16 << 20;
+
+/// How many of a server's last stderr lines are kept, to show why it stopped.
+const STDERR_LINES: usize = 20;
 
 /// How long one request may take before the suite gives up on it.
-///
-/// ```
-/// use mcp_lang_conformance::{run::SCENARIO_TIMEOUT, stdio::REQUEST_TIMEOUT};
-///
-/// // A scenario has room for several slow requests.
-/// assert!(REQUEST_TIMEOUT * 5 < SCENARIO_TIMEOUT);
-/// ```
-pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(15);
+pub(crate) const REQUEST_TIMEOUT: Duration = Duration::from_secs(15);
 
 /// One stdio connection (one logical client).
-///
-/// ```
-/// # use mcp_lang_conformance::stdio::StdioConnection;
-/// # async fn embedded_stdio() -> StdioConnection {
-/// #     use rmcp::ServiceExt;
-/// #     let (server_io, client_io) = tokio::io::duplex(1 << 20);
-/// #     let server = mcp_lang_reference::ReferenceServer::new().unwrap();
-/// #     tokio::spawn(async move { if let Ok(s) = server.serve(server_io).await { let _ = s.waiting().await; } });
-/// #     let (read, write) = tokio::io::split(client_io);
-/// #     StdioConnection::new(read, write, "2026-07-28")
-/// # }
-/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-/// use mcp_lang_conformance::wire::Call;
-///
-/// let mut stdio = embedded_stdio().await;
-/// stdio.open().await.unwrap();
-/// let exchange = stdio.send(&Call::new("tools/list").preference("ga")).await.unwrap();
-/// assert_eq!(exchange.content_language_str(), Some("ga"));
-/// stdio.close().await;
-/// # });
-/// ```
-pub struct StdioConnection {
+pub(crate) struct StdioConnection {
     reader: Reader,
     writer: Writer,
     next_id: i64,
     meta: Map<String, Value>,
     protocol: String,
     child: Option<Child>,
+    /// The last lines the child wrote on stderr.
+    stderr: Arc<Mutex<VecDeque<String>>>,
 }
 
 impl std::fmt::Debug for StdioConnection {
@@ -101,19 +59,7 @@ impl std::fmt::Debug for StdioConnection {
 
 impl StdioConnection {
     /// A connection over a pipe; [`Self::open`] must run before requests.
-    ///
-    /// ```
-    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-    /// use mcp_lang_conformance::stdio::StdioConnection;
-    ///
-    /// // Any pair of pipes will do; here, one end of an in-process duplex.
-    /// let (_server_end, client_end) = tokio::io::duplex(4096);
-    /// let (read, write) = tokio::io::split(client_end);
-    /// let stdio = StdioConnection::new(read, write, "2025-11-25");
-    /// assert_eq!(stdio.protocol(), "2025-11-25");
-    /// # });
-    /// ```
-    pub fn new(
+    pub(crate) fn new(
         reader: impl AsyncRead + Unpin + Send + 'static,
         writer: impl AsyncWrite + Unpin + Send + 'static,
         protocol: &str,
@@ -130,27 +76,21 @@ impl StdioConnection {
             meta,
             protocol: protocol.to_owned(),
             child: None,
+            stderr: Arc::default(),
         }
     }
 
-    /// Spawns `command` (split into words by [`split_command`]; the first
-    /// word is the program) and connects to its stdin/stdout. Its stderr is
-    /// discarded.
+    /// Spawns `command` (split into words as a POSIX shell would, quotes
+    /// and backslashes included; the first word is the program) and connects
+    /// to its stdin/stdout. The last lines of its stderr are kept for
+    /// [`StdioConnection::exited`].
     ///
     /// # Errors
     ///
     /// The command is empty or cannot be started.
-    ///
-    /// ```
-    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-    /// use mcp_lang_conformance::stdio::StdioConnection;
-    ///
-    /// assert!(StdioConnection::spawn("", "2026-07-28").is_err());
-    /// assert!(StdioConnection::spawn("/no/such/mcp-server --stdio", "2026-07-28").is_err());
-    /// # });
-    /// ```
-    pub fn spawn(command: &str, protocol: &str) -> Result<Self, WireError> {
-        let words = split_command(command)?;
+    pub(crate) fn spawn(command: &str, protocol: &str) -> Result<Self, WireError> {
+        let words = shlex::split(command)
+            .ok_or_else(|| WireError(format!("unclosed quote or trailing backslash in --stdio {command:?}")))?;
         let mut words = words.iter();
         let program = words
             .next()
@@ -159,7 +99,7 @@ impl StdioConnection {
             .args(words)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .kill_on_drop(true)
             .spawn()
             .map_err(|e| WireError(format!("cannot start {command:?}: {e}")))?;
@@ -172,6 +112,19 @@ impl StdioConnection {
             .take()
             .ok_or_else(|| WireError("no stdout".into()))?;
         let mut connection = Self::new(stdout, stdin, protocol);
+        if let Some(stderr) = child.stderr.take() {
+            let kept = Arc::clone(&connection.stderr);
+            tokio::spawn(async move {
+                let mut lines = BufReader::new(stderr).lines();
+                while let Ok(Some(line)) = lines.next_line().await {
+                    let mut kept = kept.lock().unwrap_or_else(|e| e.into_inner());
+                    if kept.len() == STDERR_LINES {
+                        kept.pop_front();
+                    }
+                    kept.push_back(line);
+                }
+            });
+        }
         connection.child = Some(child);
         Ok(connection)
     }
@@ -183,24 +136,7 @@ impl StdioConnection {
     /// # Errors
     ///
     /// The handshake failed.
-    ///
-    /// ```
-    /// # use mcp_lang_conformance::stdio::StdioConnection;
-    /// # async fn embedded_stdio() -> StdioConnection {
-    /// #     use rmcp::ServiceExt;
-    /// #     let (server_io, client_io) = tokio::io::duplex(1 << 20);
-    /// #     let server = mcp_lang_reference::ReferenceServer::new().unwrap();
-    /// #     tokio::spawn(async move { if let Ok(s) = server.serve(server_io).await { let _ = s.waiting().await; } });
-    /// #     let (read, write) = tokio::io::split(client_io);
-    /// #     StdioConnection::new(read, write, "2026-07-28")
-    /// # }
-    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-    /// let mut stdio = embedded_stdio().await;
-    /// // Stateless protocol: nothing to do; the first request carries its own protocol `_meta`.
-    /// assert!(stdio.open().await.is_ok());
-    /// # });
-    /// ```
-    pub async fn open(&mut self) -> Result<(), WireError> {
+    pub(crate) async fn open(&mut self) -> Result<(), WireError> {
         if is_stateless(&self.protocol) {
             return Ok(());
         }
@@ -223,22 +159,7 @@ impl StdioConnection {
     }
 
     /// The protocol version this connection speaks.
-    ///
-    /// ```
-    /// # use mcp_lang_conformance::stdio::StdioConnection;
-    /// # async fn embedded_stdio() -> StdioConnection {
-    /// #     use rmcp::ServiceExt;
-    /// #     let (server_io, client_io) = tokio::io::duplex(1 << 20);
-    /// #     let server = mcp_lang_reference::ReferenceServer::new().unwrap();
-    /// #     tokio::spawn(async move { if let Ok(s) = server.serve(server_io).await { let _ = s.waiting().await; } });
-    /// #     let (read, write) = tokio::io::split(client_io);
-    /// #     StdioConnection::new(read, write, "2026-07-28")
-    /// # }
-    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-    /// assert_eq!(embedded_stdio().await.protocol(), "2026-07-28");
-    /// # });
-    /// ```
-    pub fn protocol(&self) -> &str {
+    pub(crate) fn protocol(&self) -> &str {
         &self.protocol
     }
 
@@ -256,28 +177,7 @@ impl StdioConnection {
     ///
     /// The stream closed, a line was not JSON, or the response took longer
     /// than [`REQUEST_TIMEOUT`].
-    ///
-    /// ```
-    /// # use mcp_lang_conformance::stdio::StdioConnection;
-    /// # async fn embedded_stdio() -> StdioConnection {
-    /// #     use rmcp::ServiceExt;
-    /// #     let (server_io, client_io) = tokio::io::duplex(1 << 20);
-    /// #     let server = mcp_lang_reference::ReferenceServer::new().unwrap();
-    /// #     tokio::spawn(async move { if let Ok(s) = server.serve(server_io).await { let _ = s.waiting().await; } });
-    /// #     let (read, write) = tokio::io::split(client_io);
-    /// #     StdioConnection::new(read, write, "2026-07-28")
-    /// # }
-    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-    /// use mcp_lang_conformance::wire::Call;
-    ///
-    /// let mut stdio = embedded_stdio().await;
-    /// let exchange = stdio.send(&Call::new("tools/list").preference("tlh")).await.unwrap();
-    /// // Nothing acceptable: the server's default, not an error.
-    /// assert_eq!(exchange.content_language_str(), Some("en"));
-    /// assert_eq!(exchange.status, None); // no HTTP on stdio
-    /// # });
-    /// ```
-    pub async fn send(&mut self, call: &Call) -> Result<Exchange, WireError> {
+    pub(crate) async fn send(&mut self, call: &Call) -> Result<Exchange, WireError> {
         let id = self.next_id;
         self.next_id += 1;
         let meta = if call.method == "initialize" {
@@ -337,23 +237,34 @@ impl StdioConnection {
 
     /// Closes the pipes and, for a spawned process, waits briefly for it to
     /// exit, then kills it.
-    ///
-    /// ```
-    /// # use mcp_lang_conformance::stdio::StdioConnection;
-    /// # async fn embedded_stdio() -> StdioConnection {
-    /// #     use rmcp::ServiceExt;
-    /// #     let (server_io, client_io) = tokio::io::duplex(1 << 20);
-    /// #     let server = mcp_lang_reference::ReferenceServer::new().unwrap();
-    /// #     tokio::spawn(async move { if let Ok(s) = server.serve(server_io).await { let _ = s.waiting().await; } });
-    /// #     let (read, write) = tokio::io::split(client_io);
-    /// #     StdioConnection::new(read, write, "2026-07-28")
-    /// # }
-    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-    /// let stdio = embedded_stdio().await;
-    /// stdio.close().await; // ends the server's input: it stops
-    /// # });
-    /// ```
-    pub async fn close(mut self) {
+    /// When the child process has exited (waiting briefly for one that is
+    /// on its way out): its exit status and the last lines of its stderr.
+    /// `None` while it runs, and for an in-process pipe.
+    pub(crate) async fn exited(&mut self) -> Option<String> {
+        let child = self.child.as_mut()?;
+        let status = match child.try_wait() {
+            Ok(Some(status)) => status,
+            _ => tokio::time::timeout(Duration::from_millis(500), child.wait())
+                .await
+                .ok()?
+                .ok()?,
+        };
+        // Let the stderr reader take the last lines.
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        Some(describe_exit(status, &self.stderr_tail()))
+    }
+
+    /// The last lines the child wrote on stderr.
+    pub(crate) fn stderr_tail(&self) -> Vec<String> {
+        self.stderr
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .cloned()
+            .collect()
+    }
+
+    pub(crate) async fn close(mut self) {
         let _ = self.writer.shutdown().await;
         if let Some(mut child) = self.child.take() {
             let exited = tokio::time::timeout(Duration::from_secs(2), child.wait()).await;
@@ -364,97 +275,41 @@ impl StdioConnection {
     }
 }
 
-/// Splits a `--stdio` command into words the way a POSIX shell would for
-/// plain words and quoting, without expanding anything: whitespace separates
-/// words; `'…'` keeps everything literally; `"…"` keeps everything but
-/// `\"`, `\\`, `\$` and `` \` `` escapes; a backslash outside quotes
-/// takes the next character literally.
-///
-/// # Errors
-///
-/// A quote is not closed, or the command ends in a lone backslash.
-///
-/// ```
-/// use mcp_lang_conformance::stdio::split_command;
-///
-/// assert_eq!(split_command("node  dist/server.js --stdio").unwrap(), ["node", "dist/server.js", "--stdio"]);
-/// assert_eq!(
-///     split_command(r#"python -m srv --name "My Server" --root '/tmp/a b' c\ d"#).unwrap(),
-///     ["python", "-m", "srv", "--name", "My Server", "--root", "/tmp/a b", "c d"],
-/// );
-/// assert_eq!(split_command(r#"say "a \"b\"" '' x"#).unwrap(), ["say", "a \"b\"", "", "x"]);
-/// assert!(split_command("node 'unclosed").is_err());
-/// assert!(split_command("").unwrap().is_empty());
-/// ```
-pub fn split_command(command: &str) -> Result<Vec<String>, WireError> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    // Whether a word has started (so that `''` yields an empty word).
-    let mut started = false;
-    let mut chars = command.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            c if c.is_whitespace() => {
-                if started {
-                    words.push(std::mem::take(&mut word));
-                    started = false;
-                }
-            }
-            '\'' => {
-                started = true;
-                loop {
-                    match chars.next() {
-                        Some('\'') => break,
-                        Some(c) => word.push(c),
-                        None => {
-                            return Err(WireError(format!("unclosed ' in --stdio {command:?}")));
-                        }
-                    }
-                }
-            }
-            '"' => {
-                started = true;
-                loop {
-                    match chars.next() {
-                        Some('"') => break,
-                        Some('\\') => match chars.next() {
-                            Some(c @ ('"' | '\\' | '$' | '`')) => word.push(c),
-                            Some(c) => {
-                                word.push('\\');
-                                word.push(c);
-                            }
-                            None => {
-                                return Err(WireError(format!(
-                                    "unclosed \" in --stdio {command:?}"
-                                )));
-                            }
-                        },
-                        Some(c) => word.push(c),
-                        None => {
-                            return Err(WireError(format!("unclosed \" in --stdio {command:?}")));
-                        }
-                    }
-                }
-            }
-            '\\' => {
-                started = true;
-                match chars.next() {
-                    Some(c) => word.push(c),
-                    None => {
-                        return Err(WireError(format!(
-                            "lone \\ at the end of --stdio {command:?}"
-                        )));
-                    }
-                }
-            }
-            c => {
-                started = true;
-                word.push(c);
-            }
-        }
+/// "the server exited with status 1; its last lines on stderr: …"
+fn describe_exit(status: ExitStatus, stderr: &[String]) -> String {
+    let how = match status.code() {
+        Some(code) => format!("the server exited with status {code}"),
+        None => format!("the server was stopped ({status})"),
+    };
+    if stderr.is_empty() {
+        format!("{how}; it wrote nothing on stderr")
+    } else {
+        format!("{how}; its last lines on stderr:\n    {}", stderr.join("\n    "))
     }
-    if started {
-        words.push(word);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_server_that_exits_is_reported_with_its_status_and_stderr() {
+        let mut stdio = StdioConnection::spawn(
+            "sh -c 'echo starting >&2; echo \"no such module: srv\" >&2; exit 3'",
+            "2026-07-28",
+        )
+        .unwrap();
+        let error = stdio.send(&Call::new("tools/list")).await.unwrap_err();
+        assert!(!error.0.is_empty());
+        let exit = stdio.exited().await.unwrap();
+        assert!(exit.starts_with("the server exited with status 3"), "{exit}");
+        assert!(exit.contains("no such module: srv"), "{exit}");
     }
-    Ok(words)
+
+    #[tokio::test]
+    async fn a_command_that_cannot_start_is_an_error() {
+        assert!(StdioConnection::spawn("", "2026-07-28").is_err());
+        assert!(StdioConnection::spawn("/no/such/mcp-server --stdio", "2026-07-28").is_err());
+        assert!(StdioConnection::spawn("node 'unclosed", "2026-07-28").is_err());
+    }
 }

@@ -1,9 +1,9 @@
 //! The suite's self-test: every fault injected into the reference server is
 //! caught by the scenario for the rule it breaks.
 
-use mcp_lang_conformance::faults::{check_all, expected_failures};
+use mcp_lang_conformance::faults::self_test::{check_all, expected_failures};
 use mcp_lang_conformance::scenarios;
-use mcp_lang_reference::fault::{Fault, FaultLayer};
+use mcp_lang_conformance::faults::{Fault, FaultLayer};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_fault_is_caught() {
@@ -91,7 +91,7 @@ async fn an_elicitation_fault_is_caught_over_http_with_sessions() {
     use mcp_lang_reference::serve::HttpMode;
 
     let fault = Fault::ElicitationDefaultLanguage;
-    let server = mcp_lang_reference::fault::spawn_http(
+    let server = mcp_lang_conformance::faults::spawn_http(
         ReferenceServer::new().unwrap(),
         ([127, 0, 0, 1], 0).into(),
         HttpMode::Sessions,

@@ -36,8 +36,6 @@
 pub mod catalog;
 #[cfg(feature = "demo")]
 pub mod demo;
-// Fault injection for the conformance suite's self-test (engineer G).
-pub mod fault;
 // The official MCP suite's fixtures (opt-in; not SEP-2792).
 pub mod fixtures;
 #[cfg(any(feature = "stdio", feature = "http"))]

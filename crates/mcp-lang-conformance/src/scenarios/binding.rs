@@ -4,30 +4,17 @@
 //!
 //! Edge cases whose field lines must reach the server exactly as written
 //! (surrounding whitespace, two lines) are sent on a raw TCP connection.
-//!
-//! ```
-//! use mcp_lang_conformance::{scenario::Needs, scenarios::binding::SCENARIOS};
-//!
-//! // Field lines and status codes: all but one need Streamable HTTP.
-//! assert_eq!(SCENARIOS.iter().filter(|s| s.needs != Needs::Http).count(), 1);
-//! ```
 
 use serde_json::{Value, json};
 
+use crate::discovery::reaches;
 use crate::scenario::{Ctx, Needs, Outcome, Scenario, ScenarioFuture, Step, ensure, finish};
 use crate::wire::{CONTENT_LANGUAGE, Call, Exchange, HeaderPlan};
 
 use super::sep;
 
 /// The scenarios of this module, in report order.
-///
-/// ```
-/// use mcp_lang_conformance::scenarios::binding::SCENARIOS;
-///
-/// assert!(SCENARIOS.iter().all(|s| (6..=9).contains(&s.item)));
-/// assert!(SCENARIOS.iter().any(|s| s.id == "agree.every-line"));
-/// ```
-pub const SCENARIOS: &[Scenario] = &[
+pub(crate) const SCENARIOS: &[Scenario] = &[
     Scenario {
         id: "http.request-mirror",
         item: 6,
@@ -171,6 +158,22 @@ pub const SCENARIOS: &[Scenario] = &[
         sep: sep::STRIPPED,
         needs: Needs::Http,
         run: stripped,
+    },
+    Scenario {
+        id: "sse.vary",
+        item: 9,
+        rule: "an event-stream response carries Vary: Accept-Language too",
+        sep: sep::VARY,
+        needs: Needs::Http,
+        run: sse_vary,
+    },
+    Scenario {
+        id: "sse.stripped-header",
+        item: 9,
+        rule: "an event-stream response to a stripped header is private too",
+        sep: sep::STRIPPED,
+        needs: Needs::Http,
+        run: sse_stripped,
     },
     Scenario {
         id: "cache.ttl-scope",
@@ -342,23 +345,19 @@ fn error_mirror(ctx: &mut Ctx) -> ScenarioFuture<'_> {
     Box::pin(async move {
         finish(
             async {
-                let others = ctx.others(1)?;
-                let exchange = ctx
-                    .send(
-                        Call::tool("mcp-lang-conformance-no-such-tool", json!({}))
-                            .preference(others[0].as_str()),
-                    )
-                    .await?;
-                if exchange.error().is_none() || exchange.content_language().is_none() {
+                let tag = ctx.translated_others()?[0].clone();
+                let (_, _, exchange) = super::display::localized_error(ctx, &tag).await?;
+                if exchange.content_language().is_none() {
+                    // error.localized-meta fails it; nothing to mirror here.
                     return Err(Outcome::Skip(
-                        "the server's error for an unknown tool carries no contentLanguage".into(),
+                        "the localized error carries no contentLanguage to mirror (error.localized-meta checks that)".into(),
                     ));
                 }
                 if exchange.media_type().as_deref() != Some("application/json") {
                     // On an event stream Content-Language MAY be omitted; the
                     // SSE scenario checks a stream's header when it is sent.
                     return Err(Outcome::Skip(
-                        "the server's error for an unknown tool is not a JSON response".into(),
+                        "the localized error is not a JSON response".into(),
                     ));
                 }
                 mirrored(&exchange, false)
@@ -379,7 +378,7 @@ fn missing_header(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                     .await?;
                 expect_agree(&exchange, &format!("_meta {tag:?} with no Accept-Language"))?;
                 let got = exchange.content_language_str();
-                ensure(got.is_some_and(|g| g.eq_ignore_ascii_case(&tag)), || {
+                ensure(got.is_some_and(|g| reaches(&tag, g)), || {
                     format!("with the header stripped, the _meta preference {tag:?} was not used: contentLanguage {got:?}")
                 })
             }
@@ -472,38 +471,109 @@ fn agree_before_grammar(ctx: &mut Ctx) -> ScenarioFuture<'_> {
     Box::pin(pair(ctx, "en;q=2", &[" en;q=2.0"], false))
 }
 
+/// The progress tool called under `preference` with a progress token, its
+/// header as `plan`: the request most servers answer with an event stream.
+/// Skips when the profile's tool is missing or the answer is not a stream.
+async fn progress_stream(ctx: &mut Ctx, preference: &str, plan: HeaderPlan) -> Step<Exchange> {
+    let tool = ctx.profile.progress_tool.clone();
+    ctx.require_tool(&tool).await?;
+    let exchange = ctx
+        .result(Call::tool(&tool, json!({})).preference(preference).with_progress().header(plan))
+        .await?;
+    if exchange.media_type().as_deref() != Some("text/event-stream") {
+        return Err(Outcome::Skip(format!("{tool} was not answered with an event stream")));
+    }
+    Ok(exchange)
+}
+
+/// Every message's `contentLanguage` on a stream that declares
+/// `Content-Language` must agree with it; `Ok(false)` when the stream
+/// declares none.
+fn stream_agrees(exchange: &Exchange, what: &str) -> Step<bool> {
+    let lines = exchange.header_lines("content-language");
+    if lines.is_empty() {
+        return Ok(false);
+    }
+    let header = lines.join(", ");
+    let mut compared = 0;
+    for message in &exchange.messages {
+        let reported = message
+            .pointer("/result/_meta")
+            .or_else(|| message.pointer("/params/_meta"))
+            .or_else(|| message.pointer("/error/data/_meta"))
+            .and_then(|m| m.get(CONTENT_LANGUAGE))
+            .and_then(Value::as_str);
+        if let Some(reported) = reported {
+            compared += 1;
+            ensure(reported == header, || {
+                format!("{what}: the stream's Content-Language is {header:?} but a message on it reports {reported:?}")
+            })?;
+        }
+    }
+    ensure(compared > 0, || {
+        format!("{what}: the stream declares Content-Language {header:?} but no message on it carries contentLanguage")
+    })?;
+    Ok(true)
+}
+
 fn sse_header(ctx: &mut Ctx) -> ScenarioFuture<'_> {
     Box::pin(async move {
         finish(
             async {
-                let others = ctx.others(1)?;
-                let tool = ctx.profile.progress_tool.clone();
-                ctx.require_tool(&tool).await?;
-                let exchange = ctx
-                    .result(Call::tool(&tool, json!({})).preference(others[0].as_str()).with_progress())
-                    .await?;
-                if exchange.media_type().as_deref() != Some("text/event-stream") {
-                    return Err(Outcome::Skip(format!("{tool} was not answered with an event stream")));
+                let tag = ctx.others(1)?[0].clone();
+                let mut streams = 0;
+                let mut declared = 0;
+                let list = ctx.result(Call::new("tools/list").preference(tag.as_str())).await?;
+                if list.media_type().as_deref() == Some("text/event-stream") {
+                    streams += 1;
+                    declared += usize::from(stream_agrees(&list, "tools/list")?);
                 }
-                let lines = exchange.header_lines("content-language");
-                if lines.is_empty() {
-                    return Ok(()); // omission is always allowed on a stream
-                }
-                let header = lines.join(", ");
-                for message in &exchange.messages {
-                    let reported = message
-                        .pointer("/result/_meta")
-                        .or_else(|| message.pointer("/params/_meta"))
-                        .or_else(|| message.pointer("/error/data/_meta"))
-                        .and_then(|m| m.get(CONTENT_LANGUAGE))
-                        .and_then(Value::as_str);
-                    if let Some(reported) = reported {
-                        ensure(reported == header, || {
-                            format!("the stream's Content-Language is {header:?} but a message on it reports {reported:?}")
-                        })?;
+                match progress_stream(ctx, &tag, HeaderPlan::Mirror).await {
+                    Ok(exchange) => {
+                        streams += 1;
+                        declared += usize::from(stream_agrees(&exchange, "the progress tool's stream")?);
                     }
+                    Err(Outcome::Skip(_)) => {}
+                    Err(other) => return Err(other),
                 }
-                Ok(())
+                match (streams, declared) {
+                    (0, _) => Err(Outcome::Skip("no request was answered with an event stream".into())),
+                    (_, 0) => Err(Outcome::Skip(
+                        "no event stream carries Content-Language (the SEP lets a server omit it): no header to compare messages with".into(),
+                    )),
+                    _ => Ok(()),
+                }
+            }
+            .await,
+        )
+    })
+}
+
+fn sse_vary(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                let others = ctx.others(1)?;
+                let exchange = progress_stream(ctx, &others[0], HeaderPlan::Mirror).await?;
+                ensure(varies_by_language(&exchange), || {
+                    format!("the event stream (acceptLanguage {:?}) has no Vary: Accept-Language; Vary lines: {:?}", others[0], exchange.header_lines("vary"))
+                })
+            }
+            .await,
+        )
+    })
+}
+
+fn sse_stripped(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                let others = ctx.others(1)?;
+                let preference = format!("{}, *;q=0.1", others[0]);
+                let exchange = progress_stream(ctx, &preference, HeaderPlan::Omit).await?;
+                ensure(is_private(&exchange), || {
+                    format!("_meta {preference:?} arrived without Accept-Language, but the event stream is not private: Cache-Control {:?}", exchange.header_lines("cache-control"))
+                })
             }
             .await,
         )

@@ -13,12 +13,6 @@
 //! `ResponseCache`, and `PreferenceBuilder`. The scripted servers record what arrives on the wire
 //! and answer with canned bytes, including the broken answers a client must
 //! refuse.
-//!
-//! ```
-//! use mcp_lang_conformance::scenarios::client::SCENARIOS;
-//!
-//! assert!(SCENARIOS.iter().any(|s| s.item == 10)); // the client's privacy
-//! ```
 
 use bytes::Bytes;
 use futures::StreamExt;
@@ -50,14 +44,7 @@ use crate::wire::{ACCEPT_LANGUAGE, CONTENT_LANGUAGE};
 use super::sep;
 
 /// The scenarios of this module, in report order.
-///
-/// ```
-/// use mcp_lang_conformance::{scenario::Needs, scenarios::client::SCENARIOS};
-///
-/// // None of them needs a target: they run against scripted servers.
-/// assert!(SCENARIOS.iter().all(|s| s.needs == Needs::Client));
-/// ```
-pub const SCENARIOS: &[Scenario] = &[
+pub(crate) const SCENARIOS: &[Scenario] = &[
     Scenario {
         id: "client.meta-exact",
         item: 2,

@@ -4,18 +4,19 @@
 //!
 //! The identifier check compares whole responses of the same request under
 //! several preferences with `mcp-lang-meta`'s `IdentifierGuard`: the only
-//! differences allowed are the SEP's display fields and `contentLanguage`.
+//! differences allowed are the SEP's display fields, the fields it lets a
+//! server translate (descriptions, content, `Error.message`) and
+//! `contentLanguage`.
 //!
-//! ```
-//! use mcp_lang_conformance::scenarios::display::SCENARIOS;
-//!
-//! assert!(SCENARIOS.iter().all(|s| [3, 4, 5, 8].contains(&s.item)));
-//! ```
+//! A selected language "follows" a preference when it is the language asked
+//! for or one that language range basic-filters (`fr` may be answered with
+//! `fr-CA`: equally acceptable, the server's choice).
 
 use mcp_lang_grammar::ContentLanguage;
 use mcp_lang_meta::IdentifierGuard;
 use serde_json::{Value, json};
 
+use crate::discovery::reaches;
 use crate::scenario::{
     Connection, Ctx, Needs, Outcome, Scenario, ScenarioFuture, Step, ensure, finish,
 };
@@ -24,15 +25,7 @@ use crate::wire::{CONTENT_LANGUAGE, Call, Exchange};
 use super::sep;
 
 /// The scenarios of this module, in report order.
-///
-/// ```
-/// use mcp_lang_conformance::{scenario::Needs, scenarios::display::SCENARIOS};
-///
-/// // `_meta` only: they run on stdio and on HTTP alike.
-/// assert!(SCENARIOS.iter().all(|s| s.needs == Needs::Any));
-/// assert!(SCENARIOS.iter().any(|s| s.id == "discovery.names-stable"));
-/// ```
-pub const SCENARIOS: &[Scenario] = &[
+pub(crate) const SCENARIOS: &[Scenario] = &[
     Scenario {
         id: "discovery.titles-localized",
         item: 3,
@@ -139,31 +132,11 @@ fn field(tool: &Value, key: &str) -> String {
         .to_owned()
 }
 
-/// The supported languages besides the default whose primary subtag differs
-/// from the default's: a translation into `en-GB` from `en` may rightly be
-/// identical, one into `fr` may not.
-fn translated_others(ctx: &Ctx) -> Step<Vec<String>> {
-    let primary = |t: &str| t.split('-').next().unwrap_or_default().to_ascii_lowercase();
-    let default = primary(&ctx.profile.default);
-    let others: Vec<String> = ctx
-        .others(1)?
-        .into_iter()
-        .filter(|t| primary(t) != default)
-        .collect();
-    if others.is_empty() {
-        return Err(Outcome::Skip(format!(
-            "every supported language shares the default {:?}'s primary subtag; their texts may rightly be identical",
-            ctx.profile.default
-        )));
-    }
-    Ok(others)
-}
-
 fn titles_localized(ctx: &mut Ctx) -> ScenarioFuture<'_> {
     Box::pin(async move {
         finish(
             async {
-                let others = translated_others(ctx)?;
+                let others = ctx.translated_others()?;
                 let default = ctx.profile.default.clone();
                 let (_, base) = ctx
                     .language_of(Call::new("tools/list").preference(default.as_str()))
@@ -179,7 +152,7 @@ fn titles_localized(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                     let (reported, exchange) = ctx
                         .language_of(Call::new("tools/list").preference(tag.as_str()))
                         .await?;
-                    ensure(reported.eq_ignore_ascii_case(&tag), || {
+                    ensure(reaches(&tag, &reported), || {
                         format!("acceptLanguage {tag:?} reported contentLanguage {reported:?}")
                     })?;
                     let titles: Vec<(String, String)> = tools(&exchange)
@@ -209,6 +182,7 @@ fn names_stable(ctx: &mut Ctx) -> ScenarioFuture<'_> {
     Box::pin(async move {
         finish(
             async {
+                ctx.others(1)?;
                 let mut reference: Option<(String, Vec<String>)> = None;
                 for tag in ctx.profile.supported.clone() {
                     let exchange = ctx
@@ -216,6 +190,9 @@ fn names_stable(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                         .await?;
                     let mut names: Vec<String> =
                         tools(&exchange).iter().map(|t| field(t, "name")).collect();
+                    if names.is_empty() {
+                        return Err(Outcome::Skip("tools/list lists no tool".into()));
+                    }
                     names.sort();
                     match &reference {
                         None => reference = Some((tag, names)),
@@ -369,14 +346,14 @@ fn elicitation_localized(ctx: &mut Ctx) -> ScenarioFuture<'_> {
     Box::pin(async move {
         finish(
             async {
-                let others = translated_others(ctx)?;
+                let others = ctx.translated_others()?;
                 let default = ctx.profile.default.clone();
                 let (base, _) = elicit(ctx, &default).await?;
                 let base_labels = labels(&base);
                 for tag in others.iter().take(3) {
                     let (params, reported) = elicit(ctx, tag).await?;
                     ensure(
-                        reported.as_deref().is_some_and(|r| r.eq_ignore_ascii_case(tag)),
+                        reported.as_deref().is_some_and(|r| reaches(tag, r)),
                         || format!("the elicitation under {tag:?} reports contentLanguage {reported:?}"),
                     )?;
                     let here = labels(&params);
@@ -423,6 +400,13 @@ fn elicitation_keys(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 let others = ctx.others(1)?;
                 let default = ctx.profile.default.clone();
                 let (base, _) = elicit(ctx, &default).await?;
+                if base
+                    .pointer("/requestedSchema/properties")
+                    .and_then(Value::as_object)
+                    .is_none_or(serde_json::Map::is_empty)
+                {
+                    return Err(Outcome::Skip("the elicitation requests no property: no key to keep stable".into()));
+                }
                 let expected = schema_skeleton(&base);
                 for tag in others {
                     let (params, _) = elicit(ctx, &tag).await?;
@@ -473,7 +457,7 @@ fn progress_localized(ctx: &mut Ctx) -> ScenarioFuture<'_> {
     Box::pin(async move {
         finish(
             async {
-                let others = translated_others(ctx)?;
+                let others = ctx.translated_others()?;
                 let default = ctx.profile.default.clone();
                 let (_, base) = progress(ctx, &default).await?;
                 let base_messages = messages(&base);
@@ -490,7 +474,7 @@ fn progress_localized(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                             .pointer("/params/_meta")
                             .and_then(|m| m.get(CONTENT_LANGUAGE))
                             .and_then(Value::as_str);
-                        ensure(reported.is_some_and(|r| r.eq_ignore_ascii_case(tag)), || {
+                        ensure(reported.is_some_and(|r| reaches(tag, r)), || {
                             format!("a progress notification under {tag:?} reports contentLanguage {reported:?}")
                         })?;
                     }
@@ -557,12 +541,48 @@ fn without_id(mut response: Value) -> Value {
     response
 }
 
+/// The pointers, in either message, of the fields the SEP lets a server
+/// translate: every `description` (tools, prompts and their arguments,
+/// resources, templates, the implementation, schema properties), the `text` of
+/// content (tool, prompt and resource content) and `Error.message`.
+fn may_translate(message: &Value, path: &mut String, out: &mut Vec<String>) {
+    match message {
+        Value::Object(map) => {
+            for (key, value) in map {
+                let len = path.len();
+                path.push('/');
+                path.push_str(&key.replace('~', "~0").replace('/', "~1"));
+                match (key.as_str(), value) {
+                    ("_meta", _) => {}
+                    ("description" | "text", Value::String(_)) => out.push(path.clone()),
+                    ("message", Value::String(_)) if path == "/error/message" => {
+                        out.push(path.clone());
+                    }
+                    _ => may_translate(value, path, out),
+                }
+                path.truncate(len);
+            }
+        }
+        Value::Array(items) => {
+            for (i, value) in items.iter().enumerate() {
+                let len = path.len();
+                path.push('/');
+                path.push_str(&i.to_string());
+                may_translate(value, path, out);
+                path.truncate(len);
+            }
+        }
+        _ => {}
+    }
+}
+
 /// The guard's differences between two messages, described for a failure.
 ///
 /// Besides the display fields and the `contentLanguage` of the result, error
-/// and notification `_meta` (what `mcp-lang-meta`'s guard allows), the
-/// `contentLanguage` in the `_meta` of an `input_required` result's nested
-/// requests is allowed too: it reports the language of those requests.
+/// and notification `_meta` (what `mcp-lang-meta`'s guard allows), what the
+/// SEP lets a server translate ([`may_translate`]) and the `contentLanguage`
+/// in the `_meta` of an `input_required` result's nested requests are allowed
+/// too.
 fn guarded(base: &Value, other: &Value) -> Vec<String> {
     let mut guard = IdentifierGuard::new();
     for message in [base, other] {
@@ -576,6 +596,11 @@ fn guarded(base: &Value, other: &Value) -> Vec<String> {
             guard = guard.allow(&format!(
                 "/result/inputRequests/{key}/params/_meta/io.modelcontextprotocol~1contentLanguage"
             ));
+        }
+        let mut allowed = Vec::new();
+        may_translate(message, &mut String::new(), &mut allowed);
+        for pointer in allowed {
+            guard = guard.allow(&pointer);
         }
     }
     guard
@@ -700,7 +725,7 @@ fn explicit_argument(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                     let (reported, with_argument) = ctx
                         .language_of(Call::tool(&name, Value::Object(arguments)).preference(preference.as_str()))
                         .await?;
-                    ensure(reported.eq_ignore_ascii_case(&explicit), || {
+                    ensure(reaches(&explicit, &reported), || {
                         format!("{name} with language {explicit:?} under acceptLanguage {preference:?} returned content in {reported:?}: the preference overrode the explicit argument")
                     })?;
                     let (_, without) = ctx
@@ -717,40 +742,86 @@ fn explicit_argument(ctx: &mut Ctx) -> ScenarioFuture<'_> {
     })
 }
 
+/// Requests that end in an error for any server: an unknown tool, an unknown
+/// prompt, a resource that does not exist, and each listed prompt without its
+/// required arguments.
+async fn error_calls(ctx: &mut Ctx) -> Vec<Call> {
+    let mut calls = vec![
+        Call::tool("mcp-lang-conformance-no-such-tool", json!({})),
+        Call::new("prompts/get").param("name", json!("mcp-lang-conformance-no-such-prompt")),
+        Call::new("resources/read").param("uri", json!("mcp-lang-conformance://no-such-resource")),
+    ];
+    if let Ok(exchange) = ctx.send(Call::new("prompts/list")).await {
+        let prompts = exchange
+            .result()
+            .and_then(|r| r.get("prompts"))
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        for prompt in prompts {
+            let required = prompt
+                .get("arguments")
+                .and_then(Value::as_array)
+                .is_some_and(|a| a.iter().any(|a| a.get("required") == Some(&json!(true))));
+            if let (true, Some(name)) = (required, prompt.get("name").and_then(Value::as_str)) {
+                calls.push(Call::new("prompts/get").param("name", json!(name)));
+            }
+        }
+    }
+    calls
+}
+
+/// An error the server localizes: for each request of [`error_calls`], the
+/// error under the default and under `tag`, until their messages differ.
+/// Returns the call, the default's error and `tag`'s exchange; skips when the
+/// server localizes none of them.
+pub(crate) async fn localized_error(ctx: &mut Ctx, tag: &str) -> Step<(Call, Value, Exchange)> {
+    let default = ctx.profile.default.clone();
+    let mut tried = Vec::new();
+    for call in error_calls(ctx).await {
+        let base = ctx.send(call.clone().preference(default.as_str())).await?;
+        let Some(base_error) = base.error().cloned() else {
+            continue;
+        };
+        let exchange = ctx.send(call.clone().preference(tag)).await?;
+        let Some(error) = exchange.error() else {
+            return Err(Outcome::Fail(format!(
+                "{} failed under {default:?} but succeeded under {tag:?}: {}",
+                call.method,
+                exchange.summary()
+            )));
+        };
+        if error.get("message") != base_error.get("message") {
+            return Ok((call, base_error, exchange));
+        }
+        tried.push(format!("{} {}", call.method, call.mcp_name().unwrap_or_default()));
+    }
+    Err(Outcome::Skip(format!(
+        "found no error the server localizes (tried {}); the SEP lets a server leave Error.message untranslated",
+        tried.join(", ")
+    )))
+}
+
 fn error_meta(ctx: &mut Ctx) -> ScenarioFuture<'_> {
     Box::pin(async move {
         finish(
             async {
-                let others = ctx.others(1)?;
+                let tag = ctx.translated_others()?[0].clone();
                 let default = ctx.profile.default.clone();
-                let call = |tag: &str| {
-                    Call::tool("mcp-lang-conformance-no-such-tool", json!({})).preference(tag)
-                };
-                let base = ctx.send(call(&default)).await?;
-                let Some(base_error) = base.error().cloned() else {
-                    return Err(Outcome::Skip("calling an unknown tool did not produce a JSON-RPC error".into()));
-                };
-                for tag in others.iter().take(3) {
-                    let exchange = ctx.send(call(tag)).await?;
-                    let Some(error) = exchange.error().cloned() else {
-                        return Err(Outcome::Fail(format!("an unknown tool under {tag:?} succeeded: {}", exchange.summary())));
-                    };
-                    ensure(error.get("code") == base_error.get("code"), || {
-                        format!("error.code under {tag:?} is {:?}, under {default:?} {:?}", error.get("code"), base_error.get("code"))
-                    })?;
-                    if error.get("message") == base_error.get("message") {
-                        continue; // not localized: nothing to report
-                    }
-                    let data = error.get("data");
-                    ensure(data.is_some_and(Value::is_object), || {
-                        format!("a localized error under {tag:?} has no error.data object to carry contentLanguage: {error}")
-                    })?;
-                    let reported = error.pointer("/data/_meta").and_then(|m| m.get(CONTENT_LANGUAGE)).and_then(Value::as_str);
-                    ensure(reported.is_some_and(|r| r.eq_ignore_ascii_case(tag)), || {
-                        format!("a localized error under {tag:?} reports contentLanguage {reported:?} in error.data._meta")
-                    })?;
-                }
-                Ok(())
+                let (call, base_error, exchange) = localized_error(ctx, &tag).await?;
+                let what = format!("{} {}", call.method, call.mcp_name().unwrap_or_default());
+                let error = exchange.error().cloned().unwrap_or_default();
+                ensure(error.get("code") == base_error.get("code"), || {
+                    format!("{what}: error.code under {tag:?} is {:?}, under {default:?} {:?}: the code must not change", error.get("code"), base_error.get("code"))
+                })?;
+                let data = error.get("data");
+                ensure(data.is_some_and(Value::is_object), || {
+                    format!("{what}: the error localized under {tag:?} has no error.data object to carry contentLanguage: {error}")
+                })?;
+                let reported = error.pointer("/data/_meta").and_then(|m| m.get(CONTENT_LANGUAGE)).and_then(Value::as_str);
+                ensure(reported.is_some_and(|r| reaches(&tag, r)), || {
+                    format!("{what}: the error localized under {tag:?} reports contentLanguage {reported:?} in error.data._meta")
+                })
             }
             .await,
         )

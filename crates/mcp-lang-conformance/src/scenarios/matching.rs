@@ -4,30 +4,20 @@
 //!
 //! Every check reads the language the server says it used
 //! (`contentLanguage` of a `tools/list` result) and compares it with what RFC
-//! 4647 matching over the profile's supported set allows.
-//!
-//! ```
-//! use mcp_lang_conformance::scenarios::matching::SCENARIOS;
-//!
-//! // Item 0: the Security section's malformed value, outside the numbered list.
-//! assert!(SCENARIOS.iter().any(|s| s.item == 0));
-//! ```
+//! 4647 matching over the profile's supported set allows. Where a range
+//! names a language, any supported tag it basic-filters follows it: `fr` may
+//! be answered with `fr-CA` when both are supported (RFC 4647 leaves the
+//! choice among equally acceptable tags to the server).
 
-use crate::scenario::{Ctx, Needs, Scenario, ScenarioFuture, Step, ensure, finish};
-use crate::wire::Call;
-use serde_json::json;
+use crate::discovery::reaches;
+use crate::scenario::{Ctx, Needs, Outcome, Scenario, ScenarioFuture, Step, ensure, finish};
+use crate::wire::{Call, Exchange};
+use serde_json::{Value, json};
 
 use super::sep;
 
 /// The scenarios of this module, in report order.
-///
-/// ```
-/// use mcp_lang_conformance::scenarios::matching::SCENARIOS;
-///
-/// let weights = SCENARIOS.iter().find(|s| s.id == "match.weights").unwrap();
-/// assert_eq!((weights.item, weights.rule), (1, "q-values decide, not range order"));
-/// ```
-pub const SCENARIOS: &[Scenario] = &[
+pub(crate) const SCENARIOS: &[Scenario] = &[
     Scenario {
         id: "match.supported",
         item: 1,
@@ -59,6 +49,14 @@ pub const SCENARIOS: &[Scenario] = &[
         sep: sep::MATCH,
         needs: Needs::Any,
         run: wildcard,
+    },
+    Scenario {
+        id: "match.region-subtags",
+        item: 1,
+        rule: "excluding a regional variant does not exclude its language",
+        sep: sep::MATCH,
+        needs: Needs::Any,
+        run: region_subtags,
     },
     Scenario {
         id: "match.case-insensitive",
@@ -115,8 +113,9 @@ fn same(a: &str, b: &str) -> bool {
     a.eq_ignore_ascii_case(b)
 }
 
+/// Requires `got` to follow `want` (be it, or a tag it basic-filters).
 fn expect(ctx_default: &str, preference: &str, got: &str, want: &str) -> Step<()> {
-    ensure(same(got, want), || {
+    ensure(reaches(want, got), || {
         format!(
             "acceptLanguage {preference:?} selected {got:?}; expected {want:?} (default {ctx_default:?})"
         )
@@ -127,6 +126,7 @@ fn supported(ctx: &mut Ctx) -> ScenarioFuture<'_> {
     Box::pin(async move {
         finish(
             async {
+                ctx.others(1)?;
                 for tag in ctx.profile.supported.clone() {
                     let got = listed(ctx, Some(&tag)).await?;
                     expect(&ctx.profile.default, &tag, &got, &tag)?;
@@ -217,7 +217,7 @@ fn wildcard(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 // `*` rates every language but `a` at 0.5; `a` itself only 0.1.
                 let preference = format!("*;q=0.5, {a};q=0.1");
                 let got = listed(ctx, Some(&preference)).await?;
-                ensure(!same(&got, &a), || {
+                ensure(!reaches(&a, &got), || {
                     format!("acceptLanguage {preference:?} selected {got:?}, which `*` does not cover and which is rated below the others")
                 })?;
                 // The default excluded, `*` accepts every other supported language.
@@ -225,9 +225,53 @@ fn wildcard(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 let got = listed(ctx, Some(&preference)).await?;
                 let supported = ctx.profile.supported.clone();
                 ensure(
-                    !same(&got, &default) && supported.iter().any(|s| same(s, &got)),
+                    !reaches(&default, &got) && supported.iter().any(|s| same(s, &got)),
                     || format!("acceptLanguage {preference:?} selected {got:?}; expected a supported language other than the excluded default {default:?}"),
                 )
+            }
+            .await,
+        )
+    })
+}
+
+/// A private-use region (`ZZ`, never assigned) of `tag`'s language: a
+/// regional variant no server supports.
+fn private_region(tag: &str) -> String {
+    format!("{}-ZZ", tag.split('-').next().unwrap_or(tag))
+}
+
+fn region_subtags(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                let others = ctx.others(1)?;
+                for tag in others.iter().take(3) {
+                    let language = tag.split('-').next().unwrap_or(tag).to_owned();
+                    if !ctx.profile.supported.iter().any(|s| same(s, &language)) {
+                        continue;
+                    }
+                    // `fr-ZZ;q=0` excludes only tags starting with `fr-ZZ`;
+                    // `fr` itself stays acceptable.
+                    let preference = format!("{};q=0, {language}", private_region(tag));
+                    let got = listed(ctx, Some(&preference)).await?;
+                    ensure(reaches(&language, &got), || {
+                        format!("acceptLanguage {preference:?} selected {got:?}: excluding the region {:?} excluded the language {language:?} (matching on the primary subtag only?)", private_region(tag))
+                    })?;
+                    // A region of a supported language the server has no
+                    // catalog for still gets that language or the default
+                    // (lookup truncates, filtering finds nothing), never
+                    // another language.
+                    let region = private_region(tag);
+                    let got = listed(ctx, Some(&region)).await?;
+                    let default = ctx.profile.default.clone();
+                    ensure(reaches(&language, &got) || same(&got, &default), || {
+                        format!("acceptLanguage {region:?} selected {got:?}: neither {language:?} (lookup) nor the default {default:?}")
+                    })?;
+                    return Ok(());
+                }
+                Err(Outcome::Skip(
+                    "no supported language besides the default is a bare language subtag (such as `fr`) to exclude a region of".into(),
+                ))
             }
             .await,
         )
@@ -297,7 +341,9 @@ fn fallback(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                         .content_language_str()
                         .unwrap_or_default()
                         .to_owned();
-                    expect(&default, &preference, &got, &default)?;
+                    ensure(same(&got, &default), || {
+                        format!("an unmatched acceptLanguage {preference:?} selected {got:?}, not the default {default:?}")
+                    })?;
                 }
                 Ok(())
             }
@@ -306,13 +352,19 @@ fn fallback(ctx: &mut Ctx) -> ScenarioFuture<'_> {
     })
 }
 
+/// The tools of a `tools/list` answer: what shows its language when it
+/// reports none.
+fn tools(exchange: &Exchange) -> Option<Value> {
+    exchange.result().and_then(|r| r.get("tools")).cloned()
+}
+
 fn malformed(ctx: &mut Ctx) -> ScenarioFuture<'_> {
     Box::pin(async move {
         finish(
             async {
                 let default = ctx.profile.default.clone();
-                let others = ctx.others(1)?;
-                let a = others[0].clone();
+                let a = ctx.translated_others().or_else(|_| ctx.others(1))?[0].clone();
+                let (_, with_a) = ctx.language_of(Call::new("tools/list").preference(a.as_str())).await?;
                 // Each names a supported language, but is not well-formed.
                 let values = [
                     json!(format!("{a};q=2")),
@@ -327,10 +379,16 @@ fn malformed(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                     ensure(exchange.error().is_none() && exchange.result().is_some(), || {
                         format!("a malformed acceptLanguage {value} produced an error: {}", exchange.summary())
                     })?;
-                    if let Some(got) = exchange.content_language_str() {
-                        ensure(same(got, &default), || {
+                    match exchange.content_language_str() {
+                        Some(got) => ensure(same(got, &default), || {
                             format!("a malformed acceptLanguage {value} was used: it selected {got:?}, not the default {default:?}")
-                        })?;
+                        })?,
+                        // Absent, so nothing is reported: the text shows which
+                        // language was used.
+                        None => ensure(
+                            tools(&exchange) != tools(&with_a) || reaches(&default, &a),
+                            || format!("a malformed acceptLanguage {value} was used: the tools are {a:?}'s, and no contentLanguage says otherwise"),
+                        )?,
                     }
                 }
                 Ok(())
@@ -350,7 +408,7 @@ fn change(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 let b = others.get(1).cloned().unwrap_or(default.clone());
                 for want in [&a, &b, &a, &default] {
                     let got = listed(ctx, Some(want)).await?;
-                    ensure(same(&got, want), || {
+                    ensure(reaches(want, &got), || {
                         format!("after earlier requests on this connection, acceptLanguage {want:?} selected {got:?}: an earlier preference was reused")
                     })?;
                 }
@@ -365,9 +423,8 @@ fn omission(ctx: &mut Ctx) -> ScenarioFuture<'_> {
     Box::pin(async move {
         finish(
             async {
-                let others = ctx.others(1)?;
                 let default = ctx.profile.default.clone();
-                let a = others[0].clone();
+                let a = ctx.translated_others().or_else(|_| ctx.others(1))?[0].clone();
                 let (_, with_default) = ctx
                     .language_of(Call::new("tools/list").preference(default.as_str()))
                     .await?;
@@ -383,8 +440,12 @@ fn omission(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                     // No report (allowed: no preference was honored): the
                     // tools must be the default's, not the previous request's.
                     None => {
-                        let tools = |e: &crate::wire::Exchange| e.result().and_then(|r| r.get("tools")).cloned();
-                        ensure(tools(&omitted) == tools(&with_default) || tools(&with_a) == tools(&with_default), || {
+                        if tools(&with_a) == tools(&with_default) {
+                            return Err(Outcome::Skip(format!(
+                                "the answer without a preference reports no contentLanguage, and the tools under {a:?} are the default's: nothing shows which preference it used"
+                            )));
+                        }
+                        ensure(tools(&omitted) == tools(&with_default), || {
                             format!("a request without acceptLanguage, after one with {a:?}, got tools different from the default {default:?}'s: an earlier preference was reused")
                         })
                     }

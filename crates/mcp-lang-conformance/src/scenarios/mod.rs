@@ -2,25 +2,24 @@
 //!
 //! | module | SEP Conformance items |
 //! |--------|-----------------------|
-//! | [`matching`] | 1 (weights, wildcard, selection, fallback), 2 (request scope), Security's malformed value |
-//! | [`display`] | 3 (titles, names, `contentLanguage`), 4 (elicitation, progress), 5 (identifiers, explicit arguments), 8 (notification `_meta`) |
-//! | [`binding`] | 6 (HTTP mirroring, missing header, HeaderMismatch), 7 (exact agreement), 8 (SSE), 9 (caching) |
-//! | [`client`] | client side of 2, 6, 8, 9 and 10 (privacy), against scripted servers |
+//! | `matching` | 1 (weights, wildcard, selection, fallback), 2 (request scope), Security's malformed value |
+//! | `display` | 3 (titles, names, `contentLanguage`), 4 (elicitation, progress), 5 (identifiers, explicit arguments), 8 (notification `_meta`) |
+//! | `binding` | 6 (HTTP mirroring, missing header, HeaderMismatch), 7 (exact agreement), 8 (SSE), 9 (caching) |
+//! | `client` | client side of 2, 6, 8, 9 and 10 (privacy), against scripted servers |
 //!
 //! ```
-//! use mcp_lang_conformance::scenarios::{all, binding, client, display, matching};
+//! use mcp_lang_conformance::scenarios::all;
 //!
-//! let total = matching::SCENARIOS.len() + display::SCENARIOS.len() + binding::SCENARIOS.len() + client::SCENARIOS.len();
-//! assert_eq!(all().len(), total);
-//! assert_eq!(all()[0].id, matching::SCENARIOS[0].id);
+//! assert_eq!(all()[0].id, "match.supported");
 //! ```
 
-use crate::scenario::Scenario;
+use crate::Scenario;
 
-pub mod binding;
-pub mod client;
-pub mod display;
-pub mod matching;
+mod binding;
+mod client;
+mod display;
+mod matching;
+mod reporting;
 mod sep;
 
 /// Every scenario, in report order.
@@ -38,6 +37,7 @@ pub fn all() -> Vec<Scenario> {
     [
         matching::SCENARIOS,
         display::SCENARIOS,
+        reporting::SCENARIOS,
         binding::SCENARIOS,
         client::SCENARIOS,
     ]

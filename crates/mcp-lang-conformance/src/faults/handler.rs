@@ -1,0 +1,657 @@
+//! Handler alterations: an rmcp `ServerHandler` around the reference server
+//! that alters the request before the real handler runs, or its answer
+//! after: a handler [`Fault`], or a [`Latitude`] the SEP gives.
+
+use std::future::Future;
+use std::sync::{Arc, Mutex};
+
+use mcp_lang_grammar::AcceptLanguage;
+use mcp_lang_match::Reason;
+use mcp_lang_reference::ReferenceServer;
+use mcp_lang_rmcp::server::result_meta_mut;
+use rmcp::{
+    ErrorData, RoleServer, ServerHandler,
+    model::{
+        CallToolRequestParams, CallToolResponse, DiscoverResult, GetPromptRequestParams,
+        GetPromptResponse, InitializeRequestParams, InitializeResult, InputRequiredResult,
+        ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
+        NumberOrString, PaginatedRequestParams, ProgressToken, ProtocolVersion,
+        ReadResourceRequestParams, ReadResourceResponse, ServerConfig, ServerResult,
+    },
+    service::RequestContext,
+};
+use serde_json::Value;
+
+use super::{ACCEPT_LANGUAGE, Alteration, CONTENT_LANGUAGE, Fault, FaultLayer, Latitude};
+
+/// The reference server with one handler alteration: a handler [`Fault`] or
+/// a handler [`Latitude`]. Any other alteration, or none, leaves it as it is.
+///
+/// It is an rmcp `ServerHandler` that forwards every method the reference
+/// server implements: serve it like the reference server.
+///
+/// Seen from the wire: with `omit-content-language`, a result reports no
+/// `contentLanguage`, so the HTTP layer has no `Content-Language` to mirror.
+///
+/// ```
+/// use axum::body::Body;
+/// use http::{Request, header::{CONTENT_LANGUAGE, CONTENT_TYPE}};
+/// use mcp_lang_reference::ReferenceServer;
+/// use mcp_lang_conformance::faults::{Fault, http_router};
+/// use mcp_lang_reference::serve::{HttpMode, MCP_PATH};
+/// use tokio_util::sync::CancellationToken;
+/// use tower_service::Service;
+///
+/// let fault = Some(Fault::OmitContentLanguage.into());
+/// let mut router = http_router(ReferenceServer::new().unwrap(), HttpMode::Stateless, CancellationToken::new(), fault);
+/// let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",
+///   "capabilities":{},"clientInfo":{"name":"doc","version":"0"},
+///   "_meta":{"io.modelcontextprotocol/acceptLanguage":"de"}}}"#;
+/// let request = Request::post(MCP_PATH).header(CONTENT_TYPE, "application/json")
+///     .header("accept", "application/json, text/event-stream").header("host", "localhost")
+///     .body(Body::from(init)).unwrap();
+/// # let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+/// let response = runtime.block_on(router.call(request)).unwrap();
+/// assert!(response.headers().get(CONTENT_LANGUAGE).is_none());
+/// ```
+#[derive(Clone, Debug)]
+pub struct AlteredServer {
+    inner: ReferenceServer,
+    alteration: Option<Alteration>,
+    remembered: Arc<Mutex<Option<Value>>>,
+}
+
+impl AlteredServer {
+    /// Wraps `inner` with `alteration`; only handler alterations act here.
+    ///
+    /// ```
+    /// use mcp_lang_reference::ReferenceServer;
+    /// use mcp_lang_conformance::faults::{AlteredServer, Fault};
+    /// use rmcp::ServerHandler;
+    ///
+    /// let server = ReferenceServer::new().unwrap();
+    /// // An HTTP fault, or none, leaves the handler as it is.
+    /// let unaltered = AlteredServer::new(server.clone(), Some(Fault::DropVary.into()));
+    /// assert_eq!(unaltered.get_info().server_info.name, server.get_info().server_info.name);
+    /// ```
+    pub fn new(inner: ReferenceServer, alteration: Option<Alteration>) -> Self {
+        Self {
+            inner,
+            alteration: alteration.filter(|a| a.layer() == FaultLayer::Handler),
+            remembered: Arc::new(Mutex::new(None)),
+        }
+    }
+
+    /// The handler for a new session (or a new request, when stateless):
+    /// the reference server's own [`ReferenceServer::for_session`], with the
+    /// alteration's memory shared, so that a fault that remembers a
+    /// preference acts across sessions and stateless requests too.
+    ///
+    /// ```
+    /// use mcp_lang_reference::ReferenceServer;
+    /// use mcp_lang_conformance::faults::{AlteredServer, Fault};
+    ///
+    /// let server = AlteredServer::new(ReferenceServer::new().unwrap(), Some(Fault::StickyPreference.into()));
+    /// let session = server.for_session();
+    /// # drop(session);
+    /// ```
+    #[must_use]
+    pub fn for_session(&self) -> Self {
+        Self {
+            inner: self.inner.for_session(),
+            alteration: self.alteration,
+            remembered: Arc::clone(&self.remembered),
+        }
+    }
+
+    /// The reference server inside.
+    pub(super) fn reference(&self) -> &ReferenceServer {
+        &self.inner
+    }
+
+    fn fault(&self) -> Option<Fault> {
+        match self.alteration {
+            Some(Alteration::Fault(f)) => Some(f),
+            _ => None,
+        }
+    }
+
+    fn latitude(&self) -> Option<Latitude> {
+        match self.alteration {
+            Some(Alteration::Latitude(l)) => Some(l),
+            _ => None,
+        }
+    }
+
+    /// Runs one handler of the inner server. Under `untranslated-errors` an
+    /// error is answered as the request without a preference gets it: in the
+    /// default language, reported as such.
+    async fn answer<T, F, Fut>(
+        &self,
+        context: &RequestContext<RoleServer>,
+        run: F,
+    ) -> Result<ServerResult, ErrorData>
+    where
+        F: Fn(RequestContext<RoleServer>) -> Fut,
+        Fut: Future<Output = Result<T, ErrorData>>,
+        ServerResult: From<T>,
+    {
+        let answer = run(context.clone()).await.map(ServerResult::from);
+        if answer.is_err() && self.latitude() == Some(Latitude::UntranslatedErrors) {
+            let mut plain = context.clone();
+            set_preference(&mut plain, None);
+            return run(plain).await.map(ServerResult::from);
+        }
+        answer
+    }
+}
+
+
+/// Replaces the preference the handler will see. On Streamable HTTP the
+/// request's `Accept-Language` (in the HTTP parts rmcp passes along) is kept
+/// equal to it, so that the handler's own agreement check sees the faulty
+/// server's state rather than a mismatch the fault did not intend.
+pub(super) fn set_preference(context: &mut RequestContext<RoleServer>, value: Option<Value>) {
+    let header = value.as_ref().and_then(Value::as_str).map(str::to_owned);
+    match value {
+        Some(v) => {
+            context.meta.insert(ACCEPT_LANGUAGE.to_owned(), v);
+        }
+        None => {
+            context.meta.remove(ACCEPT_LANGUAGE);
+        }
+    }
+    if let Some(parts) = context.extensions.get_mut::<http::request::Parts>()
+        && parts.headers.contains_key(http::header::ACCEPT_LANGUAGE)
+    {
+        parts.headers.remove(http::header::ACCEPT_LANGUAGE);
+        if let Some(v) = header.and_then(|h| http::HeaderValue::from_str(&h).ok()) {
+            parts.headers.insert(http::header::ACCEPT_LANGUAGE, v);
+        }
+    }
+}
+
+/// Applies `edit` to a typed value through its JSON form.
+pub(super) fn edit_json<T>(value: &mut T, edit: impl FnOnce(&mut Value))
+where
+    T: serde::Serialize + serde::de::DeserializeOwned,
+{
+    let Ok(mut json) = serde_json::to_value(&*value) else {
+        return;
+    };
+    edit(&mut json);
+    if let Ok(edited) = serde_json::from_value(json) {
+        *value = edited;
+    }
+}
+
+pub(super) fn reported(result: &mut ServerResult) -> Option<String> {
+    result_meta_mut(result)?
+        .as_ref()?
+        .get(CONTENT_LANGUAGE)?
+        .as_str()
+        .map(str::to_owned)
+}
+
+/// The preference with every range's parameters (`;q=…`) removed.
+fn strip_weights(raw: &str) -> String {
+    raw.split(',')
+        .map(|r| r.split(';').next().unwrap_or_default().trim())
+        .filter(|r| !r.is_empty())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The preference without its `*` ranges.
+fn strip_wildcards(raw: &str) -> String {
+    raw.split(',')
+        .filter(|r| r.split(';').next().unwrap_or_default().trim() != "*")
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+
+impl AlteredServer {
+    /// Alters the request before the real handler sees it; `Err` answers it.
+    fn before(
+        &self,
+        call: Option<&mut CallToolRequestParams>,
+        context: &mut RequestContext<RoleServer>,
+    ) -> Result<Option<String>, ErrorData> {
+        let preference = context.meta.get(ACCEPT_LANGUAGE).cloned();
+        let original = preference
+            .as_ref()
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        if let Some(latitude) = self.latitude() {
+            self.latitude_before(latitude, context);
+            return Ok(original);
+        }
+        let Some(fault) = self.fault() else {
+            return Ok(original);
+        };
+        let tool = call.as_ref().map(|c| c.name.to_string());
+        let raw = preference
+            .as_ref()
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let set = set_preference;
+        match fault {
+            Fault::ReusePreference => {
+                let mut remembered = self.remembered.lock().unwrap_or_else(|e| e.into_inner());
+                match preference {
+                    Some(p) => *remembered = Some(p),
+                    None => set(context, remembered.clone()),
+                }
+            }
+            Fault::StickyPreference => {
+                let mut remembered = self.remembered.lock().unwrap_or_else(|e| e.into_inner());
+                match (&*remembered, preference) {
+                    (Some(first), Some(_)) => set(context, Some(first.clone())),
+                    (None, Some(p)) => *remembered = Some(p),
+                    _ => {}
+                }
+            }
+            Fault::IgnoreWeights => {
+                if let Some(raw) = raw {
+                    set(context, Some(Value::String(strip_weights(&raw))));
+                }
+            }
+            Fault::IgnoreWildcard => {
+                if let Some(raw) = raw {
+                    set(context, Some(Value::String(strip_wildcards(&raw))));
+                }
+            }
+            Fault::QZeroAcceptable => {
+                if let Some(raw) = raw {
+                    let loosened: Vec<String> = raw
+                        .split(',')
+                        .map(|r| match r.split_once(';') {
+                            Some((range, weight)) => {
+                                let q = weight.trim().trim_start_matches(['q', 'Q', '=']);
+                                if !q.is_empty() && q.chars().all(|c| c == '0' || c == '.') {
+                                    format!("{range};q=0.001")
+                                } else {
+                                    r.to_owned()
+                                }
+                            }
+                            None => r.to_owned(),
+                        })
+                        .collect();
+                    set(context, Some(Value::String(loosened.join(","))));
+                }
+            }
+            Fault::PrimaryLanguageOnly => {
+                if let Some(raw) = raw {
+                    let primary: Vec<String> = raw
+                        .split(',')
+                        .map(|r| {
+                            let (range, weight) = r.split_once(';').unwrap_or((r, ""));
+                            let first = range.trim().split('-').next().unwrap_or_default();
+                            if weight.is_empty() {
+                                first.to_owned()
+                            } else {
+                                format!("{first};{weight}")
+                            }
+                        })
+                        .collect();
+                    set(context, Some(Value::String(primary.join(","))));
+                }
+            }
+            Fault::CaseSensitiveMatch => {
+                // A byte-for-byte matcher finds nothing for a range spelled
+                // in another case than the supported tag.
+                if let Some(raw) = raw {
+                    let supported: Vec<&str> = self.inner.languages().supported().collect();
+                    let kept: Vec<&str> = raw
+                        .split(',')
+                        .filter(|r| {
+                            let range = r.split(';').next().unwrap_or_default().trim();
+                            range == "*"
+                                || supported
+                                    .iter()
+                                    .any(|s| s.starts_with(range) || range.starts_with(s))
+                        })
+                        .collect();
+                    set(context, Some(Value::String(kept.join(","))));
+                }
+            }
+            Fault::ErrorOnUnmatched => {
+                let language = self.inner.languages().negotiate_meta(Some(&context.meta));
+                if language.reason() == Reason::Default {
+                    return Err(ErrorData::invalid_params(
+                        "no supported language matches the preference",
+                        None,
+                    ));
+                }
+            }
+            Fault::ErrorOnMalformed => {
+                let language = self.inner.languages().negotiate_meta(Some(&context.meta));
+                let malformed = language.reason() == Reason::Malformed
+                    || preference.as_ref().is_some_and(|p| !p.is_string());
+                if malformed {
+                    return Err(ErrorData::invalid_params(
+                        "malformed io.modelcontextprotocol/acceptLanguage",
+                        None,
+                    ));
+                }
+            }
+            Fault::ElicitationDefaultLanguage if tool.as_deref() == Some("send_confirmation") => {
+                set(context, None);
+            }
+            Fault::ProgressDefaultLanguage if tool.as_deref() == Some("prepare_report") => {
+                set(context, None);
+            }
+            Fault::RewriteProgressToken if context.meta.get_progress_token().is_some() => {
+                context
+                    .meta
+                    .set_progress_token(ProgressToken(NumberOrString::String(
+                        "fault-injected-token".into(),
+                    )));
+            }
+            Fault::IgnoreExplicitLanguage => {
+                if let Some(arguments) = call.and_then(|c| c.arguments.as_mut()) {
+                    arguments.remove("language");
+                }
+            }
+            _ => {}
+        }
+        Ok(original)
+    }
+
+    /// Alters the real handler's answer.
+    fn after(
+        &self,
+        preference: Option<&str>,
+        explicit_language: bool,
+        answer: &mut Result<ServerResult, ErrorData>,
+    ) {
+        if let Some(latitude) = self.latitude() {
+            self.latitude_after(latitude, preference, explicit_language, answer);
+            return;
+        }
+        let Some(fault) = self.fault() else {
+            return;
+        };
+        let default = self.inner.languages().default_tag().to_owned();
+        let result = match answer {
+            Ok(result) => result,
+            Err(error) => {
+                if fault == Fault::OmitErrorLanguage
+                    && let Some(Value::Object(data)) = error.data.as_mut()
+                {
+                    data.remove("_meta");
+                }
+                return;
+            }
+        };
+        let language = reported(result);
+        let localized = language.as_deref().is_some_and(|l| l != default);
+        match fault {
+            Fault::ReportPreference => {
+                let first = preference
+                    .and_then(|p| AcceptLanguage::parse(p).ok())
+                    .and_then(|h| {
+                        h.iter()
+                            .map(|r| r.range.as_str().to_owned())
+                            .find(|r| r != "*")
+                    });
+                if let (Some(first), Some(Some(meta))) = (first, result_meta_mut(result)) {
+                    meta.insert(CONTENT_LANGUAGE.to_owned(), Value::String(first));
+                }
+            }
+            Fault::OmitContentLanguage => {
+                if let Some(meta) = result_meta_mut(result) {
+                    if let Some(m) = meta.as_mut() {
+                        m.remove(CONTENT_LANGUAGE);
+                    }
+                    if meta.as_ref().is_some_and(|m| m.is_empty()) {
+                        *meta = None;
+                    }
+                }
+            }
+            Fault::UntranslatedTitles => {
+                if let ServerResult::ListToolsResult(list) = result {
+                    list.tools = self
+                        .inner
+                        .tools(&self.inner.languages().negotiate_raw(None));
+                }
+            }
+            Fault::TranslateToolNames if localized => {
+                if let ServerResult::ListToolsResult(list) = result {
+                    translate_tool_names(list);
+                }
+            }
+            Fault::TranslateSchemaKeys if localized => {
+                if let ServerResult::ListToolsResult(list) = result {
+                    let suffix = language.clone().unwrap_or_default();
+                    edit_json(list, |json| {
+                        for tool in json
+                            .get_mut("tools")
+                            .and_then(Value::as_array_mut)
+                            .into_iter()
+                            .flatten()
+                        {
+                            if let Some(schema) = tool.get_mut("inputSchema") {
+                                rename_properties(schema, &suffix);
+                            }
+                        }
+                    });
+                }
+            }
+            Fault::TranslateElicitationKey if localized => {
+                if let ServerResult::InputRequiredResult(input) = result {
+                    let suffix = language.clone().unwrap_or_default();
+                    translate_elicitation_keys(input, &suffix);
+                }
+            }
+            Fault::LanguageDependentTtl if localized => {
+                if let ServerResult::ListToolsResult(list) = result {
+                    list.ttl_ms = None;
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn translate_tool_names(list: &mut ListToolsResult) {
+    for tool in &mut list.tools {
+        let Some(title) = tool.title.clone() else {
+            continue;
+        };
+        let slug: String = title
+            .chars()
+            .map(|c| if c.is_alphanumeric() { c } else { '_' })
+            .collect();
+        tool.name = slug.into();
+    }
+}
+
+/// Renames every property key of a JSON Schema object (and its `required`).
+pub(super) fn rename_properties(schema: &mut Value, suffix: &str) {
+    let rename = |key: &str| format!("{key}_{}", suffix.replace('-', "_"));
+    if let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut) {
+        let renamed: serde_json::Map<String, Value> = std::mem::take(properties)
+            .into_iter()
+            .map(|(k, v)| (rename(&k), v))
+            .collect();
+        *properties = renamed;
+    }
+    if let Some(required) = schema.get_mut("required").and_then(Value::as_array_mut) {
+        for key in required.iter_mut() {
+            if let Some(k) = key.as_str() {
+                *key = Value::String(rename(k));
+            }
+        }
+    }
+}
+
+fn translate_elicitation_keys(input: &mut InputRequiredResult, suffix: &str) {
+    edit_json(input, |json| {
+        for request in json
+            .get_mut("inputRequests")
+            .and_then(Value::as_object_mut)
+            .into_iter()
+            .flat_map(|r| r.values_mut())
+        {
+            if let Some(schema) = request.pointer_mut("/params/requestedSchema") {
+                rename_properties(schema, suffix);
+            }
+        }
+    });
+}
+
+/// The result a typed handler method returns, back from the `ServerResult`
+/// the alterations edit.
+fn back<T>(answer: Result<ServerResult, ErrorData>, pick: impl FnOnce(ServerResult) -> Option<T>) -> Result<T, ErrorData> {
+    pick(answer?).ok_or_else(|| {
+        ErrorData::internal_error("fault injection changed the result type", None)
+    })
+}
+
+impl ServerHandler for AlteredServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerHandler::get_info(&self.inner)
+    }
+
+    fn supported_protocol_versions(&self) -> std::borrow::Cow<'static, [ProtocolVersion]> {
+        ServerHandler::supported_protocol_versions(&self.inner)
+    }
+
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        mut context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        let preference = self.before(None, &mut context)?;
+        let mut answer = self.answer(&context, |c| self.inner.initialize(request.clone(), c)).await;
+        self.after(preference.as_deref(), false, &mut answer);
+        back(answer, |r| match r {
+            ServerResult::InitializeResult(r) => Some(r),
+            _ => None,
+        })
+    }
+
+    async fn discover(
+        &self,
+        mut context: RequestContext<RoleServer>,
+    ) -> Result<DiscoverResult, ErrorData> {
+        let preference = self.before(None, &mut context)?;
+        let mut answer = self.answer(&context, |c| self.inner.discover(c)).await;
+        self.after(preference.as_deref(), false, &mut answer);
+        back(answer, |r| match r {
+            ServerResult::DiscoverResult(r) => Some(r),
+            _ => None,
+        })
+    }
+
+    async fn list_tools(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        mut context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let preference = self.before(None, &mut context)?;
+        let mut answer = self.answer(&context, |c| self.inner.list_tools(request.clone(), c)).await;
+        self.after(preference.as_deref(), false, &mut answer);
+        back(answer, |r| match r {
+            ServerResult::ListToolsResult(r) => Some(r),
+            _ => None,
+        })
+    }
+
+    async fn list_prompts(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        mut context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        let preference = self.before(None, &mut context)?;
+        let mut answer = self.answer(&context, |c| self.inner.list_prompts(request.clone(), c)).await;
+        self.after(preference.as_deref(), false, &mut answer);
+        back(answer, |r| match r {
+            ServerResult::ListPromptsResult(r) => Some(r),
+            _ => None,
+        })
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        mut context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let preference = self.before(None, &mut context)?;
+        let mut answer = self.answer(&context, |c| self.inner.list_resources(request.clone(), c)).await;
+        self.after(preference.as_deref(), false, &mut answer);
+        back(answer, |r| match r {
+            ServerResult::ListResourcesResult(r) => Some(r),
+            _ => None,
+        })
+    }
+
+    async fn list_resource_templates(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        mut context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        let preference = self.before(None, &mut context)?;
+        let mut answer = self
+            .answer(&context, |c| self.inner.list_resource_templates(request.clone(), c))
+            .await;
+        self.after(preference.as_deref(), false, &mut answer);
+        back(answer, |r| match r {
+            ServerResult::ListResourceTemplatesResult(r) => Some(r),
+            _ => None,
+        })
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        mut context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        let preference = self.before(None, &mut context)?;
+        let mut answer = self.answer(&context, |c| self.inner.get_prompt(request.clone(), c)).await;
+        self.after(preference.as_deref(), false, &mut answer);
+        back(answer, |r| match r {
+            ServerResult::GetPromptResult(r) => Some(r.into()),
+            ServerResult::InputRequiredResult(r) => Some(r.into()),
+            _ => None,
+        })
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        mut context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let preference = self.before(None, &mut context)?;
+        let mut answer = self.answer(&context, |c| self.inner.read_resource(request.clone(), c)).await;
+        self.after(preference.as_deref(), false, &mut answer);
+        back(answer, |r| match r {
+            ServerResult::ReadResourceResult(r) => Some(r.into()),
+            ServerResult::InputRequiredResult(r) => Some(r.into()),
+            _ => None,
+        })
+    }
+
+    async fn call_tool(
+        &self,
+        mut request: CallToolRequestParams,
+        mut context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let preference = self.before(Some(&mut request), &mut context)?;
+        let explicit = request
+            .arguments
+            .as_ref()
+            .is_some_and(|a| a.contains_key("language"));
+        let mut answer = self.answer(&context, |c| self.inner.call_tool(request.clone(), c)).await;
+        self.after(preference.as_deref(), explicit, &mut answer);
+        back(answer, |r| match r {
+            ServerResult::CallToolResult(r) => Some(r.into()),
+            ServerResult::InputRequiredResult(r) => Some(r.into()),
+            ServerResult::CreateTaskResult(r) => Some(r.into()),
+            _ => None,
+        })
+    }
+}

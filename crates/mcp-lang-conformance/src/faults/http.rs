@@ -1,0 +1,567 @@
+//! HTTP alterations: a tower service around the real HTTP stack.
+
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::future::Future;
+use std::net::SocketAddr;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+
+use axum::body::Body;
+use http_body_util::BodyExt;
+use axum::http::{HeaderMap, HeaderValue, Method, Request, Response, StatusCode, header};
+use mcp_lang_grammar::AcceptLanguage;
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+use tower_layer::layer_fn;
+use tower_service::Service;
+
+use super::{
+    ACCEPT_LANGUAGE, Alteration, AlteredServer, CONTENT_LANGUAGE, Fault, FaultLayer, Latitude, message,
+};
+use mcp_lang_reference::ReferenceServer;
+use mcp_lang_reference::serve::{HttpMode, HttpServer, spawn_router};
+
+/// The largest body the alteration service reads (requests and responses).
+const LIMIT: usize = 16 << 20;
+
+type Cache = Arc<Mutex<HashMap<(String, String), (HeaderMap, Value)>>>;
+
+/// A tower service that applies one HTTP [`Alteration`] around `inner` (the
+/// language layer and rmcp's service): an HTTP fault, a message fault on
+/// event streams, or an HTTP latitude. Without one it forwards everything
+/// untouched.
+///
+/// ```
+/// use axum::{Router, body::Body, routing::post};
+/// use http::{Request, header::VARY};
+/// use mcp_lang_conformance::faults::{AlterationService, Fault};
+/// use mcp_lang_reference::ReferenceServer;
+/// use tower_service::Service;
+///
+/// let app = Router::new().route("/mcp", post(|| async { ([(VARY, "Accept-Language")], "{}") }));
+/// let server = ReferenceServer::new().unwrap();
+/// let mut faulty = AlterationService::new(app, server, Some(Fault::DropVary.into()));
+/// # let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+/// let response = runtime.block_on(faulty.call(Request::post("/mcp").body(Body::from("{}")).unwrap())).unwrap();
+/// assert!(response.headers().get(VARY).is_none());
+/// ```
+#[derive(Clone, Debug)]
+pub struct AlterationService<S> {
+    inner: S,
+    alteration: Option<Alteration>,
+    server: ReferenceServer,
+    cache: Cache,
+}
+
+impl<S> AlterationService<S> {
+    /// Wraps `inner`, the HTTP stack of `server` (whose languages an HTTP
+    /// latitude negotiates with).
+    ///
+    /// ```
+    /// use axum::{Router, body::Body, routing::post};
+    /// use http::{Request, header::VARY};
+    /// use mcp_lang_conformance::faults::{AlterationService, Fault};
+    /// use mcp_lang_reference::ReferenceServer;
+    /// use tower_service::Service;
+    ///
+    /// // A handler fault is not an HTTP fault: the service forwards untouched.
+    /// let app = Router::new().route("/mcp", post(|| async { ([(VARY, "Accept-Language")], "{}") }));
+    /// let mut service = AlterationService::new(app, ReferenceServer::new().unwrap(), Some(Fault::IgnoreWeights.into()));
+    /// # let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    /// let response = runtime.block_on(service.call(Request::post("/mcp").body(Body::from("{}")).unwrap())).unwrap();
+    /// assert_eq!(response.headers()[VARY], "Accept-Language");
+    /// ```
+    pub fn new(inner: S, server: ReferenceServer, alteration: Option<Alteration>) -> Self {
+        Self {
+            inner,
+            alteration: alteration.filter(|a| {
+                a.layer() != FaultLayer::Handler
+                    || matches!(a, Alteration::Fault(f) if message::alters_messages(*f))
+            }),
+            server,
+            cache: Arc::default(),
+        }
+    }
+}
+
+impl<S, B> Service<Request<Body>> for AlterationService<S>
+where
+    S: Service<Request<Body>, Response = Response<B>, Error = Infallible>
+        + Clone
+        + Send
+        + 'static,
+    S::Future: Send + 'static,
+    B: http_body::Body<Data = bytes::Bytes> + Send + 'static,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    type Response = Response<Body>;
+    type Error = Infallible;
+    type Future = Pin<Box<dyn Future<Output = Result<Response<Body>, Infallible>> + Send>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: Request<Body>) -> Self::Future {
+        let clone = self.inner.clone();
+        let inner = std::mem::replace(&mut self.inner, clone);
+        let alteration = self.alteration;
+        let cache = self.cache.clone();
+        let server = self.server.clone();
+        Box::pin(async move {
+            match alteration {
+                Some(Alteration::Fault(fault))
+                    if request.method() == Method::POST && message::alters_messages(fault) =>
+                {
+                    let default = server.languages().default_tag().to_owned();
+                    Ok(alter_streams(inner, fault, default, request).await)
+                }
+                Some(Alteration::Fault(fault)) if request.method() == Method::POST => {
+                    Ok(faulty(inner, fault, cache, request).await)
+                }
+                Some(Alteration::Latitude(Latitude::StreamContentLanguage))
+                    if request.method() == Method::POST =>
+                {
+                    Ok(stream_content_language(inner, &server, request).await)
+                }
+                _ => {
+                    let mut inner = inner;
+                    let response = inner.call(request).await?;
+                    Ok(response.map(Body::new))
+                }
+            }
+        })
+    }
+}
+
+fn accept_language_lines(headers: &HeaderMap) -> Vec<String> {
+    headers
+        .get_all(header::ACCEPT_LANGUAGE)
+        .iter()
+        .map(|v| String::from_utf8_lossy(v.as_bytes()).trim().to_owned())
+        .collect()
+}
+
+fn set_accept_language(headers: &mut HeaderMap, value: Option<&str>) {
+    headers.remove(header::ACCEPT_LANGUAGE);
+    if let Some(v) = value.and_then(|v| HeaderValue::from_str(v).ok()) {
+        headers.insert(header::ACCEPT_LANGUAGE, v);
+    }
+}
+
+/// Ranges and q-values as a matcher sees them (lower-cased).
+fn semantic(value: &str) -> Option<Vec<(String, u16)>> {
+    let parsed = AcceptLanguage::parse(value).ok()?;
+    Some(
+        parsed
+            .iter()
+            .map(|r| (r.range.as_str().to_ascii_lowercase(), r.quality.get()))
+            .collect(),
+    )
+}
+
+fn json_response(status: StatusCode, body: &Value) -> Response<Body> {
+    let mut response = Response::new(Body::from(body.to_string()));
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    response
+}
+
+async fn faulty<S, B>(
+    mut inner: S,
+    fault: Fault,
+    cache: Cache,
+    request: Request<Body>,
+) -> Response<Body>
+where
+    S: Service<Request<Body>, Response = Response<B>, Error = Infallible>,
+    B: http_body::Body<Data = bytes::Bytes> + Send + 'static,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    let (mut parts, body) = request.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, LIMIT).await else {
+        return json_response(StatusCode::PAYLOAD_TOO_LARGE, &json!({}));
+    };
+    let mut message: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+    let id = message.get("id").cloned().unwrap_or(Value::Null);
+    let method = message
+        .get("method")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    let meta = message
+        .pointer("/params/_meta")
+        .and_then(|m| m.get(ACCEPT_LANGUAGE))
+        .cloned();
+    let meta_str = meta.as_ref().and_then(Value::as_str).map(str::to_owned);
+    let lines = accept_language_lines(&parts.headers);
+    let joined = lines.join(", ");
+    let mut body_changed = false;
+
+    // Request side: the agreement check as a faulty server does it.
+    match fault {
+        Fault::SkipAgreementCheck if meta_str.is_some() && !lines.is_empty() => {
+            set_accept_language(&mut parts.headers, meta_str.as_deref());
+        }
+        Fault::CaseInsensitiveAgreement => {
+            if let Some(m) = &meta_str
+                && !lines.is_empty()
+                && joined.eq_ignore_ascii_case(m)
+            {
+                set_accept_language(&mut parts.headers, Some(m));
+            }
+        }
+        Fault::WhitespaceInsensitiveAgreement => {
+            let squeeze = |s: &str| s.replace([' ', '\t'], "");
+            if let Some(m) = &meta_str
+                && !lines.is_empty()
+                && squeeze(&joined) == squeeze(m)
+            {
+                set_accept_language(&mut parts.headers, Some(m));
+            }
+        }
+        Fault::SemanticAgreement => {
+            if let Some(m) = &meta_str
+                && !lines.is_empty()
+                && semantic(&joined).is_some()
+                && semantic(&joined) == semantic(m)
+            {
+                set_accept_language(&mut parts.headers, Some(m));
+            }
+        }
+        Fault::FirstLineOnly => {
+            if let Some(first) = lines.first() {
+                let first = first.clone();
+                set_accept_language(&mut parts.headers, Some(&first));
+            }
+        }
+        // Malformed values are discarded before the comparison.
+        Fault::GrammarBeforeAgreement
+            if meta_str
+                .as_deref()
+                .is_some_and(|m| AcceptLanguage::parse(m).is_err())
+                || (!lines.is_empty() && AcceptLanguage::parse(&joined).is_err()) =>
+        {
+            set_accept_language(&mut parts.headers, None);
+        }
+        // The faulty server normalizes its `_meta` copy, so the layer
+        // behind it compares the trimmed value.
+        Fault::TrimMeta => {
+            if let Some(m) = &meta_str
+                && !lines.is_empty()
+                && m.trim_matches([' ', '\t']) == joined
+                && let Some(slot) = message
+                    .pointer_mut("/params/_meta")
+                    .and_then(|meta| meta.get_mut(ACCEPT_LANGUAGE))
+            {
+                *slot = Value::String(joined.clone());
+                body_changed = true;
+            }
+        }
+        Fault::JoinWithoutSpace if lines.len() > 1 => {
+            let squashed = lines.join(",");
+            if meta_str.as_deref() == Some(squashed.as_str()) {
+                set_accept_language(&mut parts.headers, meta_str.as_deref());
+            } else {
+                return json_response(
+                    StatusCode::BAD_REQUEST,
+                    &json!({ "jsonrpc": "2.0", "id": id, "error": {
+                        "code": -32020, "message": "Accept-Language does not agree with _meta" } }),
+                );
+            }
+        }
+        Fault::RejectAcceptLanguage if !lines.is_empty() => {
+            return json_response(
+                StatusCode::BAD_REQUEST,
+                &json!({ "jsonrpc": "2.0", "id": id, "error": {
+                    "code": -32020, "message": "Accept-Language does not agree with _meta" } }),
+            );
+        }
+        Fault::RejectMissingHeader if meta.is_some() && lines.is_empty() => {
+            return json_response(
+                StatusCode::BAD_REQUEST,
+                &json!({ "jsonrpc": "2.0", "id": id, "error": {
+                    "code": -32020, "message": "Accept-Language header required" } }),
+            );
+        }
+        Fault::BareHeaderPreference => {
+            if meta.is_none()
+                && !lines.is_empty()
+                && let Some(params) = message
+                    .as_object_mut()
+                    .map(|m| m.entry("params").or_insert_with(|| json!({})))
+                && let Some(params) = params.as_object_mut()
+            {
+                let meta = params.entry("_meta").or_insert_with(|| json!({}));
+                if let Some(meta) = meta.as_object_mut() {
+                    meta.insert(ACCEPT_LANGUAGE.to_owned(), Value::String(joined.clone()));
+                    body_changed = true;
+                }
+            }
+        }
+        _ => {}
+    }
+
+    let body = if body_changed {
+        parts.headers.remove(header::CONTENT_LENGTH);
+        Body::from(message.to_string())
+    } else {
+        Body::from(bytes)
+    };
+    let Ok(response) = inner.call(Request::from_parts(parts, body)).await;
+    let (mut parts, body) = response.into_parts();
+
+    let is_json = parts
+        .headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    let is_stream = parts
+        .headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/event-stream"));
+
+    // Response side.
+    match fault {
+        Fault::DropVary => {
+            parts.headers.remove(header::VARY);
+        }
+        Fault::ContentLanguageDiffers => {
+            if let Some(v) = parts.headers.get(header::CONTENT_LANGUAGE).cloned() {
+                let folded = String::from_utf8_lossy(v.as_bytes()).to_ascii_uppercase();
+                if let Ok(v) = HeaderValue::from_str(&folded) {
+                    parts.headers.insert(header::CONTENT_LANGUAGE, v);
+                }
+            }
+        }
+        Fault::TwoContentLanguageLines => {
+            if let Some(v) = parts.headers.get(header::CONTENT_LANGUAGE).cloned() {
+                parts.headers.append(header::CONTENT_LANGUAGE, v);
+            }
+        }
+        Fault::OmitContentLanguageHeader if is_json => {
+            parts.headers.remove(header::CONTENT_LANGUAGE);
+        }
+        Fault::SseContentLanguage if is_stream => {
+            if let Some(v) = meta_str
+                .as_deref()
+                .and_then(|m| HeaderValue::from_str(m).ok())
+            {
+                parts.headers.insert(header::CONTENT_LANGUAGE, v);
+            }
+        }
+        Fault::PublicWhenStripped => {
+            parts.headers.remove(header::CACHE_CONTROL);
+        }
+        _ => {}
+    }
+
+    let needs_body = matches!(
+        fault,
+        Fault::OmitErrorContentLanguageHeader
+            | Fault::CacheByNegotiatedLanguage
+            | Fault::WrongMismatchCode
+    ) && is_json;
+    if !needs_body {
+        return Response::from_parts(parts, Body::new(body));
+    }
+    let Ok(bytes) = axum::body::to_bytes(Body::new(body), LIMIT).await else {
+        return json_response(StatusCode::INTERNAL_SERVER_ERROR, &json!({}));
+    };
+    let mut answer: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+    match fault {
+        Fault::OmitErrorContentLanguageHeader if answer.get("error").is_some() => {
+            parts.headers.remove(header::CONTENT_LANGUAGE);
+        }
+        Fault::WrongMismatchCode if answer.pointer("/error/code") == Some(&json!(-32020)) => {
+            if let Some(code) = answer.pointer_mut("/error/code") {
+                *code = json!(-32600);
+            }
+        }
+        Fault::CacheByNegotiatedLanguage if answer.get("result").is_some() => {
+            let language = answer
+                .pointer("/result/_meta")
+                .and_then(|m| m.get(CONTENT_LANGUAGE))
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned();
+            let key = (method, language);
+            let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
+            match cache.get(&key) {
+                Some((headers, cached)) => {
+                    // Serve the variant stored for another preference.
+                    parts.headers = headers.clone();
+                    answer = cached.clone();
+                    if let Some(slot) = answer.get_mut("id") {
+                        *slot = id;
+                    }
+                }
+                None => {
+                    cache.insert(key, (parts.headers.clone(), answer.clone()));
+                }
+            }
+        }
+        _ => {}
+    }
+    parts.headers.remove(header::CONTENT_LENGTH);
+    Response::from_parts(parts, Body::from(answer.to_string()))
+}
+
+/// The Streamable HTTP router `mcp-lang serve --http` ships
+/// (`mcp_lang_reference::serve::http_router_for`), with `alteration`: a
+/// handler alteration inside rmcp's service, an HTTP one outside the language
+/// layer.
+///
+/// ```
+/// use axum::body::Body;
+/// use http::{Request, header::{CONTENT_TYPE, VARY}};
+/// use mcp_lang_reference::ReferenceServer;
+/// use mcp_lang_conformance::faults::{Fault, http_router};
+/// use mcp_lang_reference::serve::{HttpMode, MCP_PATH};
+/// use tokio_util::sync::CancellationToken;
+/// use tower_service::Service;
+///
+/// let server = ReferenceServer::new().unwrap();
+/// let mut router = http_router(server, HttpMode::Stateless, CancellationToken::new(), Some(Fault::DropVary.into()));
+/// let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",
+///   "capabilities":{},"clientInfo":{"name":"doc","version":"0"}}}"#;
+/// let request = Request::post(MCP_PATH).header(CONTENT_TYPE, "application/json")
+///     .header("accept", "application/json, text/event-stream").header("host", "localhost")
+///     .body(Body::from(init)).unwrap();
+/// # let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+/// let response = runtime.block_on(router.call(request)).unwrap();
+/// assert!(response.headers().get(VARY).is_none()); // the layer added it; the fault dropped it
+/// ```
+pub fn http_router(
+    server: ReferenceServer,
+    mode: HttpMode,
+    cancel: CancellationToken,
+    alteration: Option<Alteration>,
+) -> axum::Router {
+    let altered = AlteredServer::new(server.clone(), alteration);
+    mcp_lang_reference::serve::http_router_for(move || altered.for_session(), mode, cancel)
+        .layer(layer_fn(move |inner| {
+            AlterationService::new(inner, server.clone(), alteration)
+        }))
+}
+
+/// Applies a message fault to every message of an event-stream response,
+/// frame by frame as the server writes them (so that a stream waiting for
+/// the client, such as an elicitation, is never held back).
+async fn alter_streams<S, B>(
+    mut inner: S,
+    fault: Fault,
+    default: String,
+    request: Request<Body>,
+) -> Response<Body>
+where
+    S: Service<Request<Body>, Response = Response<B>, Error = Infallible>,
+    B: http_body::Body<Data = bytes::Bytes> + Send + 'static,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    let Ok(response) = inner.call(request).await;
+    let (mut parts, body) = response.into_parts();
+    let is_stream = parts
+        .headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/event-stream"));
+    if !is_stream {
+        return Response::from_parts(parts, Body::new(body));
+    }
+    parts.headers.remove(header::CONTENT_LENGTH);
+    let body = body.map_frame(move |frame| {
+        frame.map_data(|data: bytes::Bytes| {
+            match message::alter_event_stream(fault, &default, &data) {
+                Some(altered) => bytes::Bytes::from(altered),
+                None => data,
+            }
+        })
+    });
+    Response::from_parts(parts, Body::new(body))
+}
+
+/// Under [`Latitude::StreamContentLanguage`]: a list method answered on an
+/// event stream carries one message, its result, whose language the server
+/// knows before it is produced; the stream then gets that `Content-Language`.
+async fn stream_content_language<S, B>(
+    mut inner: S,
+    server: &ReferenceServer,
+    request: Request<Body>,
+) -> Response<Body>
+where
+    S: Service<Request<Body>, Response = Response<B>, Error = Infallible>,
+    B: http_body::Body<Data = bytes::Bytes> + Send + 'static,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    let (parts, body) = request.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, LIMIT).await else {
+        return json_response(StatusCode::PAYLOAD_TOO_LARGE, &json!({}));
+    };
+    let message: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+    let single_message = message
+        .get("method")
+        .and_then(Value::as_str)
+        .is_some_and(|m| m.ends_with("/list"));
+    let preference = message
+        .pointer("/params/_meta")
+        .and_then(|m| m.get(ACCEPT_LANGUAGE))
+        .and_then(Value::as_str);
+    let language = single_message
+        .then(|| server.languages().negotiate_raw(preference).tag().to_owned());
+    let Ok(response) = inner.call(Request::from_parts(parts, Body::from(bytes))).await;
+    let (mut parts, body) = response.into_parts();
+    let is_stream = parts
+        .headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/event-stream"));
+    if is_stream
+        && let Some(value) = language.and_then(|l| HeaderValue::from_str(&l).ok())
+    {
+        parts.headers.insert(header::CONTENT_LANGUAGE, value);
+    }
+    Response::from_parts(parts, Body::new(body))
+}
+
+/// Binds `addr` and serves the reference server with `alteration` over
+/// Streamable HTTP in a background task, through the router and the accept
+/// loop `mcp-lang serve --http` ships.
+///
+/// # Errors
+///
+/// The address cannot be bound.
+///
+/// A server that checks only the first `Accept-Language` line lets a
+/// contradicting second line through, where the real server answers 400:
+///
+/// ```
+/// use std::net::SocketAddr;
+/// use mcp_lang_reference::{ReferenceServer, wire::post};
+/// use mcp_lang_conformance::faults::{Fault, spawn_http};
+/// use mcp_lang_reference::serve::{HttpMode, MCP_PATH};
+///
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// let any = SocketAddr::from(([127, 0, 0, 1], 0));
+/// let http = spawn_http(ReferenceServer::new().unwrap(), any, HttpMode::Stateless, Some(Fault::FirstLineOnly.into())).await.unwrap();
+/// let list = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/acceptLanguage":"de"}}}"#;
+/// let lines = [("MCP-Protocol-Version", "2025-11-25"), ("Accept-Language", "de"), ("Accept-Language", "fr")];
+/// let exchange = post(http.local_addr(), MCP_PATH, &lines, list).await.unwrap();
+/// assert_eq!(exchange.status, 200); // a conforming server: 400, -32020
+/// http.shutdown().await;
+/// # });
+/// ```
+pub async fn spawn_http(
+    server: ReferenceServer,
+    addr: SocketAddr,
+    mode: HttpMode,
+    alteration: Option<Alteration>,
+) -> std::io::Result<HttpServer> {
+    spawn_router(addr, move |cancel| http_router(server, mode, cancel, alteration)).await
+}

@@ -1,0 +1,397 @@
+//! Fault injection: the reference server made to break one SEP-2792 rule on
+//! purpose, so that the suite can prove each of its scenarios fails when its
+//! rule is broken (the self-test), and server variants that take a latitude
+//! the SEP gives, so that it can prove it does not fail a server that
+//! conforms.
+//!
+//! `mcp-lang serve --fault NAME` runs the reference server with one
+//! [`Fault`], `mcp-lang serve --latitude NAME` with one [`Latitude`]. Both
+//! wrap exactly what `mcp-lang serve` ships (`mcp_lang_reference::serve`: one
+//! HTTP router, one stdio transport); nothing here is a second server.
+//!
+//! # Where a fault acts
+//!
+//! A fault lives where the behaviour it breaks lives ([`FaultLayer`]):
+//!
+//! - **Handler** faults wrap the reference server's rmcp `ServerHandler` in
+//!   another one that alters the request before the real handler runs (the
+//!   preference it sees, the arguments) or the result after it (names, keys,
+//!   `contentLanguage`). They act on every transport.
+//! - **HTTP** faults wrap the Streamable HTTP stack (the `mcp-lang-http`
+//!   language layer in front of rmcp's service) in a tower service that alters
+//!   requests before the language layer sees them (which is how a server that
+//!   skips or loosens the agreement check behaves from the wire) or responses
+//!   after it (headers, a language-keyed response cache). They act on
+//!   Streamable HTTP only.
+//! - **Message** faults alter the JSON-RPC messages the server sends, after
+//!   the handler: in the stdio transport, and in the event streams of
+//!   Streamable HTTP. They act on every transport.
+//!
+//! # The table
+//!
+//! [`Fault::ALL`] is the table: each row gives the fault's name, its layer,
+//! what it breaks ([`Fault::description`]) and the scenarios of which at
+//! least one must fail when it is injected ([`Fault::caught_by`]). The
+//! self-test ([`self_test`]) reads nothing else.
+//!
+//! ```
+//! use mcp_lang_conformance::faults::{Fault, FaultLayer};
+//!
+//! let fault: Fault = "drop-vary".parse().unwrap();
+//! assert_eq!(fault.layer(), FaultLayer::Http);
+//! assert_eq!(fault.caught_by(), ["cache.vary"]);
+//! assert!("no-such-fault".parse::<Fault>().is_err());
+//! ```
+
+mod handler;
+mod http;
+mod latitude;
+mod message;
+pub mod self_test;
+mod stdio;
+
+use std::str::FromStr;
+
+pub use handler::AlteredServer;
+pub use http::{AlterationService, http_router, spawn_http};
+pub use latitude::Latitude;
+pub use stdio::{serve_stdio, serve_stream};
+
+use mcp_lang_meta::{ACCEPT_LANGUAGE_KEY as ACCEPT_LANGUAGE, CONTENT_LANGUAGE_KEY as CONTENT_LANGUAGE};
+
+/// What the served reference server is made to do: break one rule, or take
+/// one latitude.
+///
+/// ```
+/// use mcp_lang_conformance::faults::{Alteration, Fault, FaultLayer, Latitude};
+///
+/// let alteration: Alteration = Fault::DropVary.into();
+/// assert_eq!(alteration.layer(), FaultLayer::Http);
+/// assert_eq!(alteration.to_string(), "fault drop-vary");
+/// assert_eq!(Alteration::from(Latitude::UntranslatedErrors).layer(), FaultLayer::Handler);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Alteration {
+    /// A broken rule: the suite must catch it.
+    Fault(Fault),
+    /// A liberty the SEP gives: the suite must pass it.
+    Latitude(Latitude),
+}
+
+impl Alteration {
+    /// Where it acts.
+    ///
+    /// ```
+    /// use mcp_lang_conformance::faults::{Alteration, Fault, FaultLayer};
+    ///
+    /// assert_eq!(Alteration::Fault(Fault::IgnoreWeights).layer(), FaultLayer::Handler);
+    /// ```
+    pub fn layer(self) -> FaultLayer {
+        match self {
+            Self::Fault(f) => f.layer(),
+            Self::Latitude(l) => l.layer(),
+        }
+    }
+
+    /// Its name (the fault's or the latitude's).
+    ///
+    /// ```
+    /// use mcp_lang_conformance::faults::{Alteration, Latitude};
+    ///
+    /// assert_eq!(Alteration::Latitude(Latitude::OtherEqualChoice).name(), "other-equal-choice");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Fault(f) => f.name(),
+            Self::Latitude(l) => l.name(),
+        }
+    }
+}
+
+impl From<Fault> for Alteration {
+    fn from(fault: Fault) -> Self {
+        Self::Fault(fault)
+    }
+}
+
+impl From<Latitude> for Alteration {
+    fn from(latitude: Latitude) -> Self {
+        Self::Latitude(latitude)
+    }
+}
+
+impl std::fmt::Display for Alteration {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Fault(fault) => write!(f, "fault {fault}"),
+            Self::Latitude(latitude) => write!(f, "latitude {latitude}"),
+        }
+    }
+}
+
+/// Where a fault acts.
+///
+/// ```
+/// use mcp_lang_conformance::faults::{Fault, FaultLayer};
+///
+/// assert_eq!(Fault::IgnoreWeights.layer(), FaultLayer::Handler);
+/// assert_eq!(Fault::SkipAgreementCheck.layer(), FaultLayer::Http);
+/// assert_eq!(Fault::OmitNotificationLanguage.layer(), FaultLayer::Message);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FaultLayer {
+    /// In the MCP handler: every transport.
+    Handler,
+    /// Around the Streamable HTTP stack: HTTP only.
+    Http,
+    /// Around the Streamable HTTP stack, on its JSON responses: HTTP only,
+    /// and not where every answer is an event stream (a server with
+    /// sessions answers every POST with one).
+    HttpJson,
+    /// On the messages the server sends, after the handler: every transport
+    /// (in the stdio transport, and in the event streams of Streamable HTTP).
+    Message,
+}
+
+impl FaultLayer {
+    /// Whether a fault of this layer acts on stdio (every layer acts on
+    /// Streamable HTTP).
+    ///
+    /// ```
+    /// use mcp_lang_conformance::faults::FaultLayer;
+    ///
+    /// assert!(FaultLayer::Handler.acts_on_stdio());
+    /// assert!(!FaultLayer::Http.acts_on_stdio());
+    /// ```
+    pub fn acts_on_stdio(self) -> bool {
+        !matches!(self, Self::Http | Self::HttpJson)
+    }
+}
+
+macro_rules! faults {
+    ($( $variant:ident = $name:literal, $layer:ident, [$($catcher:literal),+], $what:literal; )*) => {
+        /// One broken rule. Each variant's name is its `--fault` spelling.
+        ///
+        /// ```
+        /// use mcp_lang_conformance::faults::Fault;
+        ///
+        /// let fault: Fault = "trim-meta".parse().unwrap();
+        /// assert_eq!(fault, Fault::TrimMeta);
+        /// assert_eq!(fault.to_string(), "trim-meta");
+        /// ```
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
+        pub enum Fault {
+            $( #[doc = concat!("The fault that ", $what, ".")] $variant, )*
+        }
+
+        impl Fault {
+            /// Every fault, in table order.
+            ///
+            /// ```
+            /// use mcp_lang_conformance::faults::Fault;
+            ///
+            /// // Every name parses back to its fault: `--fault NAME` reaches each one.
+            /// for fault in Fault::ALL {
+            ///     assert_eq!(fault.name().parse::<Fault>(), Ok(*fault));
+            /// }
+            /// ```
+            pub const ALL: &'static [Fault] = &[ $( Fault::$variant, )* ];
+
+            /// The `--fault` name.
+            ///
+            /// ```
+            /// use mcp_lang_conformance::faults::Fault;
+            ///
+            /// assert_eq!(Fault::FirstLineOnly.name(), "first-line-only");
+            /// ```
+            pub fn name(self) -> &'static str {
+                match self { $( Fault::$variant => $name, )* }
+            }
+
+            /// Where the fault acts.
+            ///
+            /// ```
+            /// use mcp_lang_conformance::faults::{Fault, FaultLayer};
+            ///
+            /// let http_only = Fault::ALL.iter().filter(|f| f.layer() == FaultLayer::Http).count();
+            /// assert!(http_only > 0 && http_only < Fault::ALL.len());
+            /// ```
+            pub fn layer(self) -> FaultLayer {
+                match self { $( Fault::$variant => FaultLayer::$layer, )* }
+            }
+
+            /// What the fault does, in one line.
+            ///
+            /// ```
+            /// use mcp_lang_conformance::faults::Fault;
+            ///
+            /// assert_eq!(Fault::IgnoreWeights.description(), "ignores q-values: the first range wins");
+            /// ```
+            pub fn description(self) -> &'static str {
+                match self { $( Fault::$variant => $what, )* }
+            }
+
+            /// The scenarios that check the rule the fault breaks: when it is
+            /// injected, at least one of them must fail on every transport it
+            /// acts on, with and without a profile.
+            ///
+            /// ```
+            /// use mcp_lang_conformance::{faults::Fault, scenarios::find};
+            ///
+            /// assert_eq!(Fault::IgnoreWeights.caught_by(), ["match.weights"]);
+            /// // Every name is a real scenario.
+            /// for fault in Fault::ALL {
+            ///     assert!(fault.caught_by().iter().all(|id| find(id).is_some()), "{fault}");
+            /// }
+            /// ```
+            pub fn caught_by(self) -> &'static [&'static str] {
+                match self { $( Fault::$variant => &[$($catcher),+], )* }
+            }
+        }
+    };
+}
+
+faults! {
+    ReusePreference = "reuse-preference", Handler, ["scope.omission"],
+        "uses the previous request's preference when a request omits it";
+    StickyPreference = "sticky-preference", Handler, ["scope.change", "scope.omission"],
+        "binds the first preference to the server: later preferences are ignored";
+    IgnoreWeights = "ignore-weights", Handler, ["match.weights"],
+        "ignores q-values: the first range wins";
+    IgnoreWildcard = "ignore-wildcard", Handler, ["match.wildcard"],
+        "ignores `*` ranges";
+    CaseSensitiveMatch = "case-sensitive-match", Handler, ["match.case-insensitive"],
+        "matches ranges to tags case-sensitively (byte for byte)";
+    ErrorOnUnmatched = "error-on-unmatched", Handler, ["match.fallback"],
+        "returns an error when no supported language matches";
+    ErrorOnMalformed = "error-on-malformed", Handler, ["match.malformed-ignored"],
+        "returns an error for a malformed preference";
+    ReportPreference = "report-preference", Handler, ["discovery.content-language", "discovery.titles-localized"],
+        "reports the preference's first range instead of the language used";
+    OmitContentLanguage = "omit-content-language", Handler, ["discovery.content-language"],
+        "omits contentLanguage from results";
+    UntranslatedTitles = "untranslated-titles", Handler, ["discovery.titles-localized"],
+        "leaves tool titles in the default language while reporting the selected one";
+    TranslateToolNames = "translate-tool-names", Handler, ["discovery.names-stable", "identifiers.guard"],
+        "translates tool names";
+    TranslateSchemaKeys = "translate-schema-keys", Handler, ["identifiers.guard"],
+        "translates the property keys of tool input schemas";
+    TranslateElicitationKey = "translate-elicitation-key", Handler, ["elicitation.stable-keys", "identifiers.guard"],
+        "translates the elicitation's property key";
+    ElicitationDefaultLanguage = "elicitation-default-language", Handler, ["elicitation.localized"],
+        "builds elicitations in the default language";
+    ProgressDefaultLanguage = "progress-default-language", Handler, ["progress.localized"],
+        "reports progress in the default language";
+    IgnoreExplicitLanguage = "ignore-explicit-language", Handler, ["explicit.argument-wins"],
+        "lets the preference override an explicit `language` argument";
+    OmitErrorLanguage = "omit-error-language", Handler, ["error.localized-meta"],
+        "localizes error messages without contentLanguage in error.data._meta";
+    LanguageDependentTtl = "language-dependent-ttl", Handler, ["cache.ttl-scope"],
+        "drops ttlMs from localized results: they stop being cacheable";
+    QZeroAcceptable = "q-zero-acceptable", Handler, ["match.exclusion"],
+        "treats q=0 as the lowest acceptable weight instead of \"not acceptable\"";
+    PrimaryLanguageOnly = "primary-language-only", Handler, ["match.supported", "match.region-subtags"],
+        "matches ranges on their primary language subtag only (`fr-CA` is served as `fr`)";
+    RewriteProgressToken = "rewrite-progress-token", Handler, ["progress.stable-tokens"],
+        "reports progress under a token of its own, not the client's";
+    SkipAgreementCheck = "skip-agreement-check", Http, ["http.mismatch"],
+        "accepts any Accept-Language without checking agreement";
+    CaseInsensitiveAgreement = "case-insensitive-agreement", Http, ["agree.case"],
+        "checks agreement ignoring ASCII case";
+    WhitespaceInsensitiveAgreement = "whitespace-insensitive-agreement", Http, ["agree.list-whitespace"],
+        "checks agreement ignoring whitespace inside the value";
+    SemanticAgreement = "semantic-agreement", Http, ["agree.q-spelling"],
+        "checks agreement on parsed ranges and q-values (semantic equality)";
+    FirstLineOnly = "first-line-only", Http, ["agree.every-line"],
+        "looks only at the first Accept-Language field line";
+    GrammarBeforeAgreement = "grammar-before-agreement", Http, ["agree.before-grammar"],
+        "checks grammar before agreement: a malformed value is dropped first";
+    RejectMissingHeader = "reject-missing-header", Http, ["http.missing-header"],
+        "rejects a request whose _meta preference has no Accept-Language";
+    BareHeaderPreference = "bare-header-preference", Http, ["http.bare-header"],
+        "takes a bare Accept-Language (no _meta) as the preference";
+    DropVary = "drop-vary", Http, ["cache.vary"],
+        "drops Vary";
+    ContentLanguageDiffers = "content-language-differs", HttpJson, ["http.response-mirror"],
+        "sends a Content-Language that differs from contentLanguage (case-folded)";
+    TwoContentLanguageLines = "two-content-language-lines", HttpJson, ["http.response-one-line"],
+        "sends Content-Language as two field lines";
+    OmitContentLanguageHeader = "omit-content-language-header", HttpJson, ["http.response-mirror"],
+        "omits Content-Language on JSON responses";
+    OmitErrorContentLanguageHeader = "omit-error-content-language-header", HttpJson, ["http.error-mirror"],
+        "omits Content-Language on error responses only";
+    SseContentLanguage = "sse-content-language", Http, ["sse.header-agrees"],
+        "declares the preference as the Content-Language of event streams";
+    PublicWhenStripped = "public-when-stripped", Http, ["cache.stripped-header"],
+        "drops Cache-Control: private when the header was stripped";
+    CacheByNegotiatedLanguage = "cache-by-negotiated-language", HttpJson, ["cache.stripped-header"],
+        "keys a response cache by the negotiated language, not the preference";
+    WrongMismatchCode = "wrong-mismatch-code", Http, ["http.mismatch"],
+        "answers a mismatch with 400 but a JSON-RPC code other than -32020";
+    TrimMeta = "trim-meta", Http, ["agree.meta-untrimmed"],
+        "trims the _meta value before comparing it with the header";
+    JoinWithoutSpace = "join-without-space", Http, ["agree.two-lines"],
+        "joins repeated Accept-Language lines with \",\" instead of \", \"";
+    RejectAcceptLanguage = "reject-accept-language", Http, ["http.request-mirror"],
+        "rejects every request that carries Accept-Language, agreeing or not";
+    OmitNotificationLanguage = "omit-notification-language", Message, ["notification.per-message-meta"],
+        "drops contentLanguage from the notifications the server sends";
+}
+
+/// A name that is not a fault (or not a latitude).
+///
+/// ```
+/// use mcp_lang_conformance::faults::{Fault, UnknownName};
+///
+/// let err = "drop-every-header".parse::<Fault>().unwrap_err();
+/// assert_eq!(err.name, "drop-every-header");
+/// assert!(err.to_string().contains("known: reuse-preference"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownName {
+    /// The name given.
+    pub name: String,
+    /// What it was meant to name: `"fault"` or `"latitude"`.
+    pub kind: &'static str,
+    /// The known names, space-separated.
+    pub known: String,
+}
+
+impl std::fmt::Display for UnknownName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "unknown {} {:?}; known: {}",
+            self.kind, self.name, self.known
+        )
+    }
+}
+
+impl std::error::Error for UnknownName {}
+
+impl FromStr for Fault {
+    type Err = UnknownName;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Fault::ALL
+            .iter()
+            .copied()
+            .find(|f| f.name() == s)
+            .ok_or_else(|| UnknownName {
+                name: s.to_owned(),
+                kind: "fault",
+                known: Fault::ALL
+                    .iter()
+                    .map(|f| f.name())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            })
+    }
+}
+
+impl std::fmt::Display for Fault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}

@@ -1,0 +1,598 @@
+//! The suite's self-test, as users run the suite: every [`Fault`] is caught
+//! and every [`Latitude`] passes, against `mcp-lang serve` started as a
+//! separate process, over stdio and Streamable HTTP (stateless and with
+//! sessions), with and without a profile.
+//!
+//! A [`Case`] is one alteration (or none: the unaltered server, which must
+//! pass) on one [`Setup`] in one [`Mode`]. [`run_matrix`] runs the cases a
+//! few at a time and gives a [`Matrix`]: for a fault, which of the
+//! scenarios in [`Fault::caught_by`] failed; for a latitude or the unaltered
+//! server, that nothing failed and the verdict is "passed".
+//!
+//! The server runs as a separate process ([`Server::Binary`], the `mcp-lang`
+//! binary: `serve --stdio`, or `serve --http 127.0.0.1:0` whose address the
+//! suite reads from its log), which is what `mcp-lang conformance
+//! --self-test` and the CI gate do, or in this process ([`Server::Embedded`],
+//! both transports at once), the fast path for tests.
+//!
+//! ```
+//! use mcp_lang_conformance::faults::{Fault, self_test::{Case, Mode, Server, Setup, run_case}};
+//!
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! let case = Case { alteration: Some(Fault::IgnoreWeights.into()), setup: Setup::Embedded, mode: Mode::Profile };
+//! let result = run_case(&Server::Embedded, &case).await;
+//! assert!(result.ok, "{}", result.detail);
+//! assert_eq!(result.caught_by, ["match.weights"]);
+//! # });
+//! ```
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::sync::Arc;
+use std::time::Duration;
+
+use mcp_lang_reference::ReferenceServer;
+use mcp_lang_reference::serve::HttpMode;
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::{Child, Command};
+
+use super::{Alteration, Fault, FaultLayer, Latitude};
+use crate::profile::Profile;
+use crate::report::{Report, Verdict};
+use crate::run::{Config, HANDSHAKE_PROTOCOL, Target, run};
+
+/// How the suite reaches the altered server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Setup {
+    /// `mcp-lang serve --stdio`.
+    Stdio,
+    /// `mcp-lang serve --http`: stateless, JSON responses.
+    HttpStateless,
+    /// `mcp-lang serve --http --sessions`: sessions and event streams, with
+    /// the handshake protocol (elicitation as a server-to-client request).
+    HttpSessions,
+    /// The embedded server: stdio and stateless HTTP in one run, in process.
+    Embedded,
+}
+
+impl Setup {
+    /// The three setups of a separate process.
+    pub const PROCESS: &'static [Setup] = &[Setup::Stdio, Setup::HttpStateless, Setup::HttpSessions];
+
+    /// A short name for tables.
+    ///
+    /// ```
+    /// use mcp_lang_conformance::faults::self_test::Setup;
+    ///
+    /// assert_eq!(Setup::HttpSessions.as_str(), "http+sessions");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Stdio => "stdio",
+            Self::HttpStateless => "http",
+            Self::HttpSessions => "http+sessions",
+            Self::Embedded => "embedded",
+        }
+    }
+
+    /// The transports of the report rows this setup produces.
+    fn transports(self) -> &'static [&'static str] {
+        match self {
+            Self::Stdio => &["stdio"],
+            Self::HttpStateless | Self::HttpSessions => &["http"],
+            Self::Embedded => &["stdio", "http"],
+        }
+    }
+}
+
+/// Whether the suite is given the server's languages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Mode {
+    /// No profile: the suite discovers the languages, as most users run it.
+    Discovery,
+    /// A profile file naming the reference server's languages.
+    Profile,
+}
+
+impl Mode {
+    /// Both modes.
+    pub const ALL: &'static [Mode] = &[Mode::Discovery, Mode::Profile];
+
+    /// A short name for tables.
+    ///
+    /// ```
+    /// use mcp_lang_conformance::faults::self_test::Mode;
+    ///
+    /// assert_eq!(Mode::Discovery.as_str(), "discovery");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Discovery => "discovery",
+            Self::Profile => "profile",
+        }
+    }
+}
+
+/// Where the altered server runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Server {
+    /// In this process.
+    Embedded,
+    /// A separate process of this `mcp-lang` binary.
+    Binary(PathBuf),
+}
+
+/// One run of the suite against one altered server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Case {
+    /// The fault, the latitude, or `None` for the unaltered server.
+    pub alteration: Option<Alteration>,
+    /// How the server is reached.
+    pub setup: Setup,
+    /// With or without a profile.
+    pub mode: Mode,
+}
+
+impl Case {
+    /// The alteration's name, or `none`.
+    ///
+    /// ```
+    /// use mcp_lang_conformance::faults::{Fault, self_test::{Case, Mode, Setup}};
+    ///
+    /// let case = Case { alteration: None, setup: Setup::Stdio, mode: Mode::Profile };
+    /// assert_eq!(case.name(), "none");
+    /// ```
+    pub fn name(&self) -> &'static str {
+        self.alteration.map_or("none", Alteration::name)
+    }
+}
+
+/// Every case for `alterations` (and the unaltered server) on `setups` in
+/// `modes`, leaving out a setup an alteration has nothing to act on: stdio
+/// for an HTTP one, a server with sessions (every answer an event stream)
+/// for one that acts on JSON responses.
+///
+/// ```
+/// use mcp_lang_conformance::faults::{Fault, self_test::{Mode, Setup, cases}};
+///
+/// let all = cases(&[Fault::DropVary.into()], Setup::PROCESS, Mode::ALL);
+/// // drop-vary: two HTTP setups × two modes; the unaltered server: three setups × two modes.
+/// assert_eq!(all.len(), 4 + 6);
+/// ```
+pub fn cases(alterations: &[Alteration], setups: &[Setup], modes: &[Mode]) -> Vec<Case> {
+    let mut out = Vec::new();
+    for alteration in std::iter::once(None).chain(alterations.iter().copied().map(Some)) {
+        for &setup in setups {
+            let acts = alteration.is_none_or(|a| match a.layer() {
+                FaultLayer::Http => setup != Setup::Stdio,
+                FaultLayer::HttpJson => !matches!(setup, Setup::Stdio | Setup::HttpSessions),
+                FaultLayer::Handler | FaultLayer::Message => true,
+            });
+            if !acts {
+                continue;
+            }
+            for &mode in modes {
+                out.push(Case {
+                    alteration,
+                    setup,
+                    mode,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Every fault and every latitude.
+///
+/// ```
+/// use mcp_lang_conformance::faults::{Fault, Latitude, self_test::every_alteration};
+///
+/// assert_eq!(every_alteration().len(), Fault::ALL.len() + Latitude::ALL.len());
+/// ```
+pub fn every_alteration() -> Vec<Alteration> {
+    Fault::ALL
+        .iter()
+        .map(|f| Alteration::Fault(*f))
+        .chain(Latitude::ALL.iter().map(|l| Alteration::Latitude(*l)))
+        .collect()
+}
+
+/// What one case showed.
+#[derive(Clone, Debug)]
+pub struct CaseResult {
+    /// The case.
+    pub case: Case,
+    /// Whether the suite did what it must: caught the fault, or passed the
+    /// latitude or the unaltered server.
+    pub ok: bool,
+    /// The run's verdict, or `None` when the run itself failed.
+    pub verdict: Option<Verdict>,
+    /// For a fault: the scenarios of [`Fault::caught_by`] that failed.
+    pub caught_by: Vec<&'static str>,
+    /// What went wrong, when not `ok`: the scenarios that failed or should
+    /// have, or the error.
+    pub detail: String,
+}
+
+/// The results of many cases.
+#[derive(Clone, Debug, Default)]
+pub struct Matrix {
+    /// One result per case, in case order.
+    pub results: Vec<CaseResult>,
+}
+
+impl Matrix {
+    /// Whether every case did what it must.
+    ///
+    /// ```
+    /// use mcp_lang_conformance::faults::self_test::Matrix;
+    ///
+    /// assert!(Matrix::default().ok());
+    /// ```
+    pub fn ok(&self) -> bool {
+        self.results.iter().all(|r| r.ok)
+    }
+
+    /// The cases that did not.
+    ///
+    /// ```
+    /// use mcp_lang_conformance::faults::self_test::Matrix;
+    ///
+    /// assert!(Matrix::default().failures().is_empty());
+    /// ```
+    pub fn failures(&self) -> Vec<&CaseResult> {
+        self.results.iter().filter(|r| !r.ok).collect()
+    }
+
+    /// A line per case: mark, alteration, setup, mode, and what caught it
+    /// (or what went wrong).
+    ///
+    /// ```
+    /// use mcp_lang_conformance::faults::self_test::Matrix;
+    ///
+    /// assert!(Matrix::default().table().ends_with("0/0 cases as expected\n"));
+    /// ```
+    pub fn table(&self) -> String {
+        let mut out = String::new();
+        for r in &self.results {
+            let what = match (r.case.alteration, r.ok) {
+                (Some(Alteration::Fault(_)), true) => {
+                    format!("caught by {}", r.caught_by.join(", "))
+                }
+                (_, true) => "passed".to_owned(),
+                (_, false) => r.detail.clone(),
+            };
+            out.push_str(&format!(
+                "{:<6} {:<36} {:<14} {:<9} {}\n",
+                if r.ok { "ok" } else { "WRONG" },
+                r.case.name(),
+                r.case.setup.as_str(),
+                r.case.mode.as_str(),
+                what
+            ));
+        }
+        let ok = self.results.iter().filter(|r| r.ok).count();
+        out.push_str(&format!(
+            "{ok}/{} cases as expected\n",
+            self.results.len()
+        ));
+        out
+    }
+
+    /// The matrix as a Markdown table: one row per alteration, one column per
+    /// setup and mode, each cell the scenarios that caught the fault (or
+    /// "passes" for a latitude), "—" where the alteration does not act.
+    ///
+    /// ```
+    /// use mcp_lang_conformance::faults::self_test::Matrix;
+    ///
+    /// assert!(Matrix::default().markdown().starts_with("| alteration |"));
+    /// ```
+    pub fn markdown(&self) -> String {
+        let columns: BTreeSet<(Setup, Mode)> = self
+            .results
+            .iter()
+            .map(|r| (r.case.setup, r.case.mode))
+            .collect();
+        let mut rows: Vec<Option<Alteration>> = Vec::new();
+        for r in &self.results {
+            if !rows.contains(&r.case.alteration) {
+                rows.push(r.case.alteration);
+            }
+        }
+        let mut out = String::from("| alteration | kind |");
+        for (setup, mode) in &columns {
+            out.push_str(&format!(" {} ({}) |", setup.as_str(), mode.as_str()));
+        }
+        out.push_str("\n|---|---|");
+        out.push_str(&"---|".repeat(columns.len()));
+        out.push('\n');
+        for alteration in rows {
+            let (name, kind) = match alteration {
+                None => ("none".to_owned(), "reference"),
+                Some(Alteration::Fault(f)) => (format!("`{f}`"), "fault"),
+                Some(Alteration::Latitude(l)) => (format!("`{l}`"), "latitude"),
+            };
+            out.push_str(&format!("| {name} | {kind} |"));
+            for column in &columns {
+                let cell = self
+                    .results
+                    .iter()
+                    .find(|r| r.case.alteration == alteration && (r.case.setup, r.case.mode) == *column)
+                    .map_or("—".to_owned(), |r| match (alteration, r.ok) {
+                        (Some(Alteration::Fault(_)), true) => r.caught_by.join(", "),
+                        (_, true) => "passes".to_owned(),
+                        (_, false) => "**WRONG**".to_owned(),
+                    });
+                out.push_str(&format!(" {cell} |"));
+            }
+            out.push('\n');
+        }
+        out
+    }
+}
+
+/// The profile file the [`Mode::Profile`] cases read: the reference
+/// server's languages, written once per process.
+fn profile_file() -> Result<PathBuf, String> {
+    static FILE: std::sync::OnceLock<Result<PathBuf, String>> = std::sync::OnceLock::new();
+    FILE.get_or_init(|| {
+        let server = ReferenceServer::new().map_err(|e| e.to_string())?;
+        let profile = Profile::new(
+            server.languages().supported().map(str::to_owned).collect(),
+            server.languages().default_tag().to_owned(),
+        )?;
+        let path = std::env::temp_dir().join(format!(
+            "mcp-lang-self-test-{}.toml",
+            std::process::id()
+        ));
+        std::fs::write(&path, profile.to_toml())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        Ok(path)
+    })
+    .clone()
+}
+
+/// A `mcp-lang serve` process, killed when dropped.
+struct ServeProcess {
+    _child: Child,
+    url: String,
+}
+
+/// The `serve` arguments for `case`.
+fn serve_args(case: &Case) -> Vec<String> {
+    let mut args = vec!["serve".to_owned()];
+    match case.setup {
+        Setup::Stdio | Setup::Embedded => args.push("--stdio".into()),
+        Setup::HttpStateless => args.extend(["--http".into(), "127.0.0.1:0".into()]),
+        Setup::HttpSessions => {
+            args.extend(["--http".into(), "127.0.0.1:0".into(), "--sessions".into()]);
+        }
+    }
+    match case.alteration {
+        Some(Alteration::Fault(f)) => args.extend(["--fault".into(), f.name().into()]),
+        Some(Alteration::Latitude(l)) => args.extend(["--latitude".into(), l.name().into()]),
+        None => {}
+    }
+    args
+}
+
+/// Starts `mcp-lang serve --http` and reads its address from its log.
+async fn start_http(binary: &PathBuf, case: &Case) -> Result<ServeProcess, String> {
+    let mut child = Command::new(binary)
+        .args(serve_args(case))
+        .env("RUST_LOG", "info")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .map_err(|e| format!("cannot start {}: {e}", binary.display()))?;
+    let stderr = child.stderr.take().ok_or("no stderr")?;
+    let mut lines = BufReader::new(stderr).lines();
+    let url = tokio::time::timeout(Duration::from_secs(30), async {
+        while let Ok(Some(line)) = lines.next_line().await {
+            if let Some(start) = line.find("http://") {
+                let url: String = line[start..]
+                    .chars()
+                    .take_while(|c| !c.is_whitespace() && *c != '"')
+                    .collect();
+                return Some(url);
+            }
+        }
+        None
+    })
+    .await
+    .ok()
+    .flatten()
+    .ok_or_else(|| format!("{} {} printed no address", binary.display(), serve_args(case).join(" ")))?;
+    // Keep draining the log so the server never blocks on a full pipe.
+    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+    Ok(ServeProcess { _child: child, url })
+}
+
+/// Runs one case.
+pub async fn run_case(server: &Server, case: &Case) -> CaseResult {
+    let outcome = run_case_report(server, case).await;
+    judge(case, outcome)
+}
+
+async fn run_case_report(server: &Server, case: &Case) -> Result<Report, String> {
+    // A fault runs the scenarios that must catch it (and discovery, whose
+    // findings fail whichever scenario they concern); the unaltered server
+    // and a latitude run every scenario, which must all pass.
+    let only: Vec<String> = match case.alteration {
+        Some(Alteration::Fault(fault)) => fault.caught_by().iter().map(|s| (*s).to_owned()).collect(),
+        _ => Vec::new(),
+    };
+    let mut config = match (server, case.setup) {
+        (Server::Embedded, _) => {
+            let mut config = Config::new(Target::Embedded);
+            config.alteration = case.alteration;
+            config.http_mode = match case.setup {
+                Setup::HttpSessions => HttpMode::Sessions,
+                _ => HttpMode::Stateless,
+            };
+            config
+        }
+        (Server::Binary(binary), Setup::Stdio | Setup::Embedded) => {
+            let quoted = shlex::try_quote(&binary.to_string_lossy())
+                .map_err(|e| e.to_string())?
+                .into_owned();
+            Config::new(Target::Stdio(format!("{quoted} {}", serve_args(case).join(" "))))
+        }
+        (Server::Binary(binary), setup) => {
+            let process = start_http(binary, case).await?;
+            let mut config = Config::new(Target::Url(process.url.clone()));
+            if setup == Setup::HttpSessions {
+                config.protocol = HANDSHAKE_PROTOCOL.to_owned();
+            }
+            config.client_side = false;
+            config.only = only;
+            if case.mode == Mode::Profile {
+                config.profile = Some(Profile::from_file(&profile_file()?)?);
+            }
+            let report = run(&config).await;
+            drop(process);
+            return report;
+        }
+    };
+    config.client_side = false;
+    config.only = only;
+    if case.mode == Mode::Profile {
+        config.profile = Some(Profile::from_file(&profile_file()?)?);
+    }
+    run(&config).await
+}
+
+/// Whether the report shows what the case requires.
+fn judge(case: &Case, outcome: Result<Report, String>) -> CaseResult {
+    let mut result = CaseResult {
+        case: *case,
+        ok: false,
+        verdict: None,
+        caught_by: Vec::new(),
+        detail: String::new(),
+    };
+    let report = match outcome {
+        Ok(report) => report,
+        Err(error) => {
+            result.detail = format!("the run failed: {error}");
+            return result;
+        }
+    };
+    let verdict = report.verdict();
+    result.verdict = Some(verdict.clone());
+    let failed: Vec<String> = report
+        .rows
+        .iter()
+        .filter(|r| r.outcome.is_fail())
+        .map(|r| format!("{}:{}", r.transport, r.scenario.id))
+        .collect();
+    match case.alteration {
+        Some(Alteration::Fault(fault)) => {
+            let transports: Vec<&str> = case
+                .setup
+                .transports()
+                .iter()
+                .copied()
+                .filter(|t| *t != "stdio" || fault.layer().acts_on_stdio())
+                .collect();
+            let mut missed = Vec::new();
+            for transport in &transports {
+                let caught: Vec<&'static str> = fault
+                    .caught_by()
+                    .iter()
+                    .copied()
+                    .filter(|id| {
+                        report
+                            .rows
+                            .iter()
+                            .any(|r| r.transport == *transport && r.scenario.id == *id && r.outcome.is_fail())
+                    })
+                    .collect();
+                if caught.is_empty() {
+                    missed.push(*transport);
+                }
+                for id in caught {
+                    if !result.caught_by.contains(&id) {
+                        result.caught_by.push(id);
+                    }
+                }
+            }
+            result.ok = missed.is_empty() && verdict == Verdict::Failed;
+            if !result.ok {
+                result.detail = format!(
+                    "not caught on {} by any of {:?} (verdict {}; failed: {})",
+                    missed.join(", "),
+                    fault.caught_by(),
+                    verdict.as_str(),
+                    if failed.is_empty() { "nothing".to_owned() } else { failed.join(" ") }
+                );
+            }
+        }
+        _ => {
+            result.ok = verdict == Verdict::Passed;
+            if !result.ok {
+                let why = report
+                    .rows
+                    .iter()
+                    .filter(|r| r.outcome.is_fail())
+                    .map(|r| format!("{}:{}: {}", r.transport, r.scenario.id, r.outcome.reason()))
+                    .collect::<Vec<_>>();
+                result.detail = format!(
+                    "verdict {} {}{}",
+                    verdict.as_str(),
+                    verdict.reason(),
+                    if why.is_empty() { String::new() } else { format!("; failed: {}", why.join(" | ")) }
+                );
+            }
+        }
+    }
+    result
+}
+
+/// Runs `cases`, `parallel` at a time, reporting each result to `progress`
+/// as it comes.
+pub async fn run_matrix(
+    server: &Server,
+    cases: &[Case],
+    parallel: usize,
+    progress: impl Fn(&CaseResult),
+) -> Matrix {
+    let limit = Arc::new(tokio::sync::Semaphore::new(parallel.max(1)));
+    let mut tasks = tokio::task::JoinSet::new();
+    for (index, case) in cases.iter().enumerate() {
+        let limit = Arc::clone(&limit);
+        let server = server.clone();
+        let case = *case;
+        tasks.spawn(async move {
+            let _permit = limit.acquire_owned().await;
+            (index, run_case(&server, &case).await)
+        });
+    }
+    let mut results: Vec<Option<CaseResult>> = vec![None; cases.len()];
+    while let Some(joined) = tasks.join_next().await {
+        if let Ok((index, result)) = joined {
+            progress(&result);
+            results[index] = Some(result);
+        }
+    }
+    Matrix {
+        results: results
+            .into_iter()
+            .zip(cases)
+            .map(|(r, case)| {
+                r.unwrap_or_else(|| CaseResult {
+                    case: *case,
+                    ok: false,
+                    verdict: None,
+                    caught_by: Vec::new(),
+                    detail: "the case's task panicked".into(),
+                })
+            })
+            .collect(),
+    }
+}

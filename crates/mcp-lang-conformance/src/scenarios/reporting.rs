@@ -1,0 +1,277 @@
+//! Item 3 of the SEP's Conformance list beyond `tools/list`: every method that
+//! answers with display text reports the language it used.
+//!
+//! Each scenario asks one method (or a pair: a list and the read of its first
+//! item) under a language whose text differs from the default's, and
+//! requires a well-formed `contentLanguage` naming a supported language; when
+//! the answer's display text differs from the default's, that language must
+//! follow the preference. A method the server does not have, or a list with
+//! nothing to read, is a skip with its reason.
+
+use mcp_lang_grammar::ContentLanguage;
+use serde_json::{Value, json};
+
+use crate::discovery::reaches;
+use crate::scenario::{Connection, Ctx, Needs, Outcome, Scenario, ScenarioFuture, Step, ensure, finish};
+use crate::wire::{Call, Exchange, is_stateless};
+
+use super::sep;
+
+/// The scenarios of this module, in report order.
+pub(crate) const SCENARIOS: &[Scenario] = &[
+    Scenario {
+        id: "reporting.initialize",
+        item: 3,
+        rule: "initialize (server/discover) reports the language of serverInfo.title",
+        sep: sep::REPORT,
+        needs: Needs::Any,
+        run: initialize,
+    },
+    Scenario {
+        id: "reporting.prompts",
+        item: 3,
+        rule: "prompts/list and prompts/get report the language they used",
+        sep: sep::REPORT,
+        needs: Needs::Any,
+        run: prompts,
+    },
+    Scenario {
+        id: "reporting.resources",
+        item: 3,
+        rule: "resources/list and resources/read report the language they used",
+        sep: sep::REPORT,
+        needs: Needs::Any,
+        run: resources,
+    },
+    Scenario {
+        id: "reporting.tool-results",
+        item: 3,
+        rule: "tools/call results, isError results included, report the language they used",
+        sep: sep::REPORT,
+        needs: Needs::Any,
+        run: tool_results,
+    },
+];
+
+/// Every display string of a result (titles, descriptions, messages, text).
+fn texts(value: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    fn walk(value: &Value, out: &mut Vec<String>) {
+        match value {
+            Value::Object(map) => {
+                for (key, v) in map {
+                    match (key.as_str(), v) {
+                        ("_meta", _) => {}
+                        ("title" | "description" | "text" | "message", Value::String(s)) => {
+                            out.push(s.clone());
+                        }
+                        _ => walk(v, out),
+                    }
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|v| walk(v, out)),
+            _ => {}
+        }
+    }
+    walk(value, &mut out);
+    out
+}
+
+/// Checks the report of `exchange` (the answer under `tag`) against `base`
+/// (the same request under the default): present, well-formed, supported,
+/// and following `tag` when the display text changed.
+fn check_report(ctx: &Ctx, what: &str, tag: &str, base: &Exchange, exchange: &Exchange) -> Step<()> {
+    let reported = match exchange.content_language() {
+        Some(Value::String(s)) => s.clone(),
+        Some(other) => {
+            return Err(Outcome::Fail(format!(
+                "{what} under {tag:?}: contentLanguage is not a string: {other}"
+            )));
+        }
+        None => {
+            return Err(Outcome::Fail(format!(
+                "{what} under {tag:?} reports no io.modelcontextprotocol/contentLanguage: {}",
+                exchange.summary()
+            )));
+        }
+    };
+    ensure(ContentLanguage::parse(&reported).is_ok(), || {
+        format!("{what} under {tag:?}: contentLanguage {reported:?} is not a Content-Language value")
+    })?;
+    let supported = &ctx.profile.supported;
+    ensure(
+        reported
+            .split(',')
+            .map(str::trim)
+            .all(|t| supported.iter().any(|s| s.eq_ignore_ascii_case(t))),
+        || format!("{what} under {tag:?}: contentLanguage {reported:?} names a language the server does not support {supported:?}"),
+    )?;
+    let changed = match (base.result(), exchange.result()) {
+        (Some(a), Some(b)) => texts(a) != texts(b),
+        _ => base.error().map(|e| e.get("message")) != exchange.error().map(|e| e.get("message")),
+    };
+    if changed {
+        ensure(reaches(tag, &reported), || {
+            format!("{what} under {tag:?}: the display text changed, but contentLanguage says {reported:?}: it must name the language used")
+        })?;
+    }
+    Ok(())
+}
+
+/// Sends `call` under the default and under `tag`; both must succeed.
+async fn pair(ctx: &mut Ctx, call: &Call, tag: &str) -> Step<(Exchange, Exchange)> {
+    let default = ctx.profile.default.clone();
+    let base = ctx.result(call.clone().preference(default.as_str())).await?;
+    let exchange = ctx.result(call.clone().preference(tag)).await?;
+    Ok((base, exchange))
+}
+
+/// The items of a list method, or a skip when the server has no such method
+/// (or lists nothing).
+async fn list(ctx: &mut Ctx, method: &str, key: &str) -> Step<Vec<Value>> {
+    let exchange = ctx.send(Call::new(method)).await?;
+    if exchange.result().is_none() {
+        return Err(Outcome::Skip(format!(
+            "the server does not answer {method}: {}",
+            exchange.summary()
+        )));
+    }
+    let items = exchange
+        .result()
+        .and_then(|r| r.get(key))
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    if items.is_empty() {
+        return Err(Outcome::Skip(format!("{method} lists nothing")));
+    }
+    Ok(items)
+}
+
+fn initialize(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                let tag = ctx.translated_others()?[0].clone();
+                let stateless = ctx.protocol().is_some_and(is_stateless);
+                let call = if stateless {
+                    Call::new("server/discover")
+                } else {
+                    if let Some(Connection::Stdio(_)) = &ctx.connection {
+                        return Err(Outcome::Skip(
+                            "on stdio the one initialize of a connection was sent when it opened, before the languages were known; run with --protocol 2026-07-28 (server/discover) or over HTTP".into(),
+                        ));
+                    }
+                    let protocol = ctx.protocol().unwrap_or_default().to_owned();
+                    Call::new("initialize")
+                        .param("protocolVersion", json!(protocol))
+                        .param("capabilities", json!({}))
+                        .param("clientInfo", json!({ "name": "mcp-lang-conformance", "version": env!("CARGO_PKG_VERSION") }))
+                        .outside_session()
+                };
+                let what = call.method.clone();
+                let (base, exchange) = pair(ctx, &call, &tag).await?;
+                let title = |e: &Exchange| e.result().and_then(|r| r.pointer("/serverInfo/title")).cloned();
+                if title(&base).is_none() {
+                    // No display text to localize: the report is still checked.
+                    return check_report(ctx, &what, &tag, &base, &exchange);
+                }
+                check_report(ctx, &what, &tag, &base, &exchange)?;
+                ensure(title(&base) != title(&exchange), || {
+                    format!("{what}: serverInfo.title under {tag:?} is the default's {:?}", title(&base))
+                })
+            }
+            .await,
+        )
+    })
+}
+
+fn prompts(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                let tag = ctx.translated_others()?[0].clone();
+                let prompts = list(ctx, "prompts/list", "prompts").await?;
+                let (base, exchange) = pair(ctx, &Call::new("prompts/list"), &tag).await?;
+                check_report(ctx, "prompts/list", &tag, &base, &exchange)?;
+                let prompt = &prompts[0];
+                let name = prompt.get("name").and_then(Value::as_str).unwrap_or_default();
+                let mut arguments = serde_json::Map::new();
+                for argument in prompt.get("arguments").and_then(Value::as_array).into_iter().flatten() {
+                    if argument.get("required") == Some(&json!(true))
+                        && let Some(key) = argument.get("name").and_then(Value::as_str)
+                    {
+                        arguments.insert(key.to_owned(), json!("Lisbon"));
+                    }
+                }
+                let call = Call::new("prompts/get")
+                    .param("name", json!(name))
+                    .param("arguments", Value::Object(arguments));
+                let (base, exchange) = pair(ctx, &call, &tag).await?;
+                check_report(ctx, &format!("prompts/get {name}"), &tag, &base, &exchange)
+            }
+            .await,
+        )
+    })
+}
+
+fn resources(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                let tag = ctx.translated_others()?[0].clone();
+                let resources = list(ctx, "resources/list", "resources").await?;
+                let (base, exchange) = pair(ctx, &Call::new("resources/list"), &tag).await?;
+                check_report(ctx, "resources/list", &tag, &base, &exchange)?;
+                let uri = resources[0].get("uri").and_then(Value::as_str).unwrap_or_default().to_owned();
+                let call = Call::new("resources/read").param("uri", json!(uri));
+                let (base, exchange) = pair(ctx, &call, &tag).await?;
+                check_report(ctx, &format!("resources/read {uri}"), &tag, &base, &exchange)
+            }
+            .await,
+        )
+    })
+}
+
+fn tool_results(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                let tag = ctx.translated_others()?[0].clone();
+                let failing = ctx.profile.tool_error.clone();
+                ctx.require_tool(&failing.name).await?;
+                let call = Call::tool(&failing.name, Value::Object(failing.arguments.clone()));
+                let (base, exchange) = pair(ctx, &call, &tag).await?;
+                let what = format!("tools/call {}", failing.name);
+                ensure(exchange.result().and_then(|r| r.get("isError")) == Some(&json!(true)), || {
+                    format!("{what} with {} was expected to end in an isError result (the profile's tool_error): {}", Value::Object(failing.arguments.clone()), exchange.summary())
+                })?;
+                check_report(ctx, &what, &tag, &base, &exchange)?;
+                // A successful result too: the explicit-language tool without
+                // its argument (its content follows the preference, or is
+                // model-facing text reported as such).
+                let name = ctx.profile.explicit_language_tool.clone();
+                if let Ok(tool) = ctx.require_tool(&name).await {
+                    let mut arguments = serde_json::Map::new();
+                    let required: Vec<String> = tool
+                        .pointer("/inputSchema/required")
+                        .and_then(Value::as_array)
+                        .map(|r| r.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+                        .unwrap_or_default();
+                    for key in required.iter().filter(|k| *k != "language") {
+                        let value = tool
+                            .pointer(&format!("/inputSchema/properties/{key}/enum/0"))
+                            .cloned()
+                            .unwrap_or(json!("example"));
+                        arguments.insert(key.clone(), value);
+                    }
+                    let call = Call::tool(&name, Value::Object(arguments));
+                    let (base, exchange) = pair(ctx, &call, &tag).await?;
+                    check_report(ctx, &format!("tools/call {name}"), &tag, &base, &exchange)?;
+                }
+                Ok(())
+            }
+            .await,
+        )
+    })
+}
