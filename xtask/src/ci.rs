@@ -21,7 +21,8 @@ pub(crate) const USAGE: &str =
     "  ci [--skip STEP]… [--only STEP]… [--skip-fuzz] [--fuzz-time SECS] [--keep-going] [--list]
       Runs every gate in order, each timed, stopping at the first failure: fmt, clippy,
       test, conformance (the SEP-2792 suite against the reference server), interop (the
-      official Python MCP SDK as the client, over stdio and HTTP), official (the official
+      official Python MCP SDK as the client of mcp-lang serve, and the suite against a
+      Python SDK server with and without faults, over stdio and HTTP), official (the official
       MCP conformance suite from npm, with its baseline), doc, bench
       (build only), package, fuzz (a smoke run of every target, default 20 s each).
       --keep-going runs the remaining steps after a failure (still exiting non-zero).
@@ -60,10 +61,10 @@ const STEPS: &[Step] = &[
         about: "mcp-lang conformance: the SEP-2792 suite against the embedded reference server (stdio and HTTP)",
         run: sep2792_conformance,
     },
-    // Python SDK interop (issue 6, engineer M): see `python_interop` below.
+    // Python SDK interop: see `python_interop` below.
     Step {
         name: "interop",
-        about: "the official Python MCP SDK (mcp==2.3.0, own venv under target/) as the client of mcp-lang serve, stdio and HTTP",
+        about: "the official Python MCP SDK (mcp==2.3.0, own venv under target/): as the client of mcp-lang serve, and as a server the SEP-2792 suite must pass and whose faults it must catch; stdio and HTTP",
         run: python_interop,
     },
     Step {
@@ -250,12 +251,16 @@ fn sep2792_conformance(_: &mut Ci) -> Result<()> {
         .run()
 }
 
-/// The official Python MCP SDK as the client of `mcp-lang serve` over stdio and Streamable
-/// HTTP (`crates/mcp-lang-cli/tests/python_interop.rs`). The test is `#[ignore]`d in the
-/// `test` step because it provisions a virtual environment from PyPI; here it runs with
-/// `--ignored`, and `--nocapture` puts each check the Python client makes in the log. With
-/// `CI` set, a missing python3 fails the test instead of skipping it. Its tests count in
-/// the tally.
+/// The official Python MCP SDK on both sides, over stdio and Streamable HTTP:
+/// `crates/mcp-lang-cli/tests/python_interop.rs` drives `mcp-lang serve` with the SDK's
+/// client; `crates/mcp-lang-cli/tests/python_server.rs` runs `mcp-lang conformance`
+/// against a SEP-2792 server on the SDK's low-level server API, which must pass, and
+/// against each of its deliberate faults, which the suite must catch (the runs go in
+/// parallel, one server process each). The tests are `#[ignore]`d in the `test` step
+/// because they provision a virtual environment from PyPI; here they run with `--ignored`,
+/// and `--nocapture` puts each check, run summary and caught fault in the log. With `CI`
+/// set, a missing python3 fails the tests instead of skipping them. They count in the
+/// tally.
 fn python_interop(ci: &mut Ci) -> Result<()> {
     let tally = &mut ci.tally;
     Cmd::cargo()
@@ -265,6 +270,8 @@ fn python_interop(ci: &mut Ci) -> Result<()> {
             "mcp-lang-cli",
             "--test",
             "python_interop",
+            "--test",
+            "python_server",
             "--",
             "--ignored",
             "--nocapture",

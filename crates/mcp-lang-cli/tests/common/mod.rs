@@ -1,0 +1,4 @@
+//! Helpers shared by the integration tests that include this module
+//! (`mod common;`).
+
+pub(crate) mod python;
