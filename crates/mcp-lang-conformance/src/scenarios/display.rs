@@ -541,10 +541,14 @@ fn without_id(mut response: Value) -> Value {
     response
 }
 
+/// The `_meta` key under which a 2026-07-28 server describes itself.
+const SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+
 /// The pointers, in either message, of the fields the SEP lets a server
-/// translate: every `description` (tools, prompts and their arguments,
+/// translate, or that are display text the base guard does not see: every `description` (tools, prompts and their arguments,
 /// resources, templates, the implementation, schema properties), the `text` of
-/// content (tool, prompt and resource content) and `Error.message`.
+/// content (tool, prompt and resource content), `Error.message`, and the
+/// title and description of the implementation a result's `_meta` describes.
 fn may_translate(message: &Value, path: &mut String, out: &mut Vec<String>) {
     match message {
         Value::Object(map) => {
@@ -553,6 +557,21 @@ fn may_translate(message: &Value, path: &mut String, out: &mut Vec<String>) {
                 path.push('/');
                 path.push_str(&key.replace('~', "~0").replace('/', "~1"));
                 match (key.as_str(), value) {
+                    // `_meta` keys and values are not display text, but the
+                    // implementation a 2026-07-28 server describes in every
+                    // result's `_meta` has a title and a description.
+                    ("_meta", Value::Object(meta)) => {
+                        if let Some(info) = meta.get(SERVER_INFO) {
+                            let len = path.len();
+                            path.push_str("/io.modelcontextprotocol~1serverInfo");
+                            for field in ["title", "description"] {
+                                if info.get(field).is_some_and(Value::is_string) {
+                                    out.push(format!("{path}/{field}"));
+                                }
+                            }
+                            path.truncate(len);
+                        }
+                    }
                     ("_meta", _) => {}
                     ("description" | "text", Value::String(_)) => out.push(path.clone()),
                     ("message", Value::String(_)) if path == "/error/message" => {
@@ -794,7 +813,11 @@ pub(crate) async fn localized_error(ctx: &mut Ctx, tag: &str) -> Step<(Call, Val
         if error.get("message") != base_error.get("message") {
             return Ok((call, base_error, exchange));
         }
-        tried.push(format!("{} {}", call.method, call.mcp_name().unwrap_or_default()));
+        tried.push(format!(
+            "{} {}",
+            call.method,
+            call.mcp_name().unwrap_or_default()
+        ));
     }
     Err(Outcome::Skip(format!(
         "found no error the server localizes (tried {}); the SEP lets a server leave Error.message untranslated",

@@ -2,17 +2,23 @@
 //! answers with display text reports the language it used.
 //!
 //! Each scenario asks one method (or a pair: a list and the read of its first
-//! item) under a language whose text differs from the default's, and
-//! requires a well-formed `contentLanguage` naming a supported language; when
-//! the answer's display text differs from the default's, that language must
-//! follow the preference. A method the server does not have, or a list with
-//! nothing to read, is a skip with its reason.
+//! item) under the default and under a language whose text differs from the
+//! default's. An answer that reports a language must report a well-formed
+//! `contentLanguage` naming a supported language, and one that follows the
+//! preference when the display text changed. An answer whose text changed
+//! must report. An answer that neither changed nor reported was given
+//! ignoring the preference, which the SEP allows ("A server MAY ignore the
+//! preference"): nothing to check there. A method the server does not have,
+//! a list with nothing to read, or a method that ignored the preference
+//! every time is a skip with its reason.
 
 use mcp_lang_grammar::ContentLanguage;
 use serde_json::{Value, json};
 
 use crate::discovery::reaches;
-use crate::scenario::{Connection, Ctx, Needs, Outcome, Scenario, ScenarioFuture, Step, ensure, finish};
+use crate::scenario::{
+    Connection, Ctx, Needs, Outcome, Scenario, ScenarioFuture, Step, ensure, finish,
+};
 use crate::wire::{Call, Exchange, is_stateless};
 
 use super::sep;
@@ -53,6 +59,9 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
     },
 ];
 
+/// The `_meta` key under which a 2026-07-28 result describes the server.
+const SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+
 /// Every display string of a result (titles, descriptions, messages, text).
 fn texts(value: &Value) -> Vec<String> {
     let mut out = Vec::new();
@@ -61,7 +70,13 @@ fn texts(value: &Value) -> Vec<String> {
             Value::Object(map) => {
                 for (key, v) in map {
                     match (key.as_str(), v) {
-                        ("_meta", _) => {}
+                        // `_meta` is not display text, except the
+                        // implementation a 2026-07-28 result describes there.
+                        ("_meta", _) => {
+                            if let Some(info) = v.get(SERVER_INFO) {
+                                walk(info, out);
+                            }
+                        }
                         ("title" | "description" | "text" | "message", Value::String(s)) => {
                             out.push(s.clone());
                         }
@@ -78,9 +93,19 @@ fn texts(value: &Value) -> Vec<String> {
 }
 
 /// Checks the report of `exchange` (the answer under `tag`) against `base`
-/// (the same request under the default): present, well-formed, supported,
-/// and following `tag` when the display text changed.
-fn check_report(ctx: &Ctx, what: &str, tag: &str, base: &Exchange, exchange: &Exchange) -> Step<()> {
+/// (the same request under the default). `Ok(false)` when the server ignored
+/// the preference (no report, text unchanged): nothing to check.
+fn check_report(
+    ctx: &Ctx,
+    what: &str,
+    tag: &str,
+    base: &Exchange,
+    exchange: &Exchange,
+) -> Step<bool> {
+    let changed = match (base.result(), exchange.result()) {
+        (Some(a), Some(b)) => texts(a) != texts(b),
+        _ => base.error().map(|e| e.get("message")) != exchange.error().map(|e| e.get("message")),
+    };
     let reported = match exchange.content_language() {
         Some(Value::String(s)) => s.clone(),
         Some(other) => {
@@ -88,15 +113,18 @@ fn check_report(ctx: &Ctx, what: &str, tag: &str, base: &Exchange, exchange: &Ex
                 "{what} under {tag:?}: contentLanguage is not a string: {other}"
             )));
         }
-        None => {
+        None if changed => {
             return Err(Outcome::Fail(format!(
-                "{what} under {tag:?} reports no io.modelcontextprotocol/contentLanguage: {}",
+                "{what} under {tag:?}: the display text changed with the preference, but no io.modelcontextprotocol/contentLanguage reports the language used: {}",
                 exchange.summary()
             )));
         }
+        None => return Ok(false),
     };
     ensure(ContentLanguage::parse(&reported).is_ok(), || {
-        format!("{what} under {tag:?}: contentLanguage {reported:?} is not a Content-Language value")
+        format!(
+            "{what} under {tag:?}: contentLanguage {reported:?} is not a Content-Language value"
+        )
     })?;
     let supported = &ctx.profile.supported;
     ensure(
@@ -104,24 +132,35 @@ fn check_report(ctx: &Ctx, what: &str, tag: &str, base: &Exchange, exchange: &Ex
             .split(',')
             .map(str::trim)
             .all(|t| supported.iter().any(|s| s.eq_ignore_ascii_case(t))),
-        || format!("{what} under {tag:?}: contentLanguage {reported:?} names a language the server does not support {supported:?}"),
+        || {
+            format!(
+                "{what} under {tag:?}: contentLanguage {reported:?} names a language the server does not support {supported:?}"
+            )
+        },
     )?;
-    let changed = match (base.result(), exchange.result()) {
-        (Some(a), Some(b)) => texts(a) != texts(b),
-        _ => base.error().map(|e| e.get("message")) != exchange.error().map(|e| e.get("message")),
-    };
     if changed {
         ensure(reaches(tag, &reported), || {
-            format!("{what} under {tag:?}: the display text changed, but contentLanguage says {reported:?}: it must name the language used")
+            format!(
+                "{what} under {tag:?}: the display text changed, but contentLanguage says {reported:?}: it must name the language used"
+            )
         })?;
     }
-    Ok(())
+    Ok(true)
+}
+
+/// A skip for a scenario none of whose answers took the preference.
+fn ignored(what: &str) -> Outcome {
+    Outcome::Skip(format!(
+        "{what} ignored the preference (no contentLanguage, text unchanged), which the SEP allows: nothing to check"
+    ))
 }
 
 /// Sends `call` under the default and under `tag`; both must succeed.
 async fn pair(ctx: &mut Ctx, call: &Call, tag: &str) -> Step<(Exchange, Exchange)> {
     let default = ctx.profile.default.clone();
-    let base = ctx.result(call.clone().preference(default.as_str())).await?;
+    let base = ctx
+        .result(call.clone().preference(default.as_str()))
+        .await?;
     let exchange = ctx.result(call.clone().preference(tag)).await?;
     Ok((base, exchange))
 }
@@ -171,14 +210,22 @@ fn initialize(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 };
                 let what = call.method.clone();
                 let (base, exchange) = pair(ctx, &call, &tag).await?;
-                let title = |e: &Exchange| e.result().and_then(|r| r.pointer("/serverInfo/title")).cloned();
-                if title(&base).is_none() {
-                    // No display text to localize: the report is still checked.
-                    return check_report(ctx, &what, &tag, &base, &exchange);
+                if !check_report(ctx, &what, &tag, &base, &exchange)? {
+                    return Err(ignored(&what));
                 }
-                check_report(ctx, &what, &tag, &base, &exchange)?;
-                ensure(title(&base) != title(&exchange), || {
-                    format!("{what}: serverInfo.title under {tag:?} is the default's {:?}", title(&base))
+                // A report in another language than the default's comes with
+                // the title in that language.
+                let title = |e: &Exchange| {
+                    let result = e.result()?;
+                    result
+                        .pointer("/serverInfo/title")
+                        .or_else(|| result.get("_meta")?.get(SERVER_INFO)?.get("title"))
+                        .cloned()
+                };
+                let reported = exchange.content_language_str().unwrap_or_default().to_owned();
+                let default = ctx.profile.default.clone();
+                ensure(title(&base).is_none() || reaches(&default, &reported) || title(&base) != title(&exchange), || {
+                    format!("{what}: contentLanguage under {tag:?} is {reported:?}, but serverInfo.title is the default's {:?}", title(&base))
                 })
             }
             .await,
@@ -193,11 +240,19 @@ fn prompts(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 let tag = ctx.translated_others()?[0].clone();
                 let prompts = list(ctx, "prompts/list", "prompts").await?;
                 let (base, exchange) = pair(ctx, &Call::new("prompts/list"), &tag).await?;
-                check_report(ctx, "prompts/list", &tag, &base, &exchange)?;
+                let listed = check_report(ctx, "prompts/list", &tag, &base, &exchange)?;
                 let prompt = &prompts[0];
-                let name = prompt.get("name").and_then(Value::as_str).unwrap_or_default();
+                let name = prompt
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
                 let mut arguments = serde_json::Map::new();
-                for argument in prompt.get("arguments").and_then(Value::as_array).into_iter().flatten() {
+                for argument in prompt
+                    .get("arguments")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                {
                     if argument.get("required") == Some(&json!(true))
                         && let Some(key) = argument.get("name").and_then(Value::as_str)
                     {
@@ -208,7 +263,13 @@ fn prompts(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                     .param("name", json!(name))
                     .param("arguments", Value::Object(arguments));
                 let (base, exchange) = pair(ctx, &call, &tag).await?;
-                check_report(ctx, &format!("prompts/get {name}"), &tag, &base, &exchange)
+                let got =
+                    check_report(ctx, &format!("prompts/get {name}"), &tag, &base, &exchange)?;
+                if listed || got {
+                    Ok(())
+                } else {
+                    Err(ignored("prompts/list and prompts/get"))
+                }
             }
             .await,
         )
@@ -222,11 +283,26 @@ fn resources(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 let tag = ctx.translated_others()?[0].clone();
                 let resources = list(ctx, "resources/list", "resources").await?;
                 let (base, exchange) = pair(ctx, &Call::new("resources/list"), &tag).await?;
-                check_report(ctx, "resources/list", &tag, &base, &exchange)?;
-                let uri = resources[0].get("uri").and_then(Value::as_str).unwrap_or_default().to_owned();
+                let listed = check_report(ctx, "resources/list", &tag, &base, &exchange)?;
+                let uri = resources[0]
+                    .get("uri")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned();
                 let call = Call::new("resources/read").param("uri", json!(uri));
                 let (base, exchange) = pair(ctx, &call, &tag).await?;
-                check_report(ctx, &format!("resources/read {uri}"), &tag, &base, &exchange)
+                let read = check_report(
+                    ctx,
+                    &format!("resources/read {uri}"),
+                    &tag,
+                    &base,
+                    &exchange,
+                )?;
+                if listed || read {
+                    Ok(())
+                } else {
+                    Err(ignored("resources/list and resources/read"))
+                }
             }
             .await,
         )
@@ -246,7 +322,7 @@ fn tool_results(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 ensure(exchange.result().and_then(|r| r.get("isError")) == Some(&json!(true)), || {
                     format!("{what} with {} was expected to end in an isError result (the profile's tool_error): {}", Value::Object(failing.arguments.clone()), exchange.summary())
                 })?;
-                check_report(ctx, &what, &tag, &base, &exchange)?;
+                let mut checked = check_report(ctx, &what, &tag, &base, &exchange)?;
                 // A successful result too: the explicit-language tool without
                 // its argument (its content follows the preference, or is
                 // model-facing text reported as such).
@@ -267,9 +343,9 @@ fn tool_results(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                     }
                     let call = Call::tool(&name, Value::Object(arguments));
                     let (base, exchange) = pair(ctx, &call, &tag).await?;
-                    check_report(ctx, &format!("tools/call {name}"), &tag, &base, &exchange)?;
+                    checked |= check_report(ctx, &format!("tools/call {name}"), &tag, &base, &exchange)?;
                 }
-                Ok(())
+                if checked { Ok(()) } else { Err(ignored("tools/call")) }
             }
             .await,
         )
