@@ -55,10 +55,9 @@ const STEPS: &[Step] = &[
         about: "cargo test --workspace --no-fail-fast (unit, integration and doc tests)",
         run: test,
     },
-    // SEP-2792 conformance suite (engineer G): see `sep2792_conformance` below.
     Step {
         name: "conformance",
-        about: "mcp-lang conformance: the SEP-2792 suite against the embedded reference server (stdio and HTTP)",
+        about: "the SEP-2792 suite against the embedded reference server, and its self-test against mcp-lang serve as separate processes (every fault caught, every latitude passed; the published matrix)",
         run: sep2792_conformance,
     },
     // Python SDK interop: see `python_interop` below.
@@ -242,13 +241,13 @@ fn test(ci: &mut Ci) -> Result<()> {
 }
 
 /// The SEP-2792 conformance suite (`crates/mcp-lang-conformance`) against the embedded
-/// reference server, over stdio and Streamable HTTP, plus its client-side scenarios; the
-/// table goes to the log and any failing scenario fails the step. (The fault self-test,
-/// every injected fault caught, runs in the `test` step as the crate's `faults` test.)
+/// reference server, over stdio and Streamable HTTP; then its self-test as users run the
+/// suite: `mcp-lang serve` with every fault and every latitude, as a separate process, over
+/// stdio and Streamable HTTP (stateless and with sessions), with and without a profile. Any
+/// failing scenario, fault not caught, latitude failed, or change to the published matrix
+/// fails the step.
 fn sep2792_conformance(_: &mut Ci) -> Result<()> {
-    Cmd::cargo()
-        .args(["run", "--quiet", "-p", "mcp-lang-cli", "--", "conformance"])
-        .run()
+    crate::conformance::sep2792(false)
 }
 
 /// The official Python MCP SDK on both sides, over stdio and Streamable HTTP:

@@ -26,7 +26,15 @@ use crate::process::Cmd;
 use crate::workspace::{Metadata, root};
 use crate::{Result, bail};
 
-pub(crate) const USAGE: &str = "  conformance --official   run the official MCP conformance suite (npm) against `mcp-lang serve --http`, with the baseline of expected failures";
+pub(crate) const USAGE: &str = "  conformance --sep2792 [--write]
+      the SEP-2792 suite: `mcp-lang conformance` against the embedded reference server, then its
+      self-test (every fault caught, every latitude passed, against `mcp-lang serve` as a separate
+      process over stdio and Streamable HTTP, with and without a profile), whose matrix must equal
+      the one the crate docs publish (`crates/mcp-lang-conformance/self-test.md`; --write updates it)
+  conformance --official   run the official MCP conformance suite (npm) against `mcp-lang serve --http`, with the baseline of expected failures";
+
+/// The self-test matrix the conformance crate's docs publish.
+const SELF_TEST_MATRIX: &str = "crates/mcp-lang-conformance/self-test.md";
 
 /// The suite version the baseline was written against.
 const SUITE: &str = "@modelcontextprotocol/conformance@0.1.16";
@@ -52,13 +60,43 @@ fn node_major(node: &Path) -> Option<u32> {
 }
 
 pub(crate) fn run(mut args: Args) -> Result<()> {
-    if !args.flag("--official") {
+    let official_suite = args.flag("--official");
+    let sep = args.flag("--sep2792");
+    let write = args.flag("--write");
+    args.finish()?;
+    match (official_suite, sep) {
+        (true, false) if !write => official(),
+        (false, true) => sep2792(write),
+        _ => bail!("give one of --sep2792 [--write] or --official"),
+    }
+}
+
+/// The SEP-2792 suite against the embedded reference server, then its
+/// self-test against `mcp-lang serve` as separate processes; the self-test's
+/// matrix must equal the published one (or, with `write`, replaces it).
+pub(crate) fn sep2792(write: bool) -> Result<()> {
+    Cmd::cargo().args(["build", "-p", "mcp-lang-cli"]).run()?;
+    let binary = Metadata::load()?.target_dir.join("debug/mcp-lang");
+    Cmd::new(&binary).arg("conformance").run()?;
+    let matrix = Cmd::new(&binary)
+        .args(["conformance", "--self-test", "--markdown"])
+        .read_stdout()?;
+    let published = root().join(SELF_TEST_MATRIX);
+    if write {
+        std::fs::write(&published, &matrix)?;
+        println!("wrote {SELF_TEST_MATRIX}");
+        return Ok(());
+    }
+    let expected = std::fs::read_to_string(&published)?;
+    if expected != matrix {
+        println!("the self-test's matrix is not the published one ({SELF_TEST_MATRIX}):");
+        println!("--- published\n{expected}--- this run\n{matrix}");
         bail!(
-            "only `--official` is implemented here (the SEP-2792 suite is `mcp-lang conformance`)"
+            "the self-test matrix changed: check it, then `cargo xtask conformance --sep2792 --write`"
         );
     }
-    args.finish()?;
-    official()
+    println!("{matrix}self-test matrix: as published in {SELF_TEST_MATRIX}");
+    Ok(())
 }
 
 /// Installs the suite (and Node 22 when the system's is older) if needed, serves the
