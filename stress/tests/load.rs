@@ -73,7 +73,7 @@ async fn faulty(fault: Fault) -> (SocketAddr, impl std::future::Future<Output = 
         ReferenceServer::new().unwrap(),
         SocketAddr::from(([127, 0, 0, 1], 0)),
         HttpMode::Stateless,
-        Some(fault),
+        Some(fault.into()),
     )
     .await
     .unwrap();

@@ -87,7 +87,12 @@ pub struct ConformanceArgs {
     #[arg(long, requires = "self_test")]
     pub embedded: bool,
     /// With --self-test: only these faults or latitudes (comma-separated names).
-    #[arg(long, value_name = "NAMES", value_delimiter = ',', requires = "self_test")]
+    #[arg(
+        long,
+        value_name = "NAMES",
+        value_delimiter = ',',
+        requires = "self_test"
+    )]
     pub alterations: Vec<String>,
     /// With --self-test: print the matrix as the Markdown table the crate docs
     /// publish.
@@ -193,17 +198,22 @@ fn self_test(args: &ConformanceArgs) -> ExitCode {
     let cases = cases(&alterations, setups, Mode::ALL);
     let quiet = args.markdown;
     let matrix = match runtime() {
-        Ok(rt) => rt.block_on(run_matrix(&server, &cases, 3, |r: &self_test::CaseResult| {
-            if !quiet && !r.ok {
-                eprintln!(
-                    "WRONG {} {} {}: {}",
-                    r.case.name(),
-                    r.case.setup.as_str(),
-                    r.case.mode.as_str(),
-                    r.detail
-                );
-            }
-        })),
+        Ok(rt) => rt.block_on(run_matrix(
+            &server,
+            &cases,
+            3,
+            |r: &self_test::CaseResult| {
+                if !quiet && !r.ok {
+                    eprintln!(
+                        "WRONG {} {} {}: {}",
+                        r.case.name(),
+                        r.case.setup.as_str(),
+                        r.case.mode.as_str(),
+                        r.detail
+                    );
+                }
+            },
+        )),
         Err(error) => {
             eprintln!("mcp-lang conformance: {error}");
             return ExitCode::from(2);

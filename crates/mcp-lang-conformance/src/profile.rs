@@ -4,7 +4,7 @@
 //!
 //! A profile comes from flags (`--supported en,fr --default en`), from a small
 //! TOML file (`--profile target.toml`), or from discovery
-//! ([`crate::run`] discovers one when none is given):
+//! ([`crate::run()`] discovers one when none is given):
 //!
 //! ```toml
 //! supported = ["en", "fr", "fr-CA", "de"]
@@ -212,7 +212,10 @@ impl Profile {
         if let Some(call) = table.get("tool_error") {
             let bad = || "profile: `tool_error` must be { name = \"…\", arguments = { … } }";
             let call = call.as_table().ok_or_else(bad)?;
-            let name = call.get("name").and_then(toml::Value::as_str).ok_or_else(bad)?;
+            let name = call
+                .get("name")
+                .and_then(toml::Value::as_str)
+                .ok_or_else(bad)?;
             let arguments = match call.get("arguments") {
                 None => Map::new(),
                 Some(arguments) => match serde_json::to_value(arguments) {

@@ -272,7 +272,7 @@ impl Report {
             self.discovery
                 .iter()
                 .filter_map(|d| d.undecided.clone())
-                .find(|v| want(v))
+                .find(&want)
         };
         undecided(|v| matches!(v, Verdict::NotParticipating(_)))
             .or_else(|| undecided(|v| matches!(v, Verdict::Inconclusive(_))))
@@ -322,7 +322,7 @@ impl Report {
     ///     Row { scenario: find("match.weights").unwrap(), transport: "http", outcome: Outcome::Pass }], discovery: Vec::new() };
     /// let table = report.table();
     /// assert!(table.contains("match.weights"));
-    /// assert!(table.ends_with("1 passed, 0 failed, 0 skipped\n"));
+    /// assert!(table.ends_with("1 passed, 0 failed, 0 skipped\nverdict: PASSED (exit status 0)\n"));
     /// ```
     pub fn table(&self) -> String {
         let id_width = self

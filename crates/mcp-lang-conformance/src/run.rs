@@ -29,7 +29,7 @@ use std::time::Duration;
 use mcp_lang_reference::ReferenceServer;
 use mcp_lang_reference::serve::HttpMode;
 
-use crate::discovery::{Conclusion, discover};
+use crate::discovery::{Conclusion, discover, recognize_tools};
 use crate::faults::{self, Alteration};
 use crate::http::HttpConnection;
 use crate::profile::Profile;
@@ -199,7 +199,9 @@ pub async fn run(config: &Config) -> Result<Report, String> {
                 StdioConnection::spawn(command, &config.protocol).map_err(|e| e.to_string())?;
             if let Err(e) = connection.open().await {
                 let why = connection.exited().await.unwrap_or_else(|| e.to_string());
-                return Err(format!("cannot open an MCP session with `{command}`: {why}"));
+                return Err(format!(
+                    "cannot open an MCP session with `{command}`: {why}"
+                ));
             }
             run_transport(
                 &mut report,
@@ -320,9 +322,11 @@ async fn run_transport(
     } else {
         let discovery = discover(&mut ctx).await?;
         findings = discovery.findings;
+        let mut notes = discovery.notes;
         let undecided = match discovery.conclusion {
             Conclusion::Profile(profile) => {
                 ctx.profile = profile;
+                recognize_tools(&mut ctx, &mut notes).await;
                 None
             }
             Conclusion::Inconclusive(reason) => {
@@ -343,7 +347,7 @@ async fn run_transport(
         };
         report.discovery.push(DiscoveryNote {
             transport: transport.as_str(),
-            lines: discovery.notes,
+            lines: notes,
             undecided,
         });
     }

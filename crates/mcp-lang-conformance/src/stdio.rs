@@ -89,8 +89,11 @@ impl StdioConnection {
     ///
     /// The command is empty or cannot be started.
     pub(crate) fn spawn(command: &str, protocol: &str) -> Result<Self, WireError> {
-        let words = shlex::split(command)
-            .ok_or_else(|| WireError(format!("unclosed quote or trailing backslash in --stdio {command:?}")))?;
+        let words = shlex::split(command).ok_or_else(|| {
+            WireError(format!(
+                "unclosed quote or trailing backslash in --stdio {command:?}"
+            ))
+        })?;
         let mut words = words.iter();
         let program = words
             .next()
@@ -284,7 +287,10 @@ fn describe_exit(status: ExitStatus, stderr: &[String]) -> String {
     if stderr.is_empty() {
         format!("{how}; it wrote nothing on stderr")
     } else {
-        format!("{how}; its last lines on stderr:\n    {}", stderr.join("\n    "))
+        format!(
+            "{how}; its last lines on stderr:\n    {}",
+            stderr.join("\n    ")
+        )
     }
 }
 
@@ -302,7 +308,10 @@ mod tests {
         let error = stdio.send(&Call::new("tools/list")).await.unwrap_err();
         assert!(!error.0.is_empty());
         let exit = stdio.exited().await.unwrap();
-        assert!(exit.starts_with("the server exited with status 3"), "{exit}");
+        assert!(
+            exit.starts_with("the server exited with status 3"),
+            "{exit}"
+        );
         assert!(exit.contains("no such module: srv"), "{exit}");
     }
 

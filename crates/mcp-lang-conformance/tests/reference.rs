@@ -2,18 +2,24 @@
 //! and Streamable HTTP, and the client-side scenarios pass against their
 //! scripted servers.
 
-use mcp_lang_conformance::http::HttpConnection;
-use mcp_lang_conformance::report::Format;
-use mcp_lang_conformance::run::{Config, Target, run};
-use mcp_lang_conformance::scenario::Needs;
-use mcp_lang_conformance::scenarios;
-use mcp_lang_conformance::wire::Call;
+use mcp_lang_conformance::{Config, Format, Needs, Target, Verdict, run, scenarios};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_reference_server_passes_over_stdio_and_http() {
     let report = run(&Config::new(Target::Embedded)).await.unwrap();
     println!("{}", report.table());
-    assert!(!report.failed(), "{}", report.table());
+    assert_eq!(report.verdict(), Verdict::Passed, "{}", report.table());
+    // Discovery found every language of the reference server, on both transports.
+    assert_eq!(report.discovery.len(), 2);
+    for note in &report.discovery {
+        assert!(note.undecided.is_none(), "{note:?}");
+        for tag in ["fr", "fr-CA", "de", "ja", "ga"] {
+            assert!(
+                note.lines.iter().any(|l| l.starts_with(&format!("{tag} "))),
+                "{tag}: {note:?}"
+            );
+        }
+    }
     // Every server scenario ran on both transports; HTTP-only ones are
     // skipped, with the reason, on stdio and pass on HTTP.
     for scenario in scenarios::all() {
@@ -31,7 +37,20 @@ async fn the_reference_server_passes_over_stdio_and_http() {
                 let stdio = rows.iter().find(|r| r.transport == "stdio").unwrap();
                 assert!(stdio.outcome.reason().contains("Streamable HTTP"));
                 let http = rows.iter().find(|r| r.transport == "http").unwrap();
-                assert_eq!(http.outcome.as_str(), "pass", "{}", scenario.id);
+                // The reference server sends no Content-Language on an event
+                // stream (decision H2), so there is no header to compare.
+                let expected = if scenario.id == "sse.header-agrees" {
+                    "skip"
+                } else {
+                    "pass"
+                };
+                assert_eq!(
+                    http.outcome.as_str(),
+                    expected,
+                    "{}: {}",
+                    scenario.id,
+                    http.outcome.reason()
+                );
             }
             Needs::Client => {
                 assert_eq!(rows.len(), 1);
@@ -112,28 +131,7 @@ async fn elicitation_over_http_with_sessions_passes() {
     config.client_side = false;
     config.only = vec!["elicitation.".into()];
     let report = run(&config).await.unwrap();
-    // On the wire: the elicitation came on the POST's stream, was answered
-    // (the suite accepts with a fixed address), and the tool's final result
-    // followed on the same stream, confirming that address.
-    let mut client = HttpConnection::new(&server.url(), "2025-11-25").unwrap();
-    client.open().await.unwrap();
-    assert!(client.session().is_some());
-    let exchange = client
-        .send(&Call::tool("send_confirmation", serde_json::json!({})).preference("de"))
-        .await
-        .unwrap();
     server.shutdown().await;
-    let elicitation = exchange
-        .server_requests()
-        .next()
-        .expect("an elicitation/create");
-    assert_eq!(elicitation["method"], "elicitation/create");
-    let result = exchange.result().expect("the tool's final result");
-    assert!(
-        result.to_string().contains("ada@example.org"),
-        "{}",
-        exchange.summary()
-    );
     let ids: Vec<_> = report.rows.iter().map(|r| r.scenario.id).collect();
     assert_eq!(
         ids,

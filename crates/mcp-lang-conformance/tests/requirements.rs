@@ -156,7 +156,10 @@ fn every_normative_keyword_of_the_sep_is_in_a_requirement() {
             format!("{keyword} in {:?}", &sep[from..(*at + 40).min(sep.len())])
         })
         .collect();
-    assert!(uncovered.is_empty(), "normative sentences with no requirement: {uncovered:#?}");
+    assert!(
+        uncovered.is_empty(),
+        "normative sentences with no requirement: {uncovered:#?}"
+    );
 }
 
 #[test]
@@ -174,14 +177,22 @@ fn every_check_is_a_scenario_and_every_server_scenario_checks_a_requirement() {
         if scenario.needs == Needs::Client {
             continue;
         }
-        assert!(named.contains(scenario.id), "{} checks no requirement", scenario.id);
+        assert!(
+            named.contains(scenario.id),
+            "{} checks no requirement",
+            scenario.id
+        );
     }
 }
 
 #[test]
 fn the_reduction_keeps_words_and_finds_keywords() {
-    let (text, keywords) =
-        plain("A server **MUST NOT** bind `it` to a\n[RFC 4647] connection or **every** [x](http://y).\n\n[RFC 4647]: http://z");
-    assert_eq!(text, "A server MUST NOT bind it to a RFC 4647 connection or every x.");
+    let (text, keywords) = plain(
+        "A server **MUST NOT** bind `it` to a\n[RFC 4647] connection or **every** [x](http://y).\n\n[RFC 4647]: http://z",
+    );
+    assert_eq!(
+        text,
+        "A server MUST NOT bind it to a RFC 4647 connection or every x."
+    );
     assert_eq!(keywords, [(9, "MUST NOT")]);
 }

@@ -7,7 +7,7 @@ use std::net::SocketAddr;
 use mcp_lang_conformance::{Config, Target, Verdict, run};
 use mcp_lang_reference::serve::{HttpMode, HttpServer, http_router_for, spawn_router};
 use rmcp::model::{
-    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerInfo, Tool,
+    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -23,8 +23,8 @@ struct English {
 }
 
 impl ServerHandler for English {
-    fn get_info(&self) -> ServerInfo {
-        ServerInfo::new(ServerCapabilities::builder().enable_tools().build())
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
     }
 
     async fn list_tools(
@@ -80,7 +80,10 @@ async fn a_server_that_ignores_the_preference_is_not_participating() {
         report.table()
     );
     assert_eq!(verdict.exit_status(), 4);
-    assert!(verdict.reason().contains("does not take part"), "{verdict:?}");
+    assert!(
+        verdict.reason().contains("does not take part"),
+        "{verdict:?}"
+    );
     assert!(report.rows.iter().all(|r| !r.outcome.is_fail()));
 }
 
@@ -90,7 +93,11 @@ async fn a_server_with_only_its_default_is_inconclusive_not_passed() {
     let report = run(&config(Target::Url(server.url()))).await.unwrap();
     server.shutdown().await;
     let verdict = report.verdict();
-    assert!(matches!(verdict, Verdict::Inconclusive(_)), "{}", report.table());
+    assert!(
+        matches!(verdict, Verdict::Inconclusive(_)),
+        "{}",
+        report.table()
+    );
     assert_eq!(verdict.exit_status(), 3);
     assert!(verdict.reason().contains("--profile"), "{verdict:?}");
     // What discovery tried is in the report.
@@ -115,7 +122,8 @@ async fn an_unreachable_url_is_one_error() {
 async fn a_url_that_is_not_mcp_is_one_error() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let app = axum::Router::new().fallback(|| async { (http::StatusCode::NOT_FOUND, "no such page") });
+    let app =
+        axum::Router::new().fallback(|| async { (http::StatusCode::NOT_FOUND, "no such page") });
     tokio::spawn(async move { axum::serve(listener, app).await });
     let error = run(&config(Target::Url(format!("http://{addr}/mcp"))))
         .await
@@ -125,7 +133,8 @@ async fn a_url_that_is_not_mcp_is_one_error() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stdio_server_that_exits_is_one_error_with_its_status_and_stderr() {
-    let command = "sh -c 'echo \"Traceback: ModuleNotFoundError: no module named mcp\" >&2; exit 1'";
+    let command =
+        "sh -c 'echo \"Traceback: ModuleNotFoundError: no module named mcp\" >&2; exit 1'";
     let error = run(&config(Target::Stdio(command.into())))
         .await
         .unwrap_err();

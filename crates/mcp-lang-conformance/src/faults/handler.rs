@@ -146,7 +146,6 @@ impl AlteredServer {
     }
 }
 
-
 /// Replaces the preference the handler will see. On Streamable HTTP the
 /// request's `Accept-Language` (in the HTTP parts rmcp passes along) is kept
 /// equal to it, so that the handler's own agreement check sees the faulty
@@ -210,7 +209,6 @@ fn strip_wildcards(raw: &str) -> String {
         .collect::<Vec<_>>()
         .join(", ")
 }
-
 
 impl AlteredServer {
     /// Alters the request before the real handler sees it; `Err` answers it.
@@ -505,10 +503,12 @@ fn translate_elicitation_keys(input: &mut InputRequiredResult, suffix: &str) {
 
 /// The result a typed handler method returns, back from the `ServerResult`
 /// the alterations edit.
-fn back<T>(answer: Result<ServerResult, ErrorData>, pick: impl FnOnce(ServerResult) -> Option<T>) -> Result<T, ErrorData> {
-    pick(answer?).ok_or_else(|| {
-        ErrorData::internal_error("fault injection changed the result type", None)
-    })
+fn back<T>(
+    answer: Result<ServerResult, ErrorData>,
+    pick: impl FnOnce(ServerResult) -> Option<T>,
+) -> Result<T, ErrorData> {
+    pick(answer?)
+        .ok_or_else(|| ErrorData::internal_error("fault injection changed the result type", None))
 }
 
 impl ServerHandler for AlteredServer {
@@ -526,7 +526,9 @@ impl ServerHandler for AlteredServer {
         mut context: RequestContext<RoleServer>,
     ) -> Result<InitializeResult, ErrorData> {
         let preference = self.before(None, &mut context)?;
-        let mut answer = self.answer(&context, |c| self.inner.initialize(request.clone(), c)).await;
+        let mut answer = self
+            .answer(&context, |c| self.inner.initialize(request.clone(), c))
+            .await;
         self.after(preference.as_deref(), false, &mut answer);
         back(answer, |r| match r {
             ServerResult::InitializeResult(r) => Some(r),
@@ -553,7 +555,9 @@ impl ServerHandler for AlteredServer {
         mut context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let preference = self.before(None, &mut context)?;
-        let mut answer = self.answer(&context, |c| self.inner.list_tools(request.clone(), c)).await;
+        let mut answer = self
+            .answer(&context, |c| self.inner.list_tools(request.clone(), c))
+            .await;
         self.after(preference.as_deref(), false, &mut answer);
         back(answer, |r| match r {
             ServerResult::ListToolsResult(r) => Some(r),
@@ -567,7 +571,9 @@ impl ServerHandler for AlteredServer {
         mut context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
         let preference = self.before(None, &mut context)?;
-        let mut answer = self.answer(&context, |c| self.inner.list_prompts(request.clone(), c)).await;
+        let mut answer = self
+            .answer(&context, |c| self.inner.list_prompts(request.clone(), c))
+            .await;
         self.after(preference.as_deref(), false, &mut answer);
         back(answer, |r| match r {
             ServerResult::ListPromptsResult(r) => Some(r),
@@ -581,7 +587,9 @@ impl ServerHandler for AlteredServer {
         mut context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
         let preference = self.before(None, &mut context)?;
-        let mut answer = self.answer(&context, |c| self.inner.list_resources(request.clone(), c)).await;
+        let mut answer = self
+            .answer(&context, |c| self.inner.list_resources(request.clone(), c))
+            .await;
         self.after(preference.as_deref(), false, &mut answer);
         back(answer, |r| match r {
             ServerResult::ListResourcesResult(r) => Some(r),
@@ -596,7 +604,9 @@ impl ServerHandler for AlteredServer {
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
         let preference = self.before(None, &mut context)?;
         let mut answer = self
-            .answer(&context, |c| self.inner.list_resource_templates(request.clone(), c))
+            .answer(&context, |c| {
+                self.inner.list_resource_templates(request.clone(), c)
+            })
             .await;
         self.after(preference.as_deref(), false, &mut answer);
         back(answer, |r| match r {
@@ -611,7 +621,9 @@ impl ServerHandler for AlteredServer {
         mut context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
         let preference = self.before(None, &mut context)?;
-        let mut answer = self.answer(&context, |c| self.inner.get_prompt(request.clone(), c)).await;
+        let mut answer = self
+            .answer(&context, |c| self.inner.get_prompt(request.clone(), c))
+            .await;
         self.after(preference.as_deref(), false, &mut answer);
         back(answer, |r| match r {
             ServerResult::GetPromptResult(r) => Some(r.into()),
@@ -626,7 +638,9 @@ impl ServerHandler for AlteredServer {
         mut context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
         let preference = self.before(None, &mut context)?;
-        let mut answer = self.answer(&context, |c| self.inner.read_resource(request.clone(), c)).await;
+        let mut answer = self
+            .answer(&context, |c| self.inner.read_resource(request.clone(), c))
+            .await;
         self.after(preference.as_deref(), false, &mut answer);
         back(answer, |r| match r {
             ServerResult::ReadResourceResult(r) => Some(r.into()),
@@ -645,7 +659,9 @@ impl ServerHandler for AlteredServer {
             .arguments
             .as_ref()
             .is_some_and(|a| a.contains_key("language"));
-        let mut answer = self.answer(&context, |c| self.inner.call_tool(request.clone(), c)).await;
+        let mut answer = self
+            .answer(&context, |c| self.inner.call_tool(request.clone(), c))
+            .await;
         self.after(preference.as_deref(), explicit, &mut answer);
         back(answer, |r| match r {
             ServerResult::CallToolResult(r) => Some(r.into()),

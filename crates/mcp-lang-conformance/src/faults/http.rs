@@ -9,8 +9,8 @@ use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 
 use axum::body::Body;
-use http_body_util::BodyExt;
 use axum::http::{HeaderMap, HeaderValue, Method, Request, Response, StatusCode, header};
+use http_body_util::BodyExt;
 use mcp_lang_grammar::AcceptLanguage;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
@@ -18,7 +18,8 @@ use tower_layer::layer_fn;
 use tower_service::Service;
 
 use super::{
-    ACCEPT_LANGUAGE, Alteration, AlteredServer, CONTENT_LANGUAGE, Fault, FaultLayer, Latitude, message,
+    ACCEPT_LANGUAGE, Alteration, AlteredServer, CONTENT_LANGUAGE, Fault, FaultLayer, Latitude,
+    message,
 };
 use mcp_lang_reference::ReferenceServer;
 use mcp_lang_reference::serve::{HttpMode, HttpServer, spawn_router};
@@ -88,10 +89,7 @@ impl<S> AlterationService<S> {
 
 impl<S, B> Service<Request<Body>> for AlterationService<S>
 where
-    S: Service<Request<Body>, Response = Response<B>, Error = Infallible>
-        + Clone
-        + Send
-        + 'static,
+    S: Service<Request<Body>, Response = Response<B>, Error = Infallible> + Clone + Send + 'static,
     S::Future: Send + 'static,
     B: http_body::Body<Data = bytes::Bytes> + Send + 'static,
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
@@ -445,10 +443,9 @@ pub fn http_router(
     alteration: Option<Alteration>,
 ) -> axum::Router {
     let altered = AlteredServer::new(server.clone(), alteration);
-    mcp_lang_reference::serve::http_router_for(move || altered.for_session(), mode, cancel)
-        .layer(layer_fn(move |inner| {
-            AlterationService::new(inner, server.clone(), alteration)
-        }))
+    mcp_lang_reference::serve::http_router_for(move || altered.for_session(), mode, cancel).layer(
+        layer_fn(move |inner| AlterationService::new(inner, server.clone(), alteration)),
+    )
 }
 
 /// Applies a message fault to every message of an event-stream response,
@@ -513,18 +510,23 @@ where
         .pointer("/params/_meta")
         .and_then(|m| m.get(ACCEPT_LANGUAGE))
         .and_then(Value::as_str);
-    let language = single_message
-        .then(|| server.languages().negotiate_raw(preference).tag().to_owned());
-    let Ok(response) = inner.call(Request::from_parts(parts, Body::from(bytes))).await;
+    let language = single_message.then(|| {
+        server
+            .languages()
+            .negotiate_raw(preference)
+            .tag()
+            .to_owned()
+    });
+    let Ok(response) = inner
+        .call(Request::from_parts(parts, Body::from(bytes)))
+        .await;
     let (mut parts, body) = response.into_parts();
     let is_stream = parts
         .headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.starts_with("text/event-stream"));
-    if is_stream
-        && let Some(value) = language.and_then(|l| HeaderValue::from_str(&l).ok())
-    {
+    if is_stream && let Some(value) = language.and_then(|l| HeaderValue::from_str(&l).ok()) {
         parts.headers.insert(header::CONTENT_LANGUAGE, value);
     }
     Response::from_parts(parts, Body::new(body))
@@ -563,5 +565,8 @@ pub async fn spawn_http(
     mode: HttpMode,
     alteration: Option<Alteration>,
 ) -> std::io::Result<HttpServer> {
-    spawn_router(addr, move |cancel| http_router(server, mode, cancel, alteration)).await
+    spawn_router(addr, move |cancel| {
+        http_router(server, mode, cancel, alteration)
+    })
+    .await
 }

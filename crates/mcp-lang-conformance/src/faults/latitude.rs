@@ -187,7 +187,11 @@ fn edit_result(result: &mut ServerResult, edit: impl FnOnce(&mut Value)) {
 
 impl AlteredServer {
     /// A latitude's change to the request, before the real handler runs.
-    pub(super) fn latitude_before(&self, latitude: Latitude, context: &mut RequestContext<RoleServer>) {
+    pub(super) fn latitude_before(
+        &self,
+        latitude: Latitude,
+        context: &mut RequestContext<RoleServer>,
+    ) {
         if latitude != Latitude::OtherEqualChoice {
             return;
         }
@@ -296,7 +300,10 @@ mod tests {
         });
         translate_texts(&mut value, "fr", false);
         assert_eq!(value["tools"][0]["description"], "[fr] Shows");
-        assert_eq!(value["tools"][0]["inputSchema"]["properties"]["city"]["description"], "City");
+        assert_eq!(
+            value["tools"][0]["inputSchema"]["properties"]["city"]["description"],
+            "City"
+        );
         assert_eq!(value["content"][0]["text"], "[fr] Sunny");
         assert_eq!(value["_meta"]["description"], "kept");
     }

@@ -100,6 +100,9 @@ mod tests {
         english["params"]["_meta"]["io.modelcontextprotocol/contentLanguage"] = "en".into();
         assert!(!alter(Fault::TranslateElicitationKey, "en", &mut english));
         assert!(alter(Fault::TranslateElicitationKey, "en", &mut request));
-        assert_eq!(request["params"]["requestedSchema"]["required"][0], "email_de");
+        assert_eq!(
+            request["params"]["requestedSchema"]["required"][0],
+            "email_de"
+        );
     }
 }

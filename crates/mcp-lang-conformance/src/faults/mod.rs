@@ -39,7 +39,7 @@
 //!
 //! let fault: Fault = "drop-vary".parse().unwrap();
 //! assert_eq!(fault.layer(), FaultLayer::Http);
-//! assert_eq!(fault.caught_by(), ["cache.vary"]);
+//! assert_eq!(fault.caught_by(), ["cache.vary", "sse.vary"]);
 //! assert!("no-such-fault".parse::<Fault>().is_err());
 //! ```
 
@@ -57,7 +57,9 @@ pub use http::{AlterationService, http_router, spawn_http};
 pub use latitude::Latitude;
 pub use stdio::{serve_stdio, serve_stream};
 
-use mcp_lang_meta::{ACCEPT_LANGUAGE_KEY as ACCEPT_LANGUAGE, CONTENT_LANGUAGE_KEY as CONTENT_LANGUAGE};
+use mcp_lang_meta::{
+    ACCEPT_LANGUAGE_KEY as ACCEPT_LANGUAGE, CONTENT_LANGUAGE_KEY as CONTENT_LANGUAGE,
+};
 
 /// What the served reference server is made to do: break one rule, or take
 /// one latitude.
@@ -269,7 +271,7 @@ faults! {
         "returns an error for a malformed preference";
     ReportPreference = "report-preference", Handler, ["discovery.content-language", "discovery.titles-localized"],
         "reports the preference's first range instead of the language used";
-    OmitContentLanguage = "omit-content-language", Handler, ["discovery.content-language"],
+    OmitContentLanguage = "omit-content-language", Handler, ["discovery.content-language", "reporting.initialize", "reporting.prompts", "reporting.resources", "reporting.tool-results"],
         "omits contentLanguage from results";
     UntranslatedTitles = "untranslated-titles", Handler, ["discovery.titles-localized"],
         "leaves tool titles in the default language while reporting the selected one";
@@ -311,7 +313,7 @@ faults! {
         "rejects a request whose _meta preference has no Accept-Language";
     BareHeaderPreference = "bare-header-preference", Http, ["http.bare-header"],
         "takes a bare Accept-Language (no _meta) as the preference";
-    DropVary = "drop-vary", Http, ["cache.vary"],
+    DropVary = "drop-vary", Http, ["cache.vary", "sse.vary"],
         "drops Vary";
     ContentLanguageDiffers = "content-language-differs", HttpJson, ["http.response-mirror"],
         "sends a Content-Language that differs from contentLanguage (case-folded)";
@@ -323,7 +325,7 @@ faults! {
         "omits Content-Language on error responses only";
     SseContentLanguage = "sse-content-language", Http, ["sse.header-agrees"],
         "declares the preference as the Content-Language of event streams";
-    PublicWhenStripped = "public-when-stripped", Http, ["cache.stripped-header"],
+    PublicWhenStripped = "public-when-stripped", Http, ["cache.stripped-header", "sse.stripped-header"],
         "drops Cache-Control: private when the header was stripped";
     CacheByNegotiatedLanguage = "cache-by-negotiated-language", HttpJson, ["cache.stripped-header"],
         "keys a response cache by the negotiated language, not the preference";

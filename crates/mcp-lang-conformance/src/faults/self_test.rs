@@ -58,7 +58,8 @@ pub enum Setup {
 
 impl Setup {
     /// The three setups of a separate process.
-    pub const PROCESS: &'static [Setup] = &[Setup::Stdio, Setup::HttpStateless, Setup::HttpSessions];
+    pub const PROCESS: &'static [Setup] =
+        &[Setup::Stdio, Setup::HttpStateless, Setup::HttpSessions];
 
     /// A short name for tables.
     ///
@@ -232,7 +233,7 @@ impl Matrix {
     /// assert!(Matrix::default().ok());
     /// ```
     pub fn ok(&self) -> bool {
-        self.results.iter().all(|r| r.ok)
+        self.results.iter().all(|r| r.ok) && self.unproven().is_empty()
     }
 
     /// The cases that did not.
@@ -244,6 +245,32 @@ impl Matrix {
     /// ```
     pub fn failures(&self) -> Vec<&CaseResult> {
         self.results.iter().filter(|r| !r.ok).collect()
+    }
+
+    /// The scenarios some fault names in [`Fault::caught_by`] that failed in
+    /// none of these cases: not yet proven able to fail. Empty after a full
+    /// run.
+    ///
+    /// ```
+    /// use mcp_lang_conformance::faults::self_test::Matrix;
+    ///
+    /// assert!(Matrix::default().unproven().is_empty()); // nothing named, nothing unproven
+    /// ```
+    pub fn unproven(&self) -> Vec<&'static str> {
+        let mut named: Vec<&'static str> = Vec::new();
+        for r in &self.results {
+            if let Some(Alteration::Fault(f)) = r.case.alteration {
+                for id in f.caught_by() {
+                    if !named.contains(id) {
+                        named.push(id);
+                    }
+                }
+            }
+        }
+        named
+            .into_iter()
+            .filter(|id| !self.results.iter().any(|r| r.caught_by.contains(id)))
+            .collect()
     }
 
     /// A line per case: mark, alteration, setup, mode, and what caught it
@@ -273,11 +300,15 @@ impl Matrix {
                 what
             ));
         }
+        let unproven = self.unproven();
+        if !unproven.is_empty() {
+            out.push_str(&format!(
+                "scenarios named by a fault that never failed: {}\n",
+                unproven.join(", ")
+            ));
+        }
         let ok = self.results.iter().filter(|r| r.ok).count();
-        out.push_str(&format!(
-            "{ok}/{} cases as expected\n",
-            self.results.len()
-        ));
+        out.push_str(&format!("{ok}/{} cases as expected\n", self.results.len()));
         out
     }
 
@@ -320,7 +351,9 @@ impl Matrix {
                 let cell = self
                     .results
                     .iter()
-                    .find(|r| r.case.alteration == alteration && (r.case.setup, r.case.mode) == *column)
+                    .find(|r| {
+                        r.case.alteration == alteration && (r.case.setup, r.case.mode) == *column
+                    })
                     .map_or("—".to_owned(), |r| match (alteration, r.ok) {
                         (Some(Alteration::Fault(_)), true) => r.caught_by.join(", "),
                         (_, true) => "passes".to_owned(),
@@ -344,10 +377,8 @@ fn profile_file() -> Result<PathBuf, String> {
             server.languages().supported().map(str::to_owned).collect(),
             server.languages().default_tag().to_owned(),
         )?;
-        let path = std::env::temp_dir().join(format!(
-            "mcp-lang-self-test-{}.toml",
-            std::process::id()
-        ));
+        let path =
+            std::env::temp_dir().join(format!("mcp-lang-self-test-{}.toml", std::process::id()));
         std::fs::write(&path, profile.to_toml())
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         Ok(path)
@@ -407,7 +438,13 @@ async fn start_http(binary: &PathBuf, case: &Case) -> Result<ServeProcess, Strin
     .await
     .ok()
     .flatten()
-    .ok_or_else(|| format!("{} {} printed no address", binary.display(), serve_args(case).join(" ")))?;
+    .ok_or_else(|| {
+        format!(
+            "{} {} printed no address",
+            binary.display(),
+            serve_args(case).join(" ")
+        )
+    })?;
     // Keep draining the log so the server never blocks on a full pipe.
     tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
     Ok(ServeProcess { _child: child, url })
@@ -424,7 +461,9 @@ async fn run_case_report(server: &Server, case: &Case) -> Result<Report, String>
     // findings fail whichever scenario they concern); the unaltered server
     // and a latitude run every scenario, which must all pass.
     let only: Vec<String> = match case.alteration {
-        Some(Alteration::Fault(fault)) => fault.caught_by().iter().map(|s| (*s).to_owned()).collect(),
+        Some(Alteration::Fault(fault)) => {
+            fault.caught_by().iter().map(|s| (*s).to_owned()).collect()
+        }
         _ => Vec::new(),
     };
     let mut config = match (server, case.setup) {
@@ -441,7 +480,10 @@ async fn run_case_report(server: &Server, case: &Case) -> Result<Report, String>
             let quoted = shlex::try_quote(&binary.to_string_lossy())
                 .map_err(|e| e.to_string())?
                 .into_owned();
-            Config::new(Target::Stdio(format!("{quoted} {}", serve_args(case).join(" "))))
+            Config::new(Target::Stdio(format!(
+                "{quoted} {}",
+                serve_args(case).join(" ")
+            )))
         }
         (Server::Binary(binary), setup) => {
             let process = start_http(binary, case).await?;
@@ -507,10 +549,9 @@ fn judge(case: &Case, outcome: Result<Report, String>) -> CaseResult {
                     .iter()
                     .copied()
                     .filter(|id| {
-                        report
-                            .rows
-                            .iter()
-                            .any(|r| r.transport == *transport && r.scenario.id == *id && r.outcome.is_fail())
+                        report.rows.iter().any(|r| {
+                            r.transport == *transport && r.scenario.id == *id && r.outcome.is_fail()
+                        })
                     })
                     .collect();
                 if caught.is_empty() {
@@ -529,7 +570,11 @@ fn judge(case: &Case, outcome: Result<Report, String>) -> CaseResult {
                     missed.join(", "),
                     fault.caught_by(),
                     verdict.as_str(),
-                    if failed.is_empty() { "nothing".to_owned() } else { failed.join(" ") }
+                    if failed.is_empty() {
+                        "nothing".to_owned()
+                    } else {
+                        failed.join(" ")
+                    }
                 );
             }
         }
@@ -546,7 +591,11 @@ fn judge(case: &Case, outcome: Result<Report, String>) -> CaseResult {
                     "verdict {} {}{}",
                     verdict.as_str(),
                     verdict.reason(),
-                    if why.is_empty() { String::new() } else { format!("; failed: {}", why.join(" | ")) }
+                    if why.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; failed: {}", why.join(" | "))
+                    }
                 );
             }
         }

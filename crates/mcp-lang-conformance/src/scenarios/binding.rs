@@ -478,10 +478,17 @@ async fn progress_stream(ctx: &mut Ctx, preference: &str, plan: HeaderPlan) -> S
     let tool = ctx.profile.progress_tool.clone();
     ctx.require_tool(&tool).await?;
     let exchange = ctx
-        .result(Call::tool(&tool, json!({})).preference(preference).with_progress().header(plan))
+        .result(
+            Call::tool(&tool, json!({}))
+                .preference(preference)
+                .with_progress()
+                .header(plan),
+        )
         .await?;
     if exchange.media_type().as_deref() != Some("text/event-stream") {
-        return Err(Outcome::Skip(format!("{tool} was not answered with an event stream")));
+        return Err(Outcome::Skip(format!(
+            "{tool} was not answered with an event stream"
+        )));
     }
     Ok(exchange)
 }
@@ -506,12 +513,16 @@ fn stream_agrees(exchange: &Exchange, what: &str) -> Step<bool> {
         if let Some(reported) = reported {
             compared += 1;
             ensure(reported == header, || {
-                format!("{what}: the stream's Content-Language is {header:?} but a message on it reports {reported:?}")
+                format!(
+                    "{what}: the stream's Content-Language is {header:?} but a message on it reports {reported:?}"
+                )
             })?;
         }
     }
     ensure(compared > 0, || {
-        format!("{what}: the stream declares Content-Language {header:?} but no message on it carries contentLanguage")
+        format!(
+            "{what}: the stream declares Content-Language {header:?} but no message on it carries contentLanguage"
+        )
     })?;
     Ok(true)
 }
