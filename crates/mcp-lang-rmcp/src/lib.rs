@@ -165,23 +165,17 @@
 //!
 //! [rmcp]: https://docs.rs/rmcp
 
-/// The request `_meta` key of the user's language preference (SEP-2792):
-/// `mcp-lang-meta`'s [`ACCEPT_LANGUAGE_KEY`](mcp_lang_meta::ACCEPT_LANGUAGE_KEY),
-/// re-exported under the name this crate has always used.
+/// The two `_meta` keys of SEP-2792, defined once in `mcp-lang-meta` and re-exported
+/// under their own names: `io.modelcontextprotocol/acceptLanguage` (request) and
+/// `io.modelcontextprotocol/contentLanguage` (response).
 ///
 /// ```
-/// assert_eq!(mcp_lang_rmcp::ACCEPT_LANGUAGE, mcp_lang_meta::ACCEPT_LANGUAGE_KEY);
-/// ```
-pub use mcp_lang_meta::ACCEPT_LANGUAGE_KEY as ACCEPT_LANGUAGE;
-
-/// The response `_meta` key of the language actually used (SEP-2792):
-/// `mcp-lang-meta`'s [`CONTENT_LANGUAGE_KEY`](mcp_lang_meta::CONTENT_LANGUAGE_KEY),
-/// re-exported.
+/// use mcp_lang_rmcp::{ACCEPT_LANGUAGE_KEY, CONTENT_LANGUAGE_KEY};
 ///
+/// assert_eq!(ACCEPT_LANGUAGE_KEY, "io.modelcontextprotocol/acceptLanguage");
+/// assert_eq!(CONTENT_LANGUAGE_KEY, "io.modelcontextprotocol/contentLanguage");
 /// ```
-/// assert_eq!(mcp_lang_rmcp::CONTENT_LANGUAGE, "io.modelcontextprotocol/contentLanguage");
-/// ```
-pub use mcp_lang_meta::CONTENT_LANGUAGE_KEY as CONTENT_LANGUAGE;
+pub use mcp_lang_meta::{ACCEPT_LANGUAGE_KEY, CONTENT_LANGUAGE_KEY};
 
 /// `mcp-lang-meta`'s crate, re-exported so an rmcp user reaches its types
 /// (the [`ResponseCache`](mcp_lang_meta::ResponseCache), the writers, the
