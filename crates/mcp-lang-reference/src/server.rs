@@ -642,24 +642,18 @@ impl Handlers {
     ) -> Result<CallToolResponse, ErrorData> {
         let topic = string_argument(language, arguments, "topic")?.unwrap_or("language preference");
         let steps = ["progress-collect", "progress-analyse", "progress-write"];
-        let total = steps.len() + 1;
-        let total_text = total.to_string();
+        let total = (steps.len() + 1) as f64;
         for (index, id) in steps.iter().enumerate() {
+            // Each message in the request's language (with `$step` and `$total`),
+            // reported in its `_meta`.
             let step = (index + 1).to_string();
-            let args = [("step", step.as_str()), ("total", total_text.as_str())];
-            // Each message in the request's language, reported in its `_meta`.
+            let done = (index + 1) as f64;
             language
-                .progress(context, (index + 1) as f64, Some(total as f64), id, &args)
+                .progress_with(context, done, Some(total), id, &[("step", &step)])
                 .await?;
         }
         language
-            .progress(
-                context,
-                total as f64,
-                Some(total as f64),
-                "progress-done",
-                &[],
-            )
+            .progress(context, total, total, "progress-done")
             .await?;
         // Nothing here read the language: the English report is reported as
         // English by the wrapper.

@@ -73,7 +73,7 @@ impl Calculator {
         for step in 1..=s.steps {
             let left = (s.steps - step).to_string();
             language
-                .progress(
+                .progress_with(
                     &context,
                     f64::from(step),
                     Some(f64::from(s.steps)),
@@ -135,7 +135,7 @@ fn catalog() -> impl Catalog {
             ("fr", "tool-divide.annotation-title") => "Division (lecture seule)",
             ("fr", "tool-count") => "Compter",
             ("fr", "divide-by-zero") => "La division par zéro n'est pas définie.",
-            ("fr", "step") => "Plus que {n}…",
+            ("fr", "step") => "Plus que {n}… ({progress}/{total})",
             ("fr", "greeting") => "Bonjour",
             ("fr", "prompt-explain") => "Expliquer",
             ("fr", "prompt-explain.arg-topic") => "Sujet",
@@ -392,8 +392,8 @@ async fn progress_is_localized_and_reported_per_notification() {
     assert_eq!(
         received,
         [
-            ("Plus que 1…".to_owned(), fr.clone()),
-            ("Plus que 0…".to_owned(), fr)
+            ("Plus que 1… (1/2)".to_owned(), fr.clone()),
+            ("Plus que 0… (2/2)".to_owned(), fr)
         ]
     );
     client.cancel().await.unwrap();

@@ -569,8 +569,10 @@ impl Language {
     }
 
     /// Sends a progress notification for this request, its message the catalog
-    /// message `id` in this language, with `contentLanguage` in `params._meta`. Nothing
-    /// is sent (and `Ok(false)` returned) when the request asked for no progress (no
+    /// message `id` in this language, with `contentLanguage` in `params._meta`. `total`
+    /// is a number or an `Option` of one; the message can use `$progress` and `$total`
+    /// (the numbers sent). Nothing is sent (and
+    /// `Ok(false)` returned) when the request asked for no progress (no
     /// `progressToken`). On Streamable HTTP rmcp routes it, by its token, to the
     /// request's own event stream.
     ///
@@ -582,9 +584,10 @@ impl Language {
     /// use mcp_lang_rmcp::server::Language;
     /// use rmcp::{ErrorData, RoleServer, service::RequestContext};
     ///
-    /// async fn steps(language: &Language, context: &RequestContext<RoleServer>) -> Result<(), ErrorData> {
-    ///     for step in 1..=3 {
-    ///         language.progress(context, step as f64, Some(3.0), "step", &[("n", &step.to_string())]).await?;
+    /// // With `step = { $progress } of { $total } done` in the catalog.
+    /// async fn count(language: &Language, context: &RequestContext<RoleServer>) -> Result<(), ErrorData> {
+    ///     for done in 1..=3 {
+    ///         language.progress(context, f64::from(done), 3.0, "step").await?;
     ///     }
     ///     Ok(())
     /// }
@@ -593,11 +596,48 @@ impl Language {
         &self,
         context: &RequestContext<RoleServer>,
         progress: f64,
-        total: Option<f64>,
+        total: impl Into<Option<f64>>,
+        id: &str,
+    ) -> Result<bool, ErrorData> {
+        self.progress_with(context, progress, total, id, &[]).await
+    }
+
+    /// [`progress`](Self::progress) with more arguments for the message, (name, value)
+    /// pairs; they win over `$progress` and `$total` of the same name.
+    ///
+    /// # Errors
+    ///
+    /// An internal error (`-32603`) when the connection is gone.
+    ///
+    /// ```
+    /// use mcp_lang_rmcp::server::Language;
+    /// use rmcp::{ErrorData, RoleServer, service::RequestContext};
+    ///
+    /// // With `step = Step { $progress } of { $total }: { $name }` in the catalog.
+    /// async fn steps(language: &Language, context: &RequestContext<RoleServer>) -> Result<(), ErrorData> {
+    ///     for (step, name) in ["collect", "analyse", "write"].into_iter().enumerate() {
+    ///         let done = (step + 1) as f64;
+    ///         language.progress_with(context, done, Some(3.0), "step", &[("name", name)]).await?;
+    ///     }
+    ///     Ok(())
+    /// }
+    /// ```
+    pub async fn progress_with(
+        &self,
+        context: &RequestContext<RoleServer>,
+        progress: f64,
+        total: impl Into<Option<f64>>,
         id: &str,
         args: &[(&str, &str)],
     ) -> Result<bool, ErrorData> {
-        let message = self.lookup(id, args);
+        let total = total.into();
+        let (progress_text, total_text) = (progress.to_string(), total.map(|t| t.to_string()));
+        let mut all = vec![("progress", progress_text.as_str())];
+        if let Some(total_text) = &total_text {
+            all.push(("total", total_text));
+        }
+        all.extend_from_slice(args);
+        let message = self.lookup(id, &all);
         self.send_progress(context, progress, total, message, self.0.request.tag())
             .await
     }
