@@ -72,7 +72,7 @@ impl Calculator {
     }
 }
 
-#[tool_handler]
+#[tool_handler(name = "calculator", version = "1.0.0")]
 impl ServerHandler for Calculator {}
 
 #[tokio::main]

@@ -2,7 +2,7 @@
 //!
 //! Most servers need one line: wrap the rmcp `ServerHandler` in [`Localized`], with
 //! the server's [`ServerLanguages`] and a [`Catalog`] of display text
-//! ([`FluentCatalog`] for Fluent files, [`catalog_fn`] for anything else). It reads
+//! (`FluentCatalog` for Fluent files, feature `fluent`, [`catalog_fn`] for anything else). It reads
 //! each request's preference once, hands the handler a [`Language`], localizes the
 //! titles of listed items from the catalog, and reports `contentLanguage` on every
 //! result and error. A handler sends localized errors, progress, log messages and
@@ -483,8 +483,12 @@ impl ServerLanguages {
     /// # });
     /// # let client = ().serve(client_io).await.unwrap();
     /// # let request = ClientRequest::ListToolsRequest(ListToolsRequest::default());
-    /// # let result = mcp_lang_rmcp::client::send_with_preference(client.peer(), request, Some("de-AT, en;q=0.5")).await.unwrap();
-    /// assert_eq!(mcp_lang_rmcp::client::content_language(&result), Some("de"));
+    /// # let meta = serde_json::json!({"io.modelcontextprotocol/acceptLanguage": "de-AT, en;q=0.5"});
+    /// # let mut options = rmcp::service::PeerRequestOptions::no_options();
+    /// # options.meta = Some(rmcp::model::RequestMetaObject::from(meta.as_object().unwrap().clone()));
+    /// # let result = client.peer().send_request_with_option(request, options).await.unwrap().await_response().await.unwrap();
+    /// # let wire = serde_json::to_value(&result).unwrap();
+    /// assert_eq!(wire["_meta"]["io.modelcontextprotocol/contentLanguage"], "de");
     /// # }
     /// ```
     pub fn for_request(
@@ -591,15 +595,14 @@ pub fn result_meta_mut(result: &mut ServerResult) -> Option<&mut Option<MetaObje
 /// `CustomResult`, which is raw JSON) cannot carry it.
 ///
 /// ```
-/// use mcp_lang_rmcp::client::content_language;
-/// use mcp_lang_rmcp::server::{stamp, stamp_result};
+/// use mcp_lang_rmcp::server::{reported, result_meta_mut, stamp, stamp_result};
 /// use rmcp::model::{CallToolResult, EmptyResult, ServerResult};
 ///
 /// let mut call = CallToolResult::success(vec![]);
 /// stamp(&mut call.meta, "ga"); // the handler's own choice is kept
 /// let mut result = ServerResult::CallToolResult(call);
 /// assert!(stamp_result(&mut result, "en"));
-/// assert_eq!(content_language(&result), Some("ga"));
+/// assert_eq!(reported(result_meta_mut(&mut result).unwrap()), Some("ga"));
 /// assert!(!stamp_result(&mut ServerResult::EmptyResult(EmptyResult {}), "en"));
 /// ```
 pub fn stamp_result(result: &mut ServerResult, tag: &str) -> bool {
@@ -707,7 +710,8 @@ pub fn localized_error(
 /// # let received = Client::default();
 /// # let client = received.clone().serve(client_io).await.unwrap();
 /// # let mut options = rmcp::service::PeerRequestOptions::no_options();
-/// # let mut meta = mcp_lang_rmcp::client::preference_meta("de").unwrap();
+/// # let meta = serde_json::json!({"io.modelcontextprotocol/acceptLanguage": "de"});
+/// # let mut meta = rmcp::model::RequestMetaObject::from(meta.as_object().unwrap().clone());
 /// # meta.set_progress_token(ProgressToken(NumberOrString::Number(7)));
 /// # options.meta = Some(meta);
 /// # let request = ClientRequest::ListToolsRequest(ListToolsRequest::default());

@@ -6,30 +6,7 @@
 //! (feature `fluent`) reads Fluent files; [`catalog_fn`] turns a closure (over a map, a
 //! database, another i18n library) into one.
 //!
-//! Titles are found by a fixed naming scheme, so that a server built with rmcp's
-//! `#[tool_router]` / `#[prompt_router]` macros needs no hand-written `list_tools`: the
-//! wrapper looks each listed item up by its name ([`Field::id`]).
-//!
-//! | display field | message id |
-//! |---|---|
-//! | `serverInfo.title` (`initialize`, `server/discover`) | `server` |
-//! | `serverInfo.description` | `server.description` |
-//! | `Tool.title` | `tool-NAME` |
-//! | `ToolAnnotations.title` | `tool-NAME.annotation-title` |
-//! | `Tool.description` | `tool-NAME.description` |
-//! | `Prompt.title` | `prompt-NAME` |
-//! | `Prompt.description` | `prompt-NAME.description` |
-//! | `PromptArgument.title` | `prompt-NAME.arg-ARGUMENT` |
-//! | `PromptArgument.description` | `prompt-NAME.arg-ARGUMENT-description` |
-//! | `Resource.title` | `resource-NAME` |
-//! | `Resource.description` | `resource-NAME.description` |
-//! | `ResourceTemplate.title` | `template-NAME` |
-//! | `ResourceTemplate.description` | `template-NAME.description` |
-//!
-//! `.x` is a Fluent attribute of the message; for other catalogs it is part of the id
-//! string. Descriptions are model-facing (the SEP's "MAY" list) and are looked up only
-//! when the server opts in ([`Titles::with_descriptions`]). Names (identifiers) are never
-//! changed; an item the catalog has no text for keeps the text the handler gave it.
+//! Titles are found by name, by the scheme [`Titles`] documents.
 //!
 //! ```
 //! use mcp_lang_rmcp::server::{Titles, catalog_fn};
@@ -145,7 +122,7 @@ where
 }
 
 /// One display field of a listed item (or of the server), and its message id in the
-/// naming scheme of the [module docs](self).
+/// naming scheme of [`Titles`].
 ///
 /// ```
 /// use mcp_lang_rmcp::server::Field;
@@ -232,6 +209,31 @@ impl Field<'_> {
 
 /// Localizes the display fields of listed items and of `serverInfo` from a [`Catalog`],
 /// in one language. Each method returns whether it replaced anything.
+///
+/// Titles are found by a fixed naming scheme, so that a server built with rmcp's
+/// `#[tool_router]` / `#[prompt_router]` macros needs no hand-written `list_tools`: the
+/// wrapper looks each listed item up by its name ([`Field::id`]).
+///
+/// | display field | message id |
+/// |---|---|
+/// | `serverInfo.title` (`initialize`, `server/discover`) | `server` |
+/// | `serverInfo.description` | `server.description` |
+/// | `Tool.title` | `tool-NAME` |
+/// | `ToolAnnotations.title` | `tool-NAME.annotation-title` |
+/// | `Tool.description` | `tool-NAME.description` |
+/// | `Prompt.title` | `prompt-NAME` |
+/// | `Prompt.description` | `prompt-NAME.description` |
+/// | `PromptArgument.title` | `prompt-NAME.arg-ARGUMENT` |
+/// | `PromptArgument.description` | `prompt-NAME.arg-ARGUMENT-description` |
+/// | `Resource.title` | `resource-NAME` |
+/// | `Resource.description` | `resource-NAME.description` |
+/// | `ResourceTemplate.title` | `template-NAME` |
+/// | `ResourceTemplate.description` | `template-NAME.description` |
+///
+/// `.x` is a Fluent attribute of the message; for other catalogs it is part of the id
+/// string. Descriptions are model-facing (the SEP's "MAY" list) and are looked up only
+/// when the server opts in ([`Titles::with_descriptions`]). Names (identifiers) are never
+/// changed; an item the catalog has no text for keeps the text the handler gave it.
 ///
 /// [`Localized`](super::Localized) does this to every list result and to `initialize`;
 /// a server that builds its lists by hand can call it too.

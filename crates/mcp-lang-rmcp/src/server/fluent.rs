@@ -76,7 +76,7 @@ struct Language {
 /// Fluent catalogs, one language at a time, in the order they were added (the
 /// server's order of preference when it builds its [`ServerLanguages`] from them).
 ///
-/// Message ids follow the naming scheme of the [catalog docs](super::catalog): a
+/// Message ids follow the naming scheme of [`Titles`](super::Titles): a
 /// title is a message's value, `.description` and the other fields are its attributes.
 ///
 /// ```
@@ -334,9 +334,14 @@ impl Catalog for FluentCatalog {
 /// folder relative to the file that invokes it, as `include_str!` does), in that order.
 /// It evaluates to `Result<FluentCatalog, FluentError>`.
 ///
-/// ```ignore
-/// let catalog = mcp_lang_rmcp::include_fluent!("catalogs", ["en", "fr", "de"])?;
-/// let languages = catalog.server_languages("en")?;
+/// ```
+/// use mcp_lang_rmcp::server::Catalog;
+///
+/// // This crate's `tests/catalogs/en.ftl` and `fr.ftl`, from this file's folder.
+/// let catalog = mcp_lang_rmcp::include_fluent!("../../tests/catalogs", ["en", "fr"])?;
+/// assert_eq!(catalog.message("fr", "tool-divide", &[]).as_deref(), Some("Diviser"));
+/// assert_eq!(catalog.server_languages("en").unwrap().default_tag(), "en");
+/// # Ok::<(), mcp_lang_rmcp::server::FluentError>(())
 /// ```
 #[macro_export]
 macro_rules! include_fluent {
