@@ -371,6 +371,11 @@ impl ServerLanguages {
         self.tags.get(self.default).map_or("", |t| t.as_ref())
     }
 
+    /// The default tag, shared (no allocation per request).
+    pub(crate) fn shared_default(&self) -> Arc<str> {
+        self.shared_tag(self.default_tag())
+    }
+
     fn shared_tag(&self, tag: &str) -> Arc<str> {
         self.tags
             .iter()

@@ -114,8 +114,10 @@ impl Calculator {
 
 #[prompt_router]
 impl Calculator {
+    /// Takes the `Language` (a prompt extracts it too; outside `Localized` the call
+    /// would fail) but writes English only.
     #[prompt(name = "explain", title = "Explain")]
-    fn explain(&self, Parameters(t): Parameters<Topic>) -> GetPromptResult {
+    fn explain(&self, Parameters(t): Parameters<Topic>, _language: Language) -> GetPromptResult {
         GetPromptResult::new(vec![PromptMessage::new_text(
             Role::User,
             format!("Explain {}.", t.topic),

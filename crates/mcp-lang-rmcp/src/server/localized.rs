@@ -268,7 +268,7 @@ impl<H> Localized<H> {
             }
         };
         let language = Language(Arc::new(State {
-            default: Arc::from(self.config.languages.default_tag()),
+            default: self.config.languages.shared_default(),
             request,
             catalog: self.config.catalog.clone(),
             read: AtomicBool::new(false),
@@ -381,7 +381,7 @@ impl Language {
     ) -> Self {
         Language(Arc::new(State {
             request,
-            default: Arc::from(languages.default_tag()),
+            default: languages.shared_default(),
             catalog,
             read: AtomicBool::new(false),
         }))
