@@ -17,23 +17,23 @@ pub const CONTENT_LANGUAGE_KEY: &str = "io.modelcontextprotocol/contentLanguage"
 pub const TOOL_TITLES: &[(&str, &str, &str)] = &[
     (
         "weather_current",
-        "tool-weather-title",
-        "tool-weather-annotation-title",
+        "tool-weather_current",
+        "tool-weather_current.annotation-title",
     ),
     (
         "get_official_document",
-        "tool-document-title",
-        "tool-document-annotation-title",
+        "tool-get_official_document",
+        "tool-get_official_document.annotation-title",
     ),
     (
         "send_confirmation",
-        "tool-contact-title",
-        "tool-contact-annotation-title",
+        "tool-send_confirmation",
+        "tool-send_confirmation.annotation-title",
     ),
     (
         "prepare_report",
-        "tool-report-title",
-        "tool-report-annotation-title",
+        "tool-prepare_report",
+        "tool-prepare_report.annotation-title",
     ),
 ];
 

@@ -5,25 +5,26 @@
 //!
 //! Each language has two resources: `server.ftl` (display text only: titles,
 //! elicitation text, progress and error messages) and `documents.ftl` (the
-//! official editions `get_official_document` returns). Formatting uses
-//! [`fluent_bundle`]'s thread-safe bundle with Unicode isolation marks turned
-//! off, so an interpolated identifier reaches the client byte for byte.
+//! official editions `get_official_document` returns). They are loaded into
+//! `mcp-lang-rmcp`'s [`FluentCatalog`], the catalog [`Localized`] reads the
+//! titles of the listed tools, prompts and resources from (by the naming scheme
+//! `tool-NAME`, `tool-NAME.annotation-title`, `prompt-NAME.arg-ARGUMENT`, …) and
+//! the handlers read their messages from.
+//!
+//! [`Localized`]: mcp_lang_rmcp::server::Localized
 //!
 //! ```
 //! use mcp_lang_reference::catalog::Catalog;
 //!
 //! let catalog = Catalog::load().unwrap();
-//! assert_eq!(catalog.text("de", "tool-weather-title"), "Aktuelles Wetter");
+//! assert_eq!(catalog.text("de", "tool-weather_current"), "Aktuelles Wetter");
 //! assert_eq!(
 //!     catalog.format("fr", "error-unknown-tool", &[("name", "forecast")]),
 //!     "Outil inconnu : forecast"
 //! );
 //! ```
 
-use std::borrow::Cow;
-
-use fluent_bundle::{FluentArgs, FluentResource, concurrent::FluentBundle};
-use unic_langid::LanguageIdentifier;
+use mcp_lang_rmcp::server::{Catalog as _, FluentCatalog, FluentError};
 
 /// One language's Fluent sources, as compiled into the binary.
 struct Source {
@@ -53,8 +54,10 @@ const SOURCES: [Source; 6] = [
     source!("ga"),
 ];
 
-/// Every message id of `server.ftl`: the test suite checks that each language
-/// defines each one, and the server only asks for these.
+/// Every message id of `server.ftl` (`id.attribute` for an attribute): the test
+/// suite checks that each language defines each one, and the server only asks for
+/// these. The titles follow `mcp-lang-rmcp`'s naming scheme, by tool, prompt,
+/// argument, resource and template name.
 ///
 /// ```
 /// use mcp_lang_reference::catalog::{Catalog, MESSAGE_IDS};
@@ -66,20 +69,20 @@ const SOURCES: [Source; 6] = [
 /// }
 /// ```
 pub const MESSAGE_IDS: &[&str] = &[
-    "server-title",
-    "tool-weather-title",
-    "tool-weather-annotation-title",
-    "tool-document-title",
-    "tool-document-annotation-title",
-    "tool-contact-title",
-    "tool-contact-annotation-title",
-    "tool-report-title",
-    "tool-report-annotation-title",
-    "prompt-trip-title",
-    "prompt-trip-city-title",
-    "prompt-trip-days-title",
-    "resource-languages-title",
-    "template-document-title",
+    "server",
+    "tool-weather_current",
+    "tool-weather_current.annotation-title",
+    "tool-get_official_document",
+    "tool-get_official_document.annotation-title",
+    "tool-send_confirmation",
+    "tool-send_confirmation.annotation-title",
+    "tool-prepare_report",
+    "tool-prepare_report.annotation-title",
+    "prompt-plan_trip",
+    "prompt-plan_trip.arg-city",
+    "prompt-plan_trip.arg-days",
+    "resource-languages",
+    "template-official_document",
     "elicit-email-message",
     "elicit-email-title",
     "elicit-email-description",
@@ -119,18 +122,19 @@ pub const DOCUMENT_IDS: &[&str] = &["udhr-article-1"];
 /// assert!(loaded.is_ok());
 /// ```
 #[derive(Debug)]
-pub struct CatalogError {
-    tag: &'static str,
-    detail: String,
-}
+pub struct CatalogError(FluentError);
 
 impl std::fmt::Display for CatalogError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "catalog {}: {}", self.tag, self.detail)
+        write!(f, "catalog: {}", self.0)
     }
 }
 
-impl std::error::Error for CatalogError {}
+impl std::error::Error for CatalogError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.0)
+    }
+}
 
 /// The loaded catalogs of every language.
 ///
@@ -138,11 +142,11 @@ impl std::error::Error for CatalogError {}
 /// use mcp_lang_reference::catalog::Catalog;
 ///
 /// let catalog = Catalog::load().unwrap();
-/// assert_eq!(catalog.text("fr-CA", "server-title"), "Serveur de référence des préférences linguistiques");
+/// assert_eq!(catalog.text("fr-CA", "server"), "Serveur de référence des préférences linguistiques");
 /// assert_eq!(catalog.format("ja", "error-unknown-city", &[("city", "Osaka")]), "不明な都市です: Osaka");
 /// ```
 pub struct Catalog {
-    bundles: Vec<(&'static str, FluentBundle<FluentResource>)>,
+    fluent: FluentCatalog,
 }
 
 impl std::fmt::Debug for Catalog {
@@ -167,32 +171,15 @@ impl Catalog {
     /// assert_eq!(catalog.languages().count(), 6);
     /// ```
     pub fn load() -> Result<Self, CatalogError> {
-        let mut bundles = Vec::with_capacity(SOURCES.len());
-        for source in &SOURCES {
-            let langid: LanguageIdentifier = source.tag.parse().map_err(|e| CatalogError {
-                tag: source.tag,
-                detail: format!("folder name is not a language identifier: {e}"),
-            })?;
-            let mut bundle = FluentBundle::new_concurrent(vec![langid]);
-            bundle.set_use_isolating(false);
-            for text in [source.server, source.documents] {
-                let resource =
-                    FluentResource::try_new(text.to_owned()).map_err(|(_, errors)| {
-                        CatalogError {
-                            tag: source.tag,
-                            detail: format!("{errors:?}"),
-                        }
-                    })?;
-                bundle
-                    .add_resource(resource)
-                    .map_err(|errors| CatalogError {
-                        tag: source.tag,
-                        detail: format!("{errors:?}"),
-                    })?;
-            }
-            bundles.push((source.tag, bundle));
-        }
-        Ok(Self { bundles })
+        let fluent = SOURCES
+            .iter()
+            .try_fold(FluentCatalog::new(), |catalog, source| {
+                catalog
+                    .add(source.tag, source.server)?
+                    .add(source.tag, source.documents)
+            })
+            .map_err(CatalogError)?;
+        Ok(Self { fluent })
     }
 
     /// The catalog languages, default first.
@@ -203,8 +190,8 @@ impl Catalog {
     /// let catalog = Catalog::load().unwrap();
     /// assert_eq!(catalog.languages().collect::<Vec<_>>(), ["en", "fr", "fr-CA", "de", "ja", "ga"]);
     /// ```
-    pub fn languages(&self) -> impl Iterator<Item = &'static str> + '_ {
-        self.bundles.iter().map(|(tag, _)| *tag)
+    pub fn languages(&self) -> impl Iterator<Item = &str> + '_ {
+        self.fluent.languages()
     }
 
     /// The default language (English).
@@ -216,15 +203,21 @@ impl Catalog {
     /// assert_eq!(catalog.default_language(), "en");
     /// assert_eq!(catalog.languages().next(), Some(catalog.default_language()));
     /// ```
-    pub fn default_language(&self) -> &'static str {
-        self.bundles.first().map_or("en", |(tag, _)| tag)
+    pub fn default_language(&self) -> &str {
+        self.languages().next().unwrap_or("en")
     }
 
-    fn bundle(&self, tag: &str) -> Option<&FluentBundle<FluentResource>> {
-        self.bundles
-            .iter()
-            .find(|(t, _)| *t == tag)
-            .map(|(_, bundle)| bundle)
+    /// The Fluent catalog itself: what the server's `Localized` wrapper reads.
+    ///
+    /// ```
+    /// use mcp_lang_reference::catalog::Catalog;
+    ///
+    /// let catalog = Catalog::load().unwrap();
+    /// // Every language defines everything English does.
+    /// assert_eq!(catalog.fluent().missing("en"), []);
+    /// ```
+    pub fn fluent(&self) -> &FluentCatalog {
+        &self.fluent
     }
 
     /// Whether `tag` has a message `id` (used for document editions).
@@ -238,15 +231,7 @@ impl Catalog {
     /// assert!(!catalog.has("de", "no-such-message"));
     /// ```
     pub fn has(&self, tag: &str, id: &str) -> bool {
-        self.bundle(tag).is_some_and(|b| b.has_message(id))
-    }
-
-    fn format_in(&self, tag: &str, id: &str, args: Option<&FluentArgs<'_>>) -> Option<String> {
-        let bundle = self.bundle(tag)?;
-        let pattern = bundle.get_message(id)?.value()?;
-        let mut errors = Vec::new();
-        let text = bundle.format_pattern(pattern, args, &mut errors);
-        errors.is_empty().then(|| text.into_owned())
+        self.fluent.has(tag, id)
     }
 
     /// A message without variables, in `tag`, falling back to the default
@@ -257,9 +242,9 @@ impl Catalog {
     /// use mcp_lang_reference::catalog::Catalog;
     ///
     /// let catalog = Catalog::load().unwrap();
-    /// assert_eq!(catalog.text("de", "server-title"), "Referenzserver für Sprachpräferenzen");
+    /// assert_eq!(catalog.text("de", "server"), "Referenzserver für Sprachpräferenzen");
     /// // A language without a catalog falls back to English.
-    /// assert_eq!(catalog.text("es", "server-title"), "Language Preference Reference Server");
+    /// assert_eq!(catalog.text("es", "server"), "Language Preference Reference Server");
     /// ```
     pub fn text(&self, tag: &str, id: &str) -> String {
         self.format(tag, id, &[])
@@ -276,13 +261,8 @@ impl Catalog {
     /// assert_eq!(catalog.format("de", "error-unknown-city", &[("city", "Zürich")]), "Unbekannte Stadt: Zürich");
     /// ```
     pub fn format(&self, tag: &str, id: &str, args: &[(&str, &str)]) -> String {
-        let mut fluent_args = FluentArgs::new();
-        for (name, value) in args {
-            fluent_args.set(Cow::Borrowed(*name), Cow::Borrowed(*value));
-        }
-        let fluent_args = (!args.is_empty()).then_some(&fluent_args);
-        self.format_in(tag, id, fluent_args)
-            .or_else(|| self.format_in(self.default_language(), id, fluent_args))
+        self.exact(tag, id, args)
+            .or_else(|| self.exact(self.default_language(), id, args))
             .unwrap_or_else(|| id.to_owned())
     }
 
@@ -295,14 +275,18 @@ impl Catalog {
     /// let catalog = Catalog::load().unwrap();
     /// assert_eq!(catalog.exact("ga", "error-unknown-city", &[("city", "Cork")]).as_deref(), Some("Cathair anaithnid: Cork"));
     /// assert_eq!(catalog.exact("ga", "error-unknown-city", &[]), None); // variable missing
-    /// assert_eq!(catalog.exact("es", "server-title", &[]), None);      // no fallback
+    /// assert_eq!(catalog.exact("es", "server", &[]), None);             // no fallback
     /// ```
     pub fn exact(&self, tag: &str, id: &str, args: &[(&str, &str)]) -> Option<String> {
-        let mut fluent_args = FluentArgs::new();
-        for (name, value) in args {
-            fluent_args.set(Cow::Borrowed(*name), Cow::Borrowed(*value));
-        }
-        self.format_in(tag, id, (!args.is_empty()).then_some(&fluent_args))
+        self.fluent.message(tag, id, args)
+    }
+}
+
+/// The server's display text for `mcp-lang-rmcp`: what `Localized` and the
+/// per-request `Language` look up.
+impl mcp_lang_rmcp::server::Catalog for Catalog {
+    fn message(&self, language: &str, id: &str, args: &[(&str, &str)]) -> Option<String> {
+        self.exact(language, id, args)
     }
 }
 
@@ -387,7 +371,7 @@ mod tests {
             "Adresse für die Bestätigung"
         );
         assert_eq!(
-            catalog.text("fr-CA", "tool-weather-title"),
+            catalog.text("fr-CA", "tool-weather_current"),
             "Météo actuelle"
         );
     }
@@ -405,7 +389,7 @@ mod tests {
     fn a_missing_message_falls_back_to_english_then_the_id() {
         let catalog = Catalog::load().unwrap();
         assert_eq!(
-            catalog.text("xx", "server-title"),
+            catalog.text("xx", "server"),
             "Language Preference Reference Server"
         );
         assert_eq!(catalog.text("de", "no-such-message"), "no-such-message");

@@ -56,7 +56,7 @@ use std::{
     time::Duration,
 };
 
-use mcp_lang_rmcp::server::{RequestLanguage, content_language_meta, form_elicitation, stamp};
+use mcp_lang_rmcp::server::{Language, content_language_meta, form_elicitation, stamp};
 use rmcp::{
     ErrorData, RoleServer,
     model::{
@@ -71,8 +71,6 @@ use rmcp::{
     service::RequestContext,
 };
 use serde_json::{Value, json};
-
-use crate::ReferenceServer;
 
 /// The language of every fixture's output: fixed English text.
 ///
@@ -328,8 +326,7 @@ fn internal(error: impl std::fmt::Display) -> ErrorData {
 }
 
 fn string_argument<'a>(
-    server: &ReferenceServer,
-    language: &RequestLanguage,
+    language: &Language,
     arguments: Option<&'a JsonObject>,
     name: &str,
 ) -> Result<&'a str, ErrorData> {
@@ -337,8 +334,7 @@ fn string_argument<'a>(
         .and_then(|a| a.get(name))
         .and_then(Value::as_str)
         .ok_or_else(|| {
-            server.error(
-                language,
+            language.error(
                 ErrorCode::INVALID_PARAMS,
                 "error-missing-argument",
                 &[("name", name)],
@@ -348,9 +344,8 @@ fn string_argument<'a>(
 
 /// Runs the fixture tool `request.name`, or `None` when it is not one.
 pub(crate) async fn call_tool(
-    server: &ReferenceServer,
     session: &FixtureSession,
-    language: &RequestLanguage,
+    language: &Language,
     request: &CallToolRequestParams,
     context: &RequestContext<RoleServer>,
 ) -> Option<Result<CallToolResponse, ErrorData>> {
@@ -387,11 +382,11 @@ pub(crate) async fn call_tool(
             "This tool intentionally returns an error for testing",
         )]))),
         "test_tool_with_progress" => with_progress(context).await,
-        "test_sampling" => match string_argument(server, language, arguments, "prompt") {
+        "test_sampling" => match string_argument(language, arguments, "prompt") {
             Ok(prompt) => sampling(prompt, context).await,
             Err(error) => Err(error),
         },
-        "test_elicitation" => match string_argument(server, language, arguments, "message") {
+        "test_elicitation" => match string_argument(language, arguments, "message") {
             Ok(message) => {
                 let schema = json!({
                     "type": "object",
@@ -401,7 +396,7 @@ pub(crate) async fn call_tool(
                     },
                     "required": ["username", "email"]
                 });
-                elicit(server, language, message, schema, "User response", context).await
+                elicit(language, message, schema, "User response", context).await
             }
             Err(error) => Err(error),
         },
@@ -420,15 +415,7 @@ pub(crate) async fn call_tool(
                 }
             });
             let message = "Please review the pre-filled values.";
-            elicit(
-                server,
-                language,
-                message,
-                schema,
-                "Elicitation completed",
-                context,
-            )
-            .await
+            elicit(language, message, schema, "Elicitation completed", context).await
         }
         "test_elicitation_sep1330_enums" => {
             let schema = json!({
@@ -464,15 +451,7 @@ pub(crate) async fn call_tool(
                 }
             });
             let message = "Please choose from each list.";
-            elicit(
-                server,
-                language,
-                message,
-                schema,
-                "Elicitation completed",
-                context,
-            )
-            .await
+            elicit(language, message, schema, "Elicitation completed", context).await
         }
         _ => return None,
     })
@@ -569,8 +548,7 @@ async fn sampling(
 }
 
 async fn elicit(
-    server: &ReferenceServer,
-    language: &RequestLanguage,
+    language: &Language,
     message: &str,
     schema: Value,
     answer_prefix: &str,
@@ -583,7 +561,7 @@ async fn elicit(
         // The one user-facing message here: from the catalogs, in the
         // request's language.
         let mut result = CallToolResult::error(vec![ContentBlock::text(
-            server.t(language, "error-elicitation-unsupported"),
+            language.text("error-elicitation-unsupported"),
         )]);
         stamp(&mut result.meta, language.tag());
         return Ok(result.into());
@@ -606,8 +584,7 @@ async fn elicit(
 
 /// Gets the fixture prompt `request.name`, or `None` when it is not one.
 pub(crate) fn get_prompt(
-    server: &ReferenceServer,
-    language: &RequestLanguage,
+    language: &Language,
     request: &GetPromptRequestParams,
 ) -> Option<Result<GetPromptResult, ErrorData>> {
     let arguments = request.arguments.as_ref();
@@ -616,16 +593,17 @@ pub(crate) fn get_prompt(
             Role::User,
             "This is a simple prompt for testing.",
         )]),
-        "test_prompt_with_arguments" => string_argument(server, language, arguments, "arg1")
-            .and_then(|arg1| {
-                let arg2 = string_argument(server, language, arguments, "arg2")?;
+        "test_prompt_with_arguments" => {
+            string_argument(language, arguments, "arg1").and_then(|arg1| {
+                let arg2 = string_argument(language, arguments, "arg2")?;
                 Ok(vec![PromptMessage::new_text(
                     Role::User,
                     format!("Prompt with arguments: arg1='{arg1}', arg2='{arg2}'"),
                 )])
-            }),
-        "test_prompt_with_embedded_resource" => {
-            string_argument(server, language, arguments, "resourceUri").map(|uri| {
+            })
+        }
+        "test_prompt_with_embedded_resource" => string_argument(language, arguments, "resourceUri")
+            .map(|uri| {
                 vec![
                     PromptMessage::new(
                         Role::User,
@@ -636,8 +614,7 @@ pub(crate) fn get_prompt(
                         "Please process the embedded resource above.",
                     ),
                 ]
-            })
-        }
+            }),
         "test_prompt_with_image" => Ok(vec![
             PromptMessage::new(Role::User, ContentBlock::image(RED_PIXEL_PNG, "image/png")),
             PromptMessage::new_text(Role::User, "Please analyze the image above."),
@@ -653,8 +630,7 @@ pub(crate) fn get_prompt(
 
 /// Reads the fixture resource at `uri`, or `None` when it is not one.
 pub(crate) fn read_resource(
-    server: &ReferenceServer,
-    language: &RequestLanguage,
+    language: &Language,
     uri: &str,
 ) -> Option<Result<ReadResourceResult, ErrorData>> {
     let contents = match uri {
@@ -671,8 +647,7 @@ pub(crate) fn read_resource(
                 .strip_suffix(TEMPLATE_SUFFIX)?;
             let valid = !id.is_empty() && id.len() <= MAX_TEMPLATE_ID && !id.contains('/');
             if !valid {
-                return Some(Err(server.error(
-                    language,
+                return Some(Err(language.error(
                     ErrorCode::RESOURCE_NOT_FOUND,
                     "error-unknown-resource",
                     &[("uri", uri)],
@@ -691,16 +666,14 @@ pub(crate) fn read_resource(
 /// `completion/complete` for the fixture prompt's arguments and the template's
 /// `{id}`: the suggestions starting with what was typed (ASCII case-insensitive).
 pub(crate) fn complete(
-    server: &ReferenceServer,
-    language: &RequestLanguage,
+    language: &Language,
     request: &CompleteRequestParams,
 ) -> Result<CompleteResult, ErrorData> {
     let ArgumentInfo { name, value, .. } = &request.argument;
     let candidates: &[&str] = match &request.r#ref {
         Reference::Prompt(prompt) => {
             if !PROMPT_NAMES.contains(&prompt.name.as_str()) {
-                return Err(server.error(
-                    language,
+                return Err(language.error(
                     ErrorCode::INVALID_PARAMS,
                     "error-unknown-prompt",
                     &[("name", &prompt.name)],
@@ -713,8 +686,7 @@ pub(crate) fn complete(
         }
         Reference::Resource(resource) => {
             if resource.uri != DATA_TEMPLATE {
-                return Err(server.error(
-                    language,
+                return Err(language.error(
                     ErrorCode::RESOURCE_NOT_FOUND,
                     "error-unknown-resource",
                     &[("uri", &resource.uri)],

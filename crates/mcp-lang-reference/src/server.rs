@@ -1,11 +1,15 @@
 //! The reference server: an rmcp `ServerHandler` that honours SEP-2792 in
-//! every method it implements.
+//! every method, built the way `mcp-lang-rmcp` suggests to any rmcp server.
 //!
-//! Each handler starts with `languages.for_request(&context)?`: the request's
-//! own preference, negotiated afresh (nothing is kept between requests), and
-//! checked against the HTTP mirror when rmcp passes the HTTP parts. Display
-//! fields come from the catalogs; identifiers are literals in this file and
-//! never go through a catalog.
+//! [`ReferenceServer`] is the server's handlers wrapped in
+//! [`Localized`]: every request's preference is negotiated once (nothing is
+//! kept between requests) and checked against the HTTP mirror when rmcp passes
+//! the HTTP parts; the handlers find the result as a [`Language`] in the
+//! request context; the titles of tools, prompts, resources, templates and
+//! `serverInfo` come from the catalogs by name (the handlers' definitions carry
+//! none), and every result and error reports its language. Display text comes
+//! from the catalogs; identifiers are literals in this file and never go
+//! through a catalog.
 //!
 //! What the server localizes follows decision D9: the SEP's SHOULD list
 //! (titles, annotation titles, elicitation message and property
@@ -14,10 +18,10 @@
 //! `error.data._meta`). Descriptions, tool output and prompt text — model-facing
 //! content — stay in English, and the results carrying them say so with
 //! `contentLanguage: "en"`: `contentLanguage` always reports the language the
-//! message's text is actually in. `get_official_document` and the document
-//! template return the edition chosen by their explicit language (SEP-2792
-//! "Explicit language selection takes precedence") and report that edition's
-//! language.
+//! message's text is actually in (decision R4). `get_official_document` and the
+//! document template return the edition chosen by their explicit language
+//! (SEP-2792 "Explicit language selection takes precedence") and report that
+//! edition's language.
 //!
 //! ```
 //! use mcp_lang_reference::ReferenceServer;
@@ -29,27 +33,32 @@
 //! assert_eq!(weather.title.as_deref(), Some("現在の天気"));
 //! ```
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use mcp_lang_grammar::AcceptLanguage;
 use mcp_lang_match::lookup::lookup;
 use mcp_lang_rmcp::server::{
-    RequestLanguage, ServerLanguages, form_elicitation, input_required, localized_error,
-    notify_progress, stamp,
+    Language, Localized, RequestLanguage, ServerLanguages, Titles, form_elicitation,
+    input_required, stamp,
 };
 use rmcp::{
     ErrorData, RoleServer, ServerHandler,
     model::{
-        CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams,
-        CompleteResult, ContentBlock, DiscoverResult, ElicitResult, ElicitationAction, ErrorCode,
-        GetPromptRequestParams, GetPromptResponse, GetPromptResult, InitializeRequestParams,
-        InitializeResult, JsonObject, ListPromptsResult, ListResourceTemplatesResult,
-        ListResourcesResult, ListToolsResult, PaginatedRequestParams, Prompt, PromptMessage,
-        ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
-        Resource, ResourceContents, ResourceTemplate, Role, ServerCapabilities, ServerConfig,
-        SubscribeRequestParams, Tool, UnsubscribeRequestParams,
+        CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams,
+        CancelledNotificationParam, CompleteRequestParams, CompleteResult, ContentBlock,
+        CustomNotification, CustomRequest, CustomResult, DiscoverResult, ElicitResult,
+        ElicitationAction, ErrorCode, GetPromptRequestParams, GetPromptResponse, GetPromptResult,
+        GetSkillRequestParams, GetSkillResult, GetTaskParams, GetTaskResult,
+        InitializeRequestParams, InitializeResult, JsonObject, ListPromptsResult,
+        ListResourceTemplatesResult, ListResourcesResult, ListSkillsResult, ListToolsResult,
+        PaginatedRequestParams, ProgressNotificationParam, Prompt, PromptMessage, ProtocolVersion,
+        ReadResourceDirectoryRequestParams, ReadResourceRequestParams, ReadResourceResponse,
+        ReadResourceResult, Resource, ResourceContents, ResourceTemplate, Role, ServerCapabilities,
+        ServerConfig, SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams,
+        UpdateTaskParams,
     },
-    service::RequestContext,
+    service::{NotificationContext, RequestContext, SubscriptionContext},
 };
 use serde_json::{Value, json};
 
@@ -123,8 +132,8 @@ const CITIES: &[(&str, i32, &str)] = &[
     ("Dublin", 11, "showers"),
 ];
 
-/// The reference server. Cheap to clone: the catalogs and the compiled
-/// language set are shared.
+/// The reference server: its handlers in `mcp-lang-rmcp`'s [`Localized`].
+/// Cheap to clone: the catalogs and the compiled language set are shared.
 ///
 /// ```
 /// use mcp_lang_reference::ReferenceServer;
@@ -135,8 +144,15 @@ const CITIES: &[(&str, i32, &str)] = &[
 /// ```
 #[derive(Clone, Debug)]
 pub struct ReferenceServer {
+    server: Localized<Handlers>,
+}
+
+/// The reference server's handlers, before [`Localized`] negotiates and reports the
+/// language around them: they read the [`Language`] from the request context and
+/// build their answers with it.
+#[derive(Clone, Debug)]
+pub(crate) struct Handlers {
     catalog: Arc<Catalog>,
-    languages: Arc<ServerLanguages>,
     /// The official suite's fixtures ([`fixtures`]), when opted in.
     fixtures: Option<FixtureSession>,
 }
@@ -157,12 +173,16 @@ impl ReferenceServer {
     /// assert_eq!(supported, ["en", "fr", "fr-CA", "de", "ja", "ga"]);
     /// ```
     pub fn new() -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
-        let catalog = Catalog::load()?;
-        let languages = ServerLanguages::new(catalog.languages(), catalog.default_language())?;
-        Ok(Self {
-            catalog: Arc::new(catalog),
-            languages: Arc::new(languages),
+        let catalog = Arc::new(Catalog::load()?);
+        let languages = catalog
+            .fluent()
+            .server_languages(catalog.default_language())?;
+        let handlers = Handlers {
+            catalog: Arc::clone(&catalog),
             fixtures: None,
+        };
+        Ok(Self {
+            server: Localized::new(handlers, languages).with_catalog(catalog),
         })
     }
 
@@ -183,9 +203,14 @@ impl ReferenceServer {
     /// assert!(suite.tools(&english).iter().any(|t| t.name == "test_simple_text"));
     /// ```
     #[must_use]
-    pub fn with_conformance_fixtures(mut self) -> Self {
-        self.fixtures = Some(FixtureSession::new());
-        self
+    pub fn with_conformance_fixtures(self) -> Self {
+        let handlers = Handlers {
+            catalog: Arc::clone(&self.server.inner().catalog),
+            fixtures: Some(FixtureSession::new()),
+        };
+        Self {
+            server: self.server.with_inner(handlers),
+        }
     }
 
     /// Whether the official suite's fixtures are on.
@@ -196,7 +221,7 @@ impl ReferenceServer {
     /// assert!(!ReferenceServer::new().unwrap().has_conformance_fixtures());
     /// ```
     pub fn has_conformance_fixtures(&self) -> bool {
-        self.fixtures.is_some()
+        self.server.inner().fixtures.is_some()
     }
 
     /// A handler for a new session: the same catalogs and languages, and fresh
@@ -214,10 +239,13 @@ impl ReferenceServer {
     /// ```
     #[must_use]
     pub fn for_session(&self) -> Self {
+        let inner = self.server.inner();
+        let handlers = Handlers {
+            catalog: Arc::clone(&inner.catalog),
+            fixtures: inner.fixtures.as_ref().map(|_| FixtureSession::new()),
+        };
         Self {
-            catalog: Arc::clone(&self.catalog),
-            languages: Arc::clone(&self.languages),
-            fixtures: self.fixtures.as_ref().map(|_| FixtureSession::new()),
+            server: self.server.with_inner(handlers),
         }
     }
 
@@ -227,10 +255,10 @@ impl ReferenceServer {
     /// use mcp_lang_reference::ReferenceServer;
     ///
     /// let server = ReferenceServer::new().unwrap();
-    /// assert_eq!(server.catalog().text("ja", "tool-weather-title"), "現在の天気");
+    /// assert_eq!(server.catalog().text("ja", "tool-weather_current"), "現在の天気");
     /// ```
     pub fn catalog(&self) -> &Catalog {
-        &self.catalog
+        &self.server.inner().catalog
     }
 
     /// The compiled language set.
@@ -245,71 +273,11 @@ impl ReferenceServer {
     /// assert_eq!(server.languages().negotiate_raw(Some("tlh")).tag(), "en");
     /// ```
     pub fn languages(&self) -> &ServerLanguages {
-        &self.languages
+        self.server.languages()
     }
 
-    /// The request's language, logged with the method it serves.
-    fn language(
-        &self,
-        context: &RequestContext<RoleServer>,
-        method: &str,
-    ) -> Result<RequestLanguage, ErrorData> {
-        let language = self.languages.for_request(context);
-        match &language {
-            Ok(language) => tracing::info!(
-                method,
-                preference = log_excerpt(language.raw().unwrap_or("-")),
-                preference_len = language.raw().map_or(0, str::len),
-                kind = ?language.preference(),
-                selected = language.tag(),
-                reason = %language.reason(),
-                "negotiated"
-            ),
-            Err(error) => {
-                tracing::warn!(method, %error.message, "HTTP mirror disagrees with _meta")
-            }
-        }
-        language
-    }
-
-    pub(crate) fn t(&self, language: &RequestLanguage, id: &str) -> String {
-        self.catalog.text(language.tag(), id)
-    }
-
-    pub(crate) fn error(
-        &self,
-        language: &RequestLanguage,
-        code: ErrorCode,
-        id: &str,
-        args: &[(&str, &str)],
-    ) -> ErrorData {
-        let message = self.catalog.format(language.tag(), id, args);
-        localized_error(code, message, language.tag(), None)
-    }
-
-    fn info(&self, language: &RequestLanguage) -> ServerConfig {
-        let capabilities = if self.fixtures.is_some() {
-            // The official suite's optional capabilities (see `fixtures`).
-            json!({
-                "tools": {}, "prompts": {}, "resources": { "subscribe": true },
-                "logging": {}, "completions": {}
-            })
-        } else {
-            json!({ "tools": {}, "prompts": {}, "resources": {} })
-        };
-        let capabilities: ServerCapabilities =
-            serde_json::from_value(capabilities).unwrap_or_default();
-        let mut info = InitializeResult::new(capabilities);
-        info.server_info.name = SERVER_NAME.to_owned();
-        info.server_info.version = env!("CARGO_PKG_VERSION").to_owned();
-        info.server_info.title = Some(self.t(language, "server-title"));
-        info.server_info.description =
-            Some("Reference server for MCP SEP-2792 per-request language preference.".to_owned());
-        stamp(&mut info.meta, language.tag());
-        info
-    }
-
-    /// The tool definitions in `language`: localized titles, stable names.
+    /// The tool definitions in `language`, as `tools/list` answers them: titles
+    /// from the catalogs, stable names.
     ///
     /// ```
     /// use mcp_lang_reference::ReferenceServer;
@@ -324,22 +292,111 @@ impl ReferenceServer {
     /// assert_eq!(german.iter().map(|t| &t.name).collect::<Vec<_>>(), english.iter().map(|t| &t.name).collect::<Vec<_>>());
     /// ```
     pub fn tools(&self, language: &RequestLanguage) -> Vec<Tool> {
-        let t = |id| self.t(language, id);
+        let titles = Titles::new(self.catalog(), language.tag());
+        let mut tools = self.server.inner().tools();
+        for tool in &mut tools {
+            titles.tool(tool);
+        }
+        tools
+    }
+}
+
+/// The `tracing` record of one negotiation, for the method it serves. It reads the
+/// negotiation without reading the language: logging is not localizing.
+fn log_negotiation(language: &Language, method: &str) {
+    let request = language.request();
+    tracing::info!(
+        method,
+        preference = log_excerpt(request.raw().unwrap_or("-")),
+        preference_len = request.raw().map_or(0, str::len),
+        kind = ?request.preference(),
+        selected = request.tag(),
+        reason = %request.reason(),
+        "negotiated"
+    );
+}
+
+/// The request's language, logged with the method it serves.
+fn language(context: &RequestContext<RoleServer>, method: &str) -> Result<Language, ErrorData> {
+    let language = Language::of(context)?;
+    log_negotiation(&language, method);
+    Ok(language)
+}
+
+fn list_meta<T>(items: Vec<T>) -> (Vec<T>, Option<u64>, Option<CacheScope>) {
+    (items, Some(LIST_TTL_MS), Some(CacheScope::Public))
+}
+
+fn string_argument<'a>(
+    language: &Language,
+    arguments: Option<&'a JsonObject>,
+    name: &str,
+) -> Result<Option<&'a str>, ErrorData> {
+    match arguments.and_then(|a| a.get(name)) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(_) => Err(language.error(
+            ErrorCode::INVALID_PARAMS,
+            "error-missing-argument",
+            &[("name", name)],
+        )),
+    }
+}
+
+fn required_argument<'a>(
+    language: &Language,
+    arguments: Option<&'a JsonObject>,
+    name: &str,
+) -> Result<&'a str, ErrorData> {
+    string_argument(language, arguments, name)?.ok_or_else(|| {
+        language.error(
+            ErrorCode::INVALID_PARAMS,
+            "error-missing-argument",
+            &[("name", name)],
+        )
+    })
+}
+
+impl Handlers {
+    /// The capabilities and `serverInfo`, in the default language (the `serverInfo`
+    /// title of each answer comes from the catalogs).
+    fn info(&self) -> ServerConfig {
+        let capabilities = if self.fixtures.is_some() {
+            // The official suite's optional capabilities (see `fixtures`).
+            json!({
+                "tools": {}, "prompts": {}, "resources": { "subscribe": true },
+                "logging": {}, "completions": {}
+            })
+        } else {
+            json!({ "tools": {}, "prompts": {}, "resources": {} })
+        };
+        let capabilities: ServerCapabilities =
+            serde_json::from_value(capabilities).unwrap_or_default();
+        let mut info = InitializeResult::new(capabilities);
+        info.server_info.name = SERVER_NAME.to_owned();
+        info.server_info.version = env!("CARGO_PKG_VERSION").to_owned();
+        info.server_info.title = Some(self.catalog.text(self.catalog.default_language(), "server"));
+        info.server_info.description =
+            Some("Reference server for MCP SEP-2792 per-request language preference.".to_owned());
+        info
+    }
+
+    /// The tool definitions: names, descriptions and schemas. The titles come from
+    /// the catalogs, by name, in the request's language.
+    fn tools(&self) -> Vec<Tool> {
         let defs = [
             json!({
                 "name": "weather_current",
-                "title": t("tool-weather-title"),
                 "description": "Current weather for a city (fixed sample readings).",
                 "inputSchema": {
                     "type": "object",
                     "properties": { "city": { "type": "string", "description": "City name, e.g. Paris" } },
                     "required": ["city"]
                 },
-                "annotations": { "title": t("tool-weather-annotation-title"), "readOnlyHint": true }
+                "annotations": { "readOnlyHint": true }
             }),
             json!({
                 "name": "get_official_document",
-                "title": t("tool-document-title"),
                 "description": "Returns an official document in the edition chosen by `language` (a BCP 47 tag); without it, in the negotiated language.",
                 "inputSchema": {
                     "type": "object",
@@ -349,24 +406,22 @@ impl ReferenceServer {
                     },
                     "required": ["document"]
                 },
-                "annotations": { "title": t("tool-document-annotation-title"), "readOnlyHint": true }
+                "annotations": { "readOnlyHint": true }
             }),
             json!({
                 "name": "send_confirmation",
-                "title": t("tool-contact-title"),
                 "description": "Asks the user for an e-mail address (elicitation), then confirms it.",
                 "inputSchema": { "type": "object", "properties": {} },
-                "annotations": { "title": t("tool-contact-annotation-title"), "readOnlyHint": false }
+                "annotations": { "readOnlyHint": false }
             }),
             json!({
                 "name": "prepare_report",
-                "title": t("tool-report-title"),
                 "description": "Prepares a short report, reporting progress along the way.",
                 "inputSchema": {
                     "type": "object",
                     "properties": { "topic": { "type": "string" } }
                 },
-                "annotations": { "title": t("tool-report-annotation-title"), "readOnlyHint": true }
+                "annotations": { "readOnlyHint": true }
             }),
         ];
         let mut tools: Vec<Tool> = defs
@@ -379,15 +434,13 @@ impl ReferenceServer {
         tools
     }
 
-    fn prompts(&self, language: &RequestLanguage) -> Vec<Prompt> {
-        let t = |id| self.t(language, id);
+    fn prompts(&self) -> Vec<Prompt> {
         let def = json!({
             "name": "plan_trip",
-            "title": t("prompt-trip-title"),
             "description": "Plan a trip to a city.",
             "arguments": [
-                { "name": "city", "title": t("prompt-trip-city-title"), "description": "Destination city", "required": true },
-                { "name": "days", "title": t("prompt-trip-days-title"), "description": "Length of the stay in days", "required": false }
+                { "name": "city", "description": "Destination city", "required": true },
+                { "name": "days", "description": "Length of the stay in days", "required": false }
             ]
         });
         let mut prompts: Vec<Prompt> = serde_json::from_value(def).into_iter().collect();
@@ -397,11 +450,10 @@ impl ReferenceServer {
         prompts
     }
 
-    fn resources(&self, language: &RequestLanguage) -> Vec<Resource> {
+    fn resources(&self) -> Vec<Resource> {
         let def = json!({
             "uri": LANGUAGES_URI,
             "name": "languages",
-            "title": self.t(language, "resource-languages-title"),
             "description": "The languages this server supports, and its default.",
             "mimeType": "application/json"
         });
@@ -412,11 +464,10 @@ impl ReferenceServer {
         resources
     }
 
-    fn templates(&self, language: &RequestLanguage) -> Vec<ResourceTemplate> {
+    fn templates(&self) -> Vec<ResourceTemplate> {
         let def = json!({
             "uriTemplate": DOCUMENT_TEMPLATE,
             "name": "official_document",
-            "title": self.t(language, "template-document-title"),
             "description": "An official document in the edition named by the URI's language.",
             "mimeType": "text/plain"
         });
@@ -430,91 +481,51 @@ impl ReferenceServer {
 
     /// The edition of `document` for an explicit language (an `Accept-Language`
     /// value, usually one tag), by RFC 4647 lookup among the editions.
-    fn edition(&self, document: &str, requested: &str) -> Option<&'static str> {
-        let editions: Vec<&'static str> = self
+    fn edition(&self, document: &str, requested: &str) -> Option<String> {
+        let editions: Vec<&str> = self
             .catalog
             .languages()
             .filter(|tag| self.catalog.has(tag, document))
             .collect();
         let header = AcceptLanguage::parse(requested).ok()?;
-        let chosen = lookup(&header, &editions, None)?;
-        self.catalog.languages().find(|tag| *tag == chosen)
-    }
-
-    fn string_argument<'a>(
-        &self,
-        language: &RequestLanguage,
-        arguments: Option<&'a JsonObject>,
-        name: &str,
-    ) -> Result<Option<&'a str>, ErrorData> {
-        match arguments.and_then(|a| a.get(name)) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s)),
-            Some(_) => Err(self.error(
-                language,
-                ErrorCode::INVALID_PARAMS,
-                "error-missing-argument",
-                &[("name", name)],
-            )),
-        }
-    }
-
-    fn required_argument<'a>(
-        &self,
-        language: &RequestLanguage,
-        arguments: Option<&'a JsonObject>,
-        name: &str,
-    ) -> Result<&'a str, ErrorData> {
-        self.string_argument(language, arguments, name)?
-            .ok_or_else(|| {
-                self.error(
-                    language,
-                    ErrorCode::INVALID_PARAMS,
-                    "error-missing-argument",
-                    &[("name", name)],
-                )
-            })
+        lookup(&header, &editions, None).map(str::to_owned)
     }
 
     fn weather(
         &self,
-        language: &RequestLanguage,
+        language: &Language,
         arguments: Option<&JsonObject>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let city = self.required_argument(language, arguments, "city")?;
+        let city = required_argument(language, arguments, "city")?;
         let Some((name, celsius, condition)) = CITIES
             .iter()
             .find(|(name, _, _)| name.eq_ignore_ascii_case(city) || *name == city)
         else {
-            let mut result = CallToolResult::error(vec![ContentBlock::text(self.catalog.format(
-                language.tag(),
-                "error-unknown-city",
-                &[("city", city)],
-            ))]);
-            stamp(&mut result.meta, language.tag());
-            return Ok(result.into());
+            // A message for the user, in the request's language: reading it makes
+            // the result report that language.
+            let message = language.format("error-unknown-city", &[("city", city)]);
+            return Ok(CallToolResult::error(vec![ContentBlock::text(message)]).into());
         };
         // Tool output is model-facing content (SEP "MAY" list): English, and
-        // reported as such.
+        // reported as such (decision R4).
         let mut result = CallToolResult::success(vec![ContentBlock::text(format!(
             "{name}: {celsius} °C, {condition}"
         ))]);
         result.structured_content = Some(json!({
             "city": name, "temperatureC": celsius, "condition": condition
         }));
-        stamp(&mut result.meta, self.catalog.default_language());
+        stamp(&mut result.meta, language.default_tag());
         Ok(result.into())
     }
 
     fn document(
         &self,
-        language: &RequestLanguage,
+        language: &Language,
         arguments: Option<&JsonObject>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let document = self.required_argument(language, arguments, "document")?;
+        let document = required_argument(language, arguments, "document")?;
         if !DOCUMENT_IDS.contains(&document) {
-            return Err(self.error(
-                language,
+            return Err(language.error(
                 ErrorCode::INVALID_PARAMS,
                 "error-unknown-document",
                 &[("id", document)],
@@ -522,27 +533,25 @@ impl ReferenceServer {
         }
         // The explicit argument decides the edition; without it, the
         // negotiated language does (the SEP's "MAY provide a fallback").
-        let requested = self
-            .string_argument(language, arguments, "language")?
-            .unwrap_or(language.tag());
+        let requested = string_argument(language, arguments, "language")?.unwrap_or(language.tag());
         let Some(edition) = self.edition(document, requested) else {
-            return Err(self.error(
-                language,
+            return Err(language.error(
                 ErrorCode::INVALID_PARAMS,
                 "error-document-language",
                 &[("id", document), ("language", requested)],
             ));
         };
-        let text = self.catalog.text(edition, document);
+        let text = self.catalog.text(&edition, document);
         let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
         result.structured_content = Some(json!({ "document": document, "edition": edition }));
-        stamp(&mut result.meta, edition);
+        // The edition's language, whatever the preference.
+        stamp(&mut result.meta, &edition);
         Ok(result.into())
     }
 
     fn email_elicitation(
         &self,
-        language: &RequestLanguage,
+        language: &Language,
     ) -> Result<rmcp::model::ElicitRequestParams, ErrorData> {
         let schema = json!({
             "type": "object",
@@ -550,21 +559,21 @@ impl ReferenceServer {
                 EMAIL_PROPERTY: {
                     "type": "string",
                     "format": "email",
-                    "title": self.t(language, "elicit-email-title"),
-                    "description": self.t(language, "elicit-email-description")
+                    "title": language.text("elicit-email-title"),
+                    "description": language.text("elicit-email-description")
                 }
             },
             "required": [EMAIL_PROPERTY]
         });
         form_elicitation(
-            self.t(language, "elicit-email-message"),
+            language.text("elicit-email-message"),
             schema,
             language.tag(),
         )
         .map_err(|e| ErrorData::internal_error(e.to_string(), None))
     }
 
-    fn confirmed(&self, language: &RequestLanguage, answer: &ElicitResult) -> CallToolResponse {
+    fn confirmed(&self, language: &Language, answer: &ElicitResult) -> CallToolResponse {
         let email = answer
             .content
             .as_ref()
@@ -576,22 +585,20 @@ impl ReferenceServer {
                     "Confirmation sent to {email}."
                 ))]);
                 result.structured_content = Some(json!({ EMAIL_PROPERTY: email }));
-                stamp(&mut result.meta, self.catalog.default_language());
+                // Model-facing, English (decision R4), even after a localized elicitation.
+                stamp(&mut result.meta, language.default_tag());
                 result.into()
             }
-            _ => {
-                let mut result = CallToolResult::error(vec![ContentBlock::text(
-                    self.t(language, "error-email-declined"),
-                )]);
-                stamp(&mut result.meta, language.tag());
-                result.into()
-            }
+            _ => CallToolResult::error(vec![ContentBlock::text(
+                language.text("error-email-declined"),
+            )])
+            .into(),
         }
     }
 
     async fn send_confirmation(
         &self,
-        language: &RequestLanguage,
+        language: &Language,
         request: &CallToolRequestParams,
         context: &RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
@@ -619,74 +626,50 @@ impl ReferenceServer {
             .client_capabilities()
             .is_some_and(|c| c.elicitation.is_some());
         if !can_elicit {
-            let mut result = CallToolResult::error(vec![ContentBlock::text(
-                self.t(language, "error-elicitation-unsupported"),
-            )]);
-            stamp(&mut result.meta, language.tag());
-            return Ok(result.into());
+            let message = language.text("error-elicitation-unsupported");
+            return Ok(CallToolResult::error(vec![ContentBlock::text(message)]).into());
         }
         let params = self.email_elicitation(language)?;
-        let answer = context
-            .peer
-            .create_elicitation(params)
-            .await
-            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+        let answer = language.create_elicitation(context, params).await?;
         Ok(self.confirmed(language, &answer))
     }
 
     async fn prepare_report(
         &self,
-        language: &RequestLanguage,
+        language: &Language,
         arguments: Option<&JsonObject>,
         context: &RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let topic = self
-            .string_argument(language, arguments, "topic")?
-            .unwrap_or("language preference");
+        let topic = string_argument(language, arguments, "topic")?.unwrap_or("language preference");
         let steps = ["progress-collect", "progress-analyse", "progress-write"];
-        let total = steps.len() + 1;
-        let total_text = total.to_string();
+        let total = (steps.len() + 1) as f64;
         for (index, id) in steps.iter().enumerate() {
+            // Each message in the request's language (with `$step` and `$total`),
+            // reported in its `_meta`.
             let step = (index + 1).to_string();
-            let message = self.catalog.format(
-                language.tag(),
-                id,
-                &[("step", &step), ("total", &total_text)],
-            );
-            notify_progress(
-                context,
-                language,
-                (index + 1) as f64,
-                Some(total as f64),
-                message,
-            )
-            .await
-            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+            let done = (index + 1) as f64;
+            language
+                .progress_with(context, done, Some(total), id, &[("step", &step)])
+                .await?;
         }
-        notify_progress(
-            context,
-            language,
-            total as f64,
-            Some(total as f64),
-            self.t(language, "progress-done"),
-        )
-        .await
-        .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
-        let mut result = CallToolResult::success(vec![ContentBlock::text(format!(
+        language
+            .progress(context, total, total, "progress-done")
+            .await?;
+        // Nothing here read the language: the English report is reported as
+        // English by the wrapper.
+        let result = CallToolResult::success(vec![ContentBlock::text(format!(
             "Report on {topic}: {total} steps completed."
         ))]);
-        stamp(&mut result.meta, self.catalog.default_language());
         Ok(result.into())
     }
 
     fn read_document(
         &self,
-        language: &RequestLanguage,
+        language: &Language,
         uri: &str,
     ) -> Result<ReadResourceResult, ErrorData> {
         let not_found = || {
-            self.error(
-                language,
+            language.error(
                 ErrorCode::RESOURCE_NOT_FOUND,
                 "error-unknown-resource",
                 &[("uri", uri)],
@@ -698,20 +681,16 @@ impl ReferenceServer {
             return Err(not_found());
         }
         let edition = self.edition(document, requested).ok_or_else(not_found)?;
-        let contents = ResourceContents::text(self.catalog.text(edition, document), uri);
+        let contents = ResourceContents::text(self.catalog.text(&edition, document), uri);
         let mut result = ReadResourceResult::new(vec![contents]);
-        stamp(&mut result.meta, edition);
+        stamp(&mut result.meta, &edition);
         Ok(result)
     }
 }
 
-fn list_meta<T>(items: Vec<T>) -> (Vec<T>, Option<u64>, Option<CacheScope>) {
-    (items, Some(LIST_TTL_MS), Some(CacheScope::Public))
-}
-
-impl ServerHandler for ReferenceServer {
+impl ServerHandler for Handlers {
     fn get_info(&self) -> ServerConfig {
-        self.info(&self.languages.negotiate_raw(None))
+        self.info()
     }
 
     async fn initialize(
@@ -719,26 +698,20 @@ impl ServerHandler for ReferenceServer {
         request: InitializeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<InitializeResult, ErrorData> {
-        let language = self.language(&context, "initialize")?;
+        language(&context, "initialize")?;
         context.peer.set_peer_info(request.clone());
-        let mut result = self.negotiate_initialize(&request)?;
-        let localized = self.info(&language);
-        result.server_info = localized.server_info;
-        result.meta = localized.meta;
-        Ok(result)
+        self.negotiate_initialize(&request)
     }
 
     async fn discover(
         &self,
         context: RequestContext<RoleServer>,
     ) -> Result<DiscoverResult, ErrorData> {
-        let language = self.language(&context, "server/discover")?;
-        let mut result = DiscoverResult::from_server_info(
+        language(&context, "server/discover")?;
+        Ok(DiscoverResult::from_server_info(
             self.supported_protocol_versions().into_owned(),
-            self.info(&language),
-        );
-        stamp(&mut result.meta, language.tag());
-        Ok(result)
+            self.info(),
+        ))
     }
 
     async fn list_tools(
@@ -746,12 +719,11 @@ impl ServerHandler for ReferenceServer {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let language = self.language(&context, "tools/list")?;
-        let (tools, ttl, scope) = list_meta(self.tools(&language));
+        language(&context, "tools/list")?;
+        let (tools, ttl, scope) = list_meta(self.tools());
         let mut result = ListToolsResult::with_all_items(tools);
         result.ttl_ms = ttl;
         result.cache_scope = scope;
-        stamp(&mut result.meta, language.tag());
         Ok(result)
     }
 
@@ -760,7 +732,7 @@ impl ServerHandler for ReferenceServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let language = self.language(&context, "tools/call")?;
+        let language = language(&context, "tools/call")?;
         tracing::debug!(tool = %request.name, "tools/call");
         let arguments = request.arguments.as_ref();
         match request.name.as_ref() {
@@ -771,12 +743,11 @@ impl ServerHandler for ReferenceServer {
             other => {
                 if let Some(session) = &self.fixtures
                     && let Some(outcome) =
-                        fixtures::call_tool(self, session, &language, &request, &context).await
+                        fixtures::call_tool(session, &language, &request, &context).await
                 {
                     return outcome;
                 }
-                Err(self.error(
-                    &language,
+                Err(language.error(
                     ErrorCode::INVALID_PARAMS,
                     "error-unknown-tool",
                     &[("name", other)],
@@ -790,12 +761,11 @@ impl ServerHandler for ReferenceServer {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
-        let language = self.language(&context, "prompts/list")?;
-        let (prompts, ttl, scope) = list_meta(self.prompts(&language));
+        language(&context, "prompts/list")?;
+        let (prompts, ttl, scope) = list_meta(self.prompts());
         let mut result = ListPromptsResult::with_all_items(prompts);
         result.ttl_ms = ttl;
         result.cache_scope = scope;
-        stamp(&mut result.meta, language.tag());
         Ok(result)
     }
 
@@ -804,25 +774,22 @@ impl ServerHandler for ReferenceServer {
         request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
-        let language = self.language(&context, "prompts/get")?;
+        let language = language(&context, "prompts/get")?;
         if self.fixtures.is_some()
-            && let Some(outcome) = fixtures::get_prompt(self, &language, &request)
+            && let Some(outcome) = fixtures::get_prompt(&language, &request)
         {
             return Ok(outcome?.into());
         }
         if request.name != "plan_trip" {
-            return Err(self.error(
-                &language,
+            return Err(language.error(
                 ErrorCode::INVALID_PARAMS,
                 "error-unknown-prompt",
                 &[("name", &request.name)],
             ));
         }
         let arguments = request.arguments.as_ref();
-        let city = self.required_argument(&language, arguments, "city")?;
-        let days = self
-            .string_argument(&language, arguments, "days")?
-            .unwrap_or("3");
+        let city = required_argument(&language, arguments, "city")?;
+        let days = string_argument(&language, arguments, "days")?.unwrap_or("3");
         // Prompt text is model-facing content: English, reported as such.
         let mut result = GetPromptResult::new(vec![PromptMessage::new_text(
             Role::User,
@@ -831,7 +798,7 @@ impl ServerHandler for ReferenceServer {
             ),
         )])
         .with_description("Plan a trip to a city.");
-        stamp(&mut result.meta, self.catalog.default_language());
+        stamp(&mut result.meta, language.default_tag());
         Ok(result.into())
     }
 
@@ -840,12 +807,11 @@ impl ServerHandler for ReferenceServer {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        let language = self.language(&context, "resources/list")?;
-        let (resources, ttl, scope) = list_meta(self.resources(&language));
+        language(&context, "resources/list")?;
+        let (resources, ttl, scope) = list_meta(self.resources());
         let mut result = ListResourcesResult::with_all_items(resources);
         result.ttl_ms = ttl;
         result.cache_scope = scope;
-        stamp(&mut result.meta, language.tag());
         Ok(result)
     }
 
@@ -854,12 +820,11 @@ impl ServerHandler for ReferenceServer {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
-        let language = self.language(&context, "resources/templates/list")?;
-        let (templates, ttl, scope) = list_meta(self.templates(&language));
+        language(&context, "resources/templates/list")?;
+        let (templates, ttl, scope) = list_meta(self.templates());
         let mut result = ListResourceTemplatesResult::with_all_items(templates);
         result.ttl_ms = ttl;
         result.cache_scope = scope;
-        stamp(&mut result.meta, language.tag());
         Ok(result)
     }
 
@@ -868,20 +833,22 @@ impl ServerHandler for ReferenceServer {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        let language = self.language(&context, "resources/read")?;
+        let language = language(&context, "resources/read")?;
         if request.uri == LANGUAGES_URI {
+            let supported: Vec<&str> = self.catalog.languages().collect();
             let body = json!({
-                "supported": self.languages.supported().collect::<Vec<_>>(),
-                "default": self.languages.default_tag(),
+                "supported": supported,
+                "default": self.catalog.default_language(),
             });
             let contents = ResourceContents::text(body.to_string(), LANGUAGES_URI)
                 .with_mime_type("application/json");
             let mut result = ReadResourceResult::new(vec![contents]);
+            // The same data in every language, answered for the negotiated one.
             stamp(&mut result.meta, language.tag());
             return Ok(result.into());
         }
         if self.fixtures.is_some()
-            && let Some(outcome) = fixtures::read_resource(self, &language, &request.uri)
+            && let Some(outcome) = fixtures::read_resource(&language, &request.uri)
         {
             return Ok(outcome?.into());
         }
@@ -889,7 +856,7 @@ impl ServerHandler for ReferenceServer {
     }
 
     // The four methods below exist only with the official suite's fixtures;
-    // without them they answer -32601 exactly as rmcp's defaults do.
+    // without them they answer -32601 as rmcp's defaults do.
 
     async fn complete(
         &self,
@@ -901,8 +868,8 @@ impl ServerHandler for ReferenceServer {
                 rmcp::model::CompleteRequestMethod,
             >());
         }
-        let language = self.language(&context, "completion/complete")?;
-        fixtures::complete(self, &language, &request)
+        let language = language(&context, "completion/complete")?;
+        fixtures::complete(&language, &request)
     }
 
     #[allow(deprecated)] // logging: legacy in rmcp (SEP-2577); what the suite checks up to 2025-11-25
@@ -916,7 +883,7 @@ impl ServerHandler for ReferenceServer {
                 rmcp::model::SetLevelRequestMethod,
             >());
         };
-        self.language(&context, "logging/setLevel")?;
+        language(&context, "logging/setLevel")?;
         session.set_level(request.level);
         Ok(())
     }
@@ -934,7 +901,7 @@ impl ServerHandler for ReferenceServer {
         }
         // The fixture resources never change, so a subscription never has an
         // update to deliver: accepting it is all there is to do.
-        self.language(&context, "resources/subscribe")?;
+        language(&context, "resources/subscribe")?;
         Ok(())
     }
 
@@ -949,8 +916,81 @@ impl ServerHandler for ReferenceServer {
                 rmcp::model::UnsubscribeRequestMethod,
             >());
         }
-        self.language(&context, "resources/unsubscribe")?;
+        language(&context, "resources/unsubscribe")?;
         Ok(())
+    }
+}
+
+/// Forwards every `ServerHandler` method of [`ReferenceServer`] to its
+/// [`Localized`] handlers, so that no method falls back to rmcp's default.
+macro_rules! forward {
+    ($(
+        $(#[$attr:meta])*
+        async fn $method:ident(&self $(, $arg:ident: $ty:ty)*) -> $ret:ty;
+    )*) => {$(
+        $(#[$attr])*
+        async fn $method(&self $(, $arg: $ty)*) -> $ret {
+            self.server.$method($($arg),*).await
+        }
+    )*};
+}
+
+#[allow(deprecated)] // logging, subscriptions and roots are legacy in rmcp (SEP-2577), still served
+impl ServerHandler for ReferenceServer {
+    fn get_info(&self) -> ServerConfig {
+        self.server.get_info()
+    }
+
+    fn negotiate_initialize(
+        &self,
+        request: &InitializeRequestParams,
+    ) -> Result<InitializeResult, ErrorData> {
+        self.server.negotiate_initialize(request)
+    }
+
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        self.server.supported_protocol_versions()
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        self.server.accepted_subscription_filter(requested)
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.server.get_tool(name)
+    }
+
+    forward! {
+        async fn ping(&self, context: RequestContext<RoleServer>) -> Result<(), ErrorData>;
+        async fn initialize(&self, request: InitializeRequestParams, context: RequestContext<RoleServer>) -> Result<InitializeResult, ErrorData>;
+        async fn discover(&self, context: RequestContext<RoleServer>) -> Result<DiscoverResult, ErrorData>;
+        async fn complete(&self, request: CompleteRequestParams, context: RequestContext<RoleServer>) -> Result<CompleteResult, ErrorData>;
+        async fn set_level(&self, request: rmcp::model::SetLevelRequestParams, context: RequestContext<RoleServer>) -> Result<(), ErrorData>;
+        async fn get_prompt(&self, request: GetPromptRequestParams, context: RequestContext<RoleServer>) -> Result<GetPromptResponse, ErrorData>;
+        async fn list_prompts(&self, request: Option<PaginatedRequestParams>, context: RequestContext<RoleServer>) -> Result<ListPromptsResult, ErrorData>;
+        async fn list_resources(&self, request: Option<PaginatedRequestParams>, context: RequestContext<RoleServer>) -> Result<ListResourcesResult, ErrorData>;
+        async fn list_resource_templates(&self, request: Option<PaginatedRequestParams>, context: RequestContext<RoleServer>) -> Result<ListResourceTemplatesResult, ErrorData>;
+        async fn read_resource(&self, request: ReadResourceRequestParams, context: RequestContext<RoleServer>) -> Result<ReadResourceResponse, ErrorData>;
+        async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData>;
+        async fn subscribe(&self, request: SubscribeRequestParams, context: RequestContext<RoleServer>) -> Result<(), ErrorData>;
+        async fn unsubscribe(&self, request: UnsubscribeRequestParams, context: RequestContext<RoleServer>) -> Result<(), ErrorData>;
+        async fn call_tool(&self, request: CallToolRequestParams, context: RequestContext<RoleServer>) -> Result<CallToolResponse, ErrorData>;
+        async fn list_tools(&self, request: Option<PaginatedRequestParams>, context: RequestContext<RoleServer>) -> Result<ListToolsResult, ErrorData>;
+        async fn on_custom_request(&self, request: CustomRequest, context: RequestContext<RoleServer>) -> Result<CustomResult, ErrorData>;
+        async fn on_cancelled(&self, notification: CancelledNotificationParam, context: NotificationContext<RoleServer>) -> ();
+        async fn on_progress(&self, notification: ProgressNotificationParam, context: NotificationContext<RoleServer>) -> ();
+        async fn on_initialized(&self, context: NotificationContext<RoleServer>) -> ();
+        async fn on_roots_list_changed(&self, context: NotificationContext<RoleServer>) -> ();
+        async fn on_custom_notification(&self, notification: CustomNotification, context: NotificationContext<RoleServer>) -> ();
+        async fn get_task(&self, request: GetTaskParams, context: RequestContext<RoleServer>) -> Result<GetTaskResult, ErrorData>;
+        async fn update_task(&self, request: UpdateTaskParams, context: RequestContext<RoleServer>) -> Result<(), ErrorData>;
+        async fn cancel_task(&self, request: CancelTaskParams, context: RequestContext<RoleServer>) -> Result<(), ErrorData>;
+        async fn list_skills(&self, request: Option<PaginatedRequestParams>, context: RequestContext<RoleServer>) -> Result<ListSkillsResult, ErrorData>;
+        async fn get_skill(&self, request: GetSkillRequestParams, context: RequestContext<RoleServer>) -> Result<GetSkillResult, ErrorData>;
+        async fn read_resource_directory(&self, request: ReadResourceDirectoryRequestParams, context: RequestContext<RoleServer>) -> Result<ListResourcesResult, ErrorData>;
     }
 }
 

@@ -110,7 +110,7 @@ async fn tools_list_titles_follow_each_request_and_names_stay() {
         assert_eq!(content_language(&result), Some(expected), "{preference}");
         let listed = titles(&result);
         let weather = listed.iter().find(|(n, _)| n == "weather_current").unwrap();
-        assert_eq!(weather.1, catalog.text(expected, "tool-weather-title"));
+        assert_eq!(weather.1, catalog.text(expected, "tool-weather_current"));
         let these: Vec<String> = listed.iter().map(|(n, _)| n.clone()).collect();
         assert_eq!(names.get_or_insert_with(|| these.clone()), &these);
         let value = wire(&result);

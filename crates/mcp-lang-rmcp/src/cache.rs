@@ -17,19 +17,11 @@
 //! the cache cannot know the server's supported set, and keying by the
 //! negotiated language is exactly the mistake the SEP forbids.
 //!
-//! Against the reference server, over an in-memory pipe:
+//! With a connected rmcp client peer (the reference server's tests run this
+//! against a live server):
 //!
-//! ```
-//! # #[tokio::main(flavor = "current_thread")]
-//! # async fn main() -> Result<(), mcp_lang_rmcp::client::SendError> {
-//! # use rmcp::ServiceExt;
-//! # let (server_io, client_io) = tokio::io::duplex(1 << 16);
-//! # tokio::spawn(async move {
-//! #     let running = mcp_lang_reference::ReferenceServer::new().unwrap().serve(server_io).await.unwrap();
-//! #     let _ = running.waiting().await;
-//! # });
-//! # let running = ().serve(client_io).await.unwrap();
-//! # let peer = running.peer().clone();
+//! ```no_run
+//! # async fn example(peer: rmcp::Peer<rmcp::RoleClient>) -> Result<(), mcp_lang_rmcp::client::SendError> {
 //! use mcp_lang_rmcp::cache::CachingClient;
 //! use mcp_lang_rmcp::server::reported;
 //!
@@ -78,22 +70,11 @@ pub struct CacheStats {
 
 /// An rmcp client peer with a language-aware cache for `tools/list`,
 /// `prompts/list`, `resources/list` and `resources/templates/list` (see the
-/// [module docs](self) for an example; this crate's `caching_client` test and
-/// the reference server's run one against a live server).
+/// [module docs](self) for an example; this crate's `caching_client` test runs
+/// it against a scripted server and the reference server's against a live one).
 ///
-/// Here against the reference server over an in-memory pipe:
-///
-/// ```
-/// # #[tokio::main(flavor = "current_thread")]
-/// # async fn main() {
-/// # use rmcp::ServiceExt;
-/// # let (server_io, client_io) = tokio::io::duplex(1 << 16);
-/// # tokio::spawn(async move {
-/// #     let running = mcp_lang_reference::ReferenceServer::new().unwrap().serve(server_io).await.unwrap();
-/// #     let _ = running.waiting().await;
-/// # });
-/// # let running = ().serve(client_io).await.unwrap();
-/// # let peer = running.peer().clone();
+/// ```no_run
+/// # async fn example(peer: rmcp::Peer<rmcp::RoleClient>) {
 /// use mcp_lang_rmcp::cache::CachingClient;
 ///
 /// let client = CachingClient::new(peer);
@@ -120,17 +101,8 @@ struct State<C> {
 impl CachingClient<SystemClock> {
     /// A caching client on the system clock.
     ///
-    /// ```
-    /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() {
-    /// # use rmcp::ServiceExt;
-    /// # let (server_io, client_io) = tokio::io::duplex(1 << 16);
-    /// # tokio::spawn(async move {
-    /// #     let running = mcp_lang_reference::ReferenceServer::new().unwrap().serve(server_io).await.unwrap();
-    /// #     let _ = running.waiting().await;
-    /// # });
-    /// # let running = ().serve(client_io).await.unwrap();
-    /// # let peer = running.peer().clone();
+    /// ```no_run
+    /// # async fn example(peer: rmcp::Peer<rmcp::RoleClient>) {
     /// use mcp_lang_rmcp::cache::CachingClient;
     ///
     /// let client = CachingClient::new(peer);
@@ -148,17 +120,8 @@ impl<C: Clock> CachingClient<C> {
     /// An entry stays fresh for the server's `ttlMs` (the reference server
     /// says 300 000 for its lists):
     ///
-    /// ```
-    /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() {
-    /// # use rmcp::ServiceExt;
-    /// # let (server_io, client_io) = tokio::io::duplex(1 << 16);
-    /// # tokio::spawn(async move {
-    /// #     let running = mcp_lang_reference::ReferenceServer::new().unwrap().serve(server_io).await.unwrap();
-    /// #     let _ = running.waiting().await;
-    /// # });
-    /// # let running = ().serve(client_io).await.unwrap();
-    /// # let peer = running.peer().clone();
+    /// ```no_run
+    /// # async fn example(peer: rmcp::Peer<rmcp::RoleClient>) {
     /// use mcp_lang_rmcp::{cache::CachingClient, mcp_lang_meta::ManualClock};
     ///
     /// let clock = ManualClock::new();
@@ -186,17 +149,8 @@ impl<C: Clock> CachingClient<C> {
     /// caller of this client, which is right only when the client acts for one
     /// user.
     ///
-    /// ```
-    /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() {
-    /// # use rmcp::ServiceExt;
-    /// # let (server_io, client_io) = tokio::io::duplex(1 << 16);
-    /// # tokio::spawn(async move {
-    /// #     let running = mcp_lang_reference::ReferenceServer::new().unwrap().serve(server_io).await.unwrap();
-    /// #     let _ = running.waiting().await;
-    /// # });
-    /// # let running = ().serve(client_io).await.unwrap();
-    /// # let peer = running.peer().clone();
+    /// ```no_run
+    /// # async fn example(peer: rmcp::Peer<rmcp::RoleClient>) {
     /// use mcp_lang_rmcp::cache::CachingClient;
     ///
     /// let client = CachingClient::new(peer).auth_context("user-42");
@@ -212,17 +166,8 @@ impl<C: Clock> CachingClient<C> {
     /// The peer requests are sent through, for requests the cache does not
     /// handle.
     ///
-    /// ```
-    /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() {
-    /// # use rmcp::ServiceExt;
-    /// # let (server_io, client_io) = tokio::io::duplex(1 << 16);
-    /// # tokio::spawn(async move {
-    /// #     let running = mcp_lang_reference::ReferenceServer::new().unwrap().serve(server_io).await.unwrap();
-    /// #     let _ = running.waiting().await;
-    /// # });
-    /// # let running = ().serve(client_io).await.unwrap();
-    /// # let peer = running.peer().clone();
+    /// ```no_run
+    /// # async fn example(peer: rmcp::Peer<rmcp::RoleClient>) {
     /// use mcp_lang_rmcp::{cache::CachingClient, client::send_with_preference};
     /// use rmcp::model::{ClientRequest, ReadResourceRequest, ReadResourceRequestParams};
     ///
@@ -239,17 +184,8 @@ impl<C: Clock> CachingClient<C> {
 
     /// Hits and misses so far.
     ///
-    /// ```
-    /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() {
-    /// # use rmcp::ServiceExt;
-    /// # let (server_io, client_io) = tokio::io::duplex(1 << 16);
-    /// # tokio::spawn(async move {
-    /// #     let running = mcp_lang_reference::ReferenceServer::new().unwrap().serve(server_io).await.unwrap();
-    /// #     let _ = running.waiting().await;
-    /// # });
-    /// # let running = ().serve(client_io).await.unwrap();
-    /// # let peer = running.peer().clone();
+    /// ```no_run
+    /// # async fn example(peer: rmcp::Peer<rmcp::RoleClient>) {
     /// use mcp_lang_rmcp::cache::CachingClient;
     ///
     /// let client = CachingClient::new(peer);
@@ -264,17 +200,8 @@ impl<C: Clock> CachingClient<C> {
 
     /// Drops every cached result.
     ///
-    /// ```
-    /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() {
-    /// # use rmcp::ServiceExt;
-    /// # let (server_io, client_io) = tokio::io::duplex(1 << 16);
-    /// # tokio::spawn(async move {
-    /// #     let running = mcp_lang_reference::ReferenceServer::new().unwrap().serve(server_io).await.unwrap();
-    /// #     let _ = running.waiting().await;
-    /// # });
-    /// # let running = ().serve(client_io).await.unwrap();
-    /// # let peer = running.peer().clone();
+    /// ```no_run
+    /// # async fn example(peer: rmcp::Peer<rmcp::RoleClient>) {
     /// use mcp_lang_rmcp::cache::CachingClient;
     ///
     /// let client = CachingClient::new(peer);
@@ -296,17 +223,8 @@ impl<C: Clock> CachingClient<C> {
     /// [`SendError::Preference`] before anything is sent or looked up,
     /// rmcp's error, or [`SendError::UnexpectedResult`].
     ///
-    /// ```
-    /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() {
-    /// # use rmcp::ServiceExt;
-    /// # let (server_io, client_io) = tokio::io::duplex(1 << 16);
-    /// # tokio::spawn(async move {
-    /// #     let running = mcp_lang_reference::ReferenceServer::new().unwrap().serve(server_io).await.unwrap();
-    /// #     let _ = running.waiting().await;
-    /// # });
-    /// # let running = ().serve(client_io).await.unwrap();
-    /// # let client = mcp_lang_rmcp::cache::CachingClient::new(running.peer().clone());
+    /// ```no_run
+    /// # async fn example(client: mcp_lang_rmcp::cache::CachingClient) {
     /// use mcp_lang_rmcp::client::{PreferenceError, SendError};
     ///
     /// let refused = client.list_tools(None, Some("de\r\nX: 1")).await;
@@ -340,17 +258,8 @@ impl<C: Clock> CachingClient<C> {
     ///
     /// As [`list_tools`](Self::list_tools).
     ///
-    /// ```
-    /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() {
-    /// # use rmcp::ServiceExt;
-    /// # let (server_io, client_io) = tokio::io::duplex(1 << 16);
-    /// # tokio::spawn(async move {
-    /// #     let running = mcp_lang_reference::ReferenceServer::new().unwrap().serve(server_io).await.unwrap();
-    /// #     let _ = running.waiting().await;
-    /// # });
-    /// # let running = ().serve(client_io).await.unwrap();
-    /// # let client = mcp_lang_rmcp::cache::CachingClient::new(running.peer().clone());
+    /// ```no_run
+    /// # async fn example(client: mcp_lang_rmcp::cache::CachingClient) {
     /// let prompts = client.list_prompts(None, Some("ja, en;q=0.5")).await.unwrap();
     /// assert_eq!(mcp_lang_rmcp::server::reported(&prompts.meta), Some("ja"));
     /// assert!(!prompts.prompts.is_empty());
@@ -381,17 +290,8 @@ impl<C: Clock> CachingClient<C> {
     ///
     /// As [`list_tools`](Self::list_tools).
     ///
-    /// ```
-    /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() {
-    /// # use rmcp::ServiceExt;
-    /// # let (server_io, client_io) = tokio::io::duplex(1 << 16);
-    /// # tokio::spawn(async move {
-    /// #     let running = mcp_lang_reference::ReferenceServer::new().unwrap().serve(server_io).await.unwrap();
-    /// #     let _ = running.waiting().await;
-    /// # });
-    /// # let running = ().serve(client_io).await.unwrap();
-    /// # let client = mcp_lang_rmcp::cache::CachingClient::new(running.peer().clone());
+    /// ```no_run
+    /// # async fn example(client: mcp_lang_rmcp::cache::CachingClient) {
     /// let resources = client.list_resources(None, Some("ga-IE")).await.unwrap();
     /// assert_eq!(mcp_lang_rmcp::server::reported(&resources.meta), Some("ga"));
     /// # }
@@ -421,17 +321,8 @@ impl<C: Clock> CachingClient<C> {
     ///
     /// As [`list_tools`](Self::list_tools).
     ///
-    /// ```
-    /// # #[tokio::main(flavor = "current_thread")]
-    /// # async fn main() {
-    /// # use rmcp::ServiceExt;
-    /// # let (server_io, client_io) = tokio::io::duplex(1 << 16);
-    /// # tokio::spawn(async move {
-    /// #     let running = mcp_lang_reference::ReferenceServer::new().unwrap().serve(server_io).await.unwrap();
-    /// #     let _ = running.waiting().await;
-    /// # });
-    /// # let running = ().serve(client_io).await.unwrap();
-    /// # let client = mcp_lang_rmcp::cache::CachingClient::new(running.peer().clone());
+    /// ```no_run
+    /// # async fn example(client: mcp_lang_rmcp::cache::CachingClient) {
     /// let templates = client.list_resource_templates(None, Some("de-AT")).await.unwrap();
     /// assert_eq!(mcp_lang_rmcp::server::reported(&templates.meta), Some("de"));
     /// client.list_resource_templates(None, Some("de-AT")).await.unwrap();

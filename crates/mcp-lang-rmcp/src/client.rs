@@ -27,7 +27,7 @@ use rmcp::{
 };
 use serde_json::Value;
 
-use crate::{ACCEPT_LANGUAGE, CONTENT_LANGUAGE};
+use crate::{ACCEPT_LANGUAGE_KEY, CONTENT_LANGUAGE_KEY};
 
 /// Why a preference cannot be sent.
 ///
@@ -133,7 +133,7 @@ pub fn preference_meta(preference: &str) -> Result<RequestMetaObject, Preference
     check_preference(preference)?;
     let mut meta = RequestMetaObject::new();
     meta.insert(
-        ACCEPT_LANGUAGE.to_owned(),
+        ACCEPT_LANGUAGE_KEY.to_owned(),
         Value::String(preference.to_owned()),
     );
     Ok(meta)
@@ -192,27 +192,16 @@ impl std::error::Error for SendError {
 ///
 /// [`SendError::Preference`] before sending anything, or rmcp's error.
 ///
-/// Here against the reference server, over an in-memory pipe:
-///
 /// ```
-/// # #[tokio::main(flavor = "current_thread")]
-/// # async fn main() {
-/// # use rmcp::ServiceExt;
-/// # let (server_io, client_io) = tokio::io::duplex(1 << 16);
-/// # tokio::spawn(async move {
-/// #     let running = mcp_lang_reference::ReferenceServer::new().unwrap().serve(server_io).await.unwrap();
-/// #     let _ = running.waiting().await;
-/// # });
-/// # let client = ().serve(client_io).await.unwrap();
-/// use mcp_lang_rmcp::client::{PreferenceError, SendError, content_language, send_with_preference};
-/// use rmcp::model::{ClientRequest, ListToolsRequest};
+/// use mcp_lang_rmcp::client::{SendError, content_language, send_with_preference};
+/// use rmcp::{Peer, RoleClient, model::{ClientRequest, ListToolsRequest}};
 ///
-/// let list = || ClientRequest::ListToolsRequest(ListToolsRequest::default());
-/// let result = send_with_preference(client.peer(), list(), Some("fr-CA,fr;q=0.9")).await.unwrap();
-/// assert_eq!(content_language(&result), Some("fr-CA"));
-/// let refused = send_with_preference(client.peer(), list(), Some("fr\nX: y")).await;
-/// assert!(matches!(refused, Err(SendError::Preference(PreferenceError::NotFieldValue { offset: 2 }))));
-/// # }
+/// /// The language the server answered `tools/list` in for a Canadian French user.
+/// async fn tools_language(peer: &Peer<RoleClient>) -> Result<Option<String>, SendError> {
+///     let list = ClientRequest::ListToolsRequest(ListToolsRequest::default());
+///     let result = send_with_preference(peer, list, Some("fr-CA,fr;q=0.9")).await?;
+///     Ok(content_language(&result).map(str::to_owned))
+/// }
 /// ```
 pub async fn send_with_preference(
     peer: &Peer<RoleClient>,
@@ -272,6 +261,6 @@ pub fn result_meta(result: &ServerResult) -> Option<&MetaObject> {
 /// ```
 pub fn content_language(result: &ServerResult) -> Option<&str> {
     result_meta(result)
-        .and_then(|m| m.get(CONTENT_LANGUAGE))
+        .and_then(|m| m.get(CONTENT_LANGUAGE_KEY))
         .and_then(Value::as_str)
 }

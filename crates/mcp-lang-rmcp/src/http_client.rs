@@ -53,7 +53,7 @@ use rmcp::transport::streamable_http_client::{
 use serde_json::Value;
 use sse_stream::Sse;
 
-use crate::ACCEPT_LANGUAGE;
+use crate::ACCEPT_LANGUAGE_KEY;
 use crate::client::{PreferenceError, check_preference};
 
 /// Wraps a [`StreamableHttpClient`] so that every POST carries exactly one
@@ -130,10 +130,13 @@ pub fn outgoing_preference(
     message: &ClientJsonRpcMessage,
 ) -> Result<Option<&str>, PreferenceError> {
     let value = match message {
-        ClientJsonRpcMessage::Request(request) => request.request.get_meta().get(ACCEPT_LANGUAGE),
-        ClientJsonRpcMessage::Notification(notification) => {
-            notification.notification.get_meta().get(ACCEPT_LANGUAGE)
+        ClientJsonRpcMessage::Request(request) => {
+            request.request.get_meta().get(ACCEPT_LANGUAGE_KEY)
         }
+        ClientJsonRpcMessage::Notification(notification) => notification
+            .notification
+            .get_meta()
+            .get(ACCEPT_LANGUAGE_KEY),
         _ => None,
     };
     match value {
@@ -287,7 +290,7 @@ mod tests {
         if let Some(value) = preference {
             request
                 .get_meta_mut()
-                .insert(ACCEPT_LANGUAGE.to_owned(), value);
+                .insert(ACCEPT_LANGUAGE_KEY.to_owned(), value);
         }
         ClientJsonRpcMessage::Request(JsonRpcRequest::new(NumberOrString::Number(1), request))
     }

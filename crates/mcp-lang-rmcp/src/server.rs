@@ -1,16 +1,22 @@
 //! The server side: negotiate each request's language and report it.
 //!
-//! A server builds one [`ServerLanguages`] (its supported tags, in its own order
-//! of preference, and its default) and, in every handler, asks it for the
-//! request's [`RequestLanguage`] with [`ServerLanguages::for_request`]. Nothing is
-//! stored between requests: the preference is read afresh from each request's
-//! `_meta`, as SEP-2792 requires ("A server MUST NOT bind it to a connection or
-//! logical session").
+//! Most servers need one line: wrap the rmcp `ServerHandler` in [`Localized`], with
+//! the server's [`ServerLanguages`] and a [`Catalog`] of display text
+//! (`FluentCatalog` for Fluent files, feature `fluent`, [`catalog_fn`] for anything else). It reads
+//! each request's preference once, hands the handler a [`Language`], localizes the
+//! titles of listed items from the catalog, and reports `contentLanguage` on every
+//! result and error. A handler sends localized errors, progress, log messages and
+//! elicitations through the [`Language`], which reports them too.
 //!
-//! The selected tag is then reported with the stamping helpers:
-//! [`stamp`] for a result's `_meta`, [`localized_error`] for `error.data._meta`,
-//! [`notify_progress`] for a progress notification's `params._meta`, and
-//! [`input_required`] / [`form_elicitation`] for an elicitation.
+//! Nothing is stored between requests: the preference is read afresh from each
+//! request's `_meta`, as SEP-2792 requires ("A server MUST NOT bind it to a connection
+//! or logical session").
+//!
+//! The pieces [`Localized`] is built from are public for servers that do it by hand:
+//! [`ServerLanguages::for_request`] negotiates, [`Titles`] localizes listed items,
+//! [`stamp`] writes a result's `_meta`, [`localized_error`] an error's
+//! `error.data._meta`, [`notify_progress`] a progress notification's `params._meta`,
+//! and [`input_required`] / [`form_elicitation`] build an elicitation.
 //!
 //! ```
 //! use mcp_lang_rmcp::server::{ServerLanguages, stamp};
@@ -29,9 +35,19 @@
 //! assert_eq!(wire["_meta"]["io.modelcontextprotocol/contentLanguage"], "fr-CA");
 //! ```
 
+mod catalog;
+#[cfg(feature = "fluent")]
+mod fluent;
+mod localized;
+
+pub use catalog::{Catalog, Field, FnCatalog, Titles, catalog_fn};
+#[cfg(feature = "fluent")]
+pub use fluent::{FluentCatalog, FluentError};
+pub use localized::{Language, Localized};
+
 use std::sync::Arc;
 
-use mcp_lang_agree::{Agreement, MetaValue, agree};
+use mcp_lang_agree::MetaValue;
 use mcp_lang_grammar::LanguageTag;
 use mcp_lang_match::{Negotiator, Reason};
 use mcp_lang_meta::RawPreference;
@@ -46,7 +62,7 @@ use rmcp::{
 };
 use serde_json::Value;
 
-use crate::{ACCEPT_LANGUAGE, CONTENT_LANGUAGE};
+use crate::{ACCEPT_LANGUAGE_KEY, CONTENT_LANGUAGE_KEY};
 
 /// Why a server's language configuration was refused by [`ServerLanguages::new`].
 ///
@@ -355,6 +371,11 @@ impl ServerLanguages {
         self.tags.get(self.default).map_or("", |t| t.as_ref())
     }
 
+    /// The default tag, shared (no allocation per request).
+    pub(crate) fn shared_default(&self) -> Arc<str> {
+        self.shared_tag(self.default_tag())
+    }
+
     fn shared_tag(&self, tag: &str) -> Arc<str> {
         self.tags
             .iter()
@@ -405,7 +426,7 @@ impl ServerLanguages {
     /// assert_eq!(languages.negotiate_meta(None).tag(), "en");
     /// ```
     pub fn negotiate_meta(&self, meta: Option<&JsonObject>) -> RequestLanguage {
-        let raw = match meta.and_then(|m| m.get(ACCEPT_LANGUAGE)) {
+        let raw = match meta.and_then(|m| m.get(ACCEPT_LANGUAGE_KEY)) {
             None => RawPreference::Absent,
             Some(Value::String(raw)) => RawPreference::String(raw.as_str().into()),
             Some(_) => RawPreference::NotString,
@@ -467,8 +488,12 @@ impl ServerLanguages {
     /// # });
     /// # let client = ().serve(client_io).await.unwrap();
     /// # let request = ClientRequest::ListToolsRequest(ListToolsRequest::default());
-    /// # let result = mcp_lang_rmcp::client::send_with_preference(client.peer(), request, Some("de-AT, en;q=0.5")).await.unwrap();
-    /// assert_eq!(mcp_lang_rmcp::client::content_language(&result), Some("de"));
+    /// # let meta = serde_json::json!({"io.modelcontextprotocol/acceptLanguage": "de-AT, en;q=0.5"});
+    /// # let mut options = rmcp::service::PeerRequestOptions::no_options();
+    /// # options.meta = Some(rmcp::model::RequestMetaObject::from(meta.as_object().unwrap().clone()));
+    /// # let result = client.peer().send_request_with_option(request, options).await.unwrap().await_response().await.unwrap();
+    /// # let wire = serde_json::to_value(&result).unwrap();
+    /// assert_eq!(wire["_meta"]["io.modelcontextprotocol/contentLanguage"], "de");
     /// # }
     /// ```
     pub fn for_request(
@@ -477,60 +502,20 @@ impl ServerLanguages {
     ) -> Result<RequestLanguage, ErrorData> {
         let meta: &JsonObject = &context.meta.0.0;
         if let Some(parts) = context.extensions.get::<http::request::Parts>() {
-            check_http_mirror(meta, &parts.headers)?;
+            let value = match meta.get(ACCEPT_LANGUAGE_KEY) {
+                None => MetaValue::Absent,
+                Some(Value::String(s)) => MetaValue::String(s),
+                Some(_) => MetaValue::NotString,
+            };
+            if let Err(mismatch) = mcp_lang_http::check_request(&parts.headers, value) {
+                return Err(
+                    serde_json::from_value(mismatch.to_error_object()).unwrap_or_else(|_| {
+                        ErrorData::new(ErrorCode::HEADER_MISMATCH, mismatch.to_string(), None)
+                    }),
+                );
+            }
         }
         Ok(self.negotiate_meta(Some(meta)))
-    }
-}
-
-/// Checks the `Accept-Language` field lines of an HTTP request against the
-/// `_meta` value, by exact agreement (decision D5).
-///
-/// # Errors
-///
-/// The `HeaderMismatch` error (-32020) naming both values when they disagree.
-///
-/// ```
-/// use mcp_lang_rmcp::server::check_http_mirror;
-///
-/// let meta = serde_json::json!({"io.modelcontextprotocol/acceptLanguage": "en-US"});
-/// let mut headers = http::HeaderMap::new();
-/// headers.append("accept-language", "en-us".parse().unwrap());
-/// let error = check_http_mirror(meta.as_object().unwrap(), &headers).unwrap_err();
-/// assert_eq!(error.code.0, -32020);
-/// headers.clear();
-/// headers.append("accept-language", " en-US ".parse().unwrap());
-/// assert!(check_http_mirror(meta.as_object().unwrap(), &headers).is_ok());
-/// ```
-pub fn check_http_mirror(meta: &JsonObject, headers: &http::HeaderMap) -> Result<(), ErrorData> {
-    let value = match meta.get(ACCEPT_LANGUAGE) {
-        None => MetaValue::Absent,
-        Some(Value::String(s)) => MetaValue::String(s),
-        Some(_) => MetaValue::NotString,
-    };
-    let lines = headers
-        .get_all(http::header::ACCEPT_LANGUAGE)
-        .iter()
-        .map(|v| v.as_bytes());
-    match agree(value, lines) {
-        Agreement::Mismatch(_) => {
-            let header = headers
-                .get_all(http::header::ACCEPT_LANGUAGE)
-                .iter()
-                .map(|v| String::from_utf8_lossy(v.as_bytes()).trim().to_owned())
-                .collect::<Vec<_>>()
-                .join(", ");
-            Err(ErrorData::new(
-                ErrorCode::HEADER_MISMATCH,
-                "Accept-Language header does not agree with _meta acceptLanguage",
-                Some(serde_json::json!({
-                    "header": "Accept-Language",
-                    "headerValue": header,
-                    "metaValue": meta.get(ACCEPT_LANGUAGE).cloned().unwrap_or(Value::Null),
-                })),
-            ))
-        }
-        _ => Ok(()),
     }
 }
 
@@ -542,7 +527,10 @@ pub fn check_http_mirror(meta: &JsonObject, headers: &http::HeaderMap) -> Result
 /// ```
 pub fn content_language_meta(tag: &str) -> MetaObject {
     let mut meta = MetaObject::new();
-    meta.insert(CONTENT_LANGUAGE.to_owned(), Value::String(tag.to_owned()));
+    meta.insert(
+        CONTENT_LANGUAGE_KEY.to_owned(),
+        Value::String(tag.to_owned()),
+    );
     meta
 }
 
@@ -555,8 +543,10 @@ pub fn content_language_meta(tag: &str) -> MetaObject {
 /// assert_eq!(meta.unwrap().get("io.modelcontextprotocol/contentLanguage").unwrap(), "ja");
 /// ```
 pub fn stamp(meta: &mut Option<MetaObject>, tag: &str) {
-    meta.get_or_insert_with(MetaObject::new)
-        .insert(CONTENT_LANGUAGE.to_owned(), Value::String(tag.to_owned()));
+    meta.get_or_insert_with(MetaObject::new).insert(
+        CONTENT_LANGUAGE_KEY.to_owned(),
+        Value::String(tag.to_owned()),
+    );
 }
 
 /// The `contentLanguage` of a result's `_meta`, if any.
@@ -571,7 +561,7 @@ pub fn stamp(meta: &mut Option<MetaObject>, tag: &str) {
 /// ```
 pub fn reported(meta: &Option<MetaObject>) -> Option<&str> {
     meta.as_ref()
-        .and_then(|m| m.get(CONTENT_LANGUAGE))
+        .and_then(|m| m.get(CONTENT_LANGUAGE_KEY))
         .and_then(Value::as_str)
 }
 
@@ -610,15 +600,14 @@ pub fn result_meta_mut(result: &mut ServerResult) -> Option<&mut Option<MetaObje
 /// `CustomResult`, which is raw JSON) cannot carry it.
 ///
 /// ```
-/// use mcp_lang_rmcp::client::content_language;
-/// use mcp_lang_rmcp::server::{stamp, stamp_result};
+/// use mcp_lang_rmcp::server::{reported, result_meta_mut, stamp, stamp_result};
 /// use rmcp::model::{CallToolResult, EmptyResult, ServerResult};
 ///
 /// let mut call = CallToolResult::success(vec![]);
 /// stamp(&mut call.meta, "ga"); // the handler's own choice is kept
 /// let mut result = ServerResult::CallToolResult(call);
 /// assert!(stamp_result(&mut result, "en"));
-/// assert_eq!(content_language(&result), Some("ga"));
+/// assert_eq!(reported(result_meta_mut(&mut result).unwrap()), Some("ga"));
 /// assert!(!stamp_result(&mut ServerResult::EmptyResult(EmptyResult {}), "en"));
 /// ```
 pub fn stamp_result(result: &mut ServerResult, tag: &str) -> bool {
@@ -657,7 +646,10 @@ pub fn localized_error(
         *meta = Value::Object(JsonObject::new());
     }
     if let Value::Object(meta) = meta {
-        meta.insert(CONTENT_LANGUAGE.to_owned(), Value::String(tag.to_owned()));
+        meta.insert(
+            CONTENT_LANGUAGE_KEY.to_owned(),
+            Value::String(tag.to_owned()),
+        );
     }
     ErrorData::new(code, message.into(), Some(Value::Object(data)))
 }
@@ -708,7 +700,7 @@ pub fn localized_error(
 /// # impl rmcp::ClientHandler for Client {
 /// #     async fn on_progress(&self, params: ProgressNotificationParam, context: NotificationContext<RoleClient>) {
 /// #         let meta = context.extensions.get::<NotificationMetaObject>();
-/// #         let language = meta.and_then(|m| m.get(mcp_lang_rmcp::CONTENT_LANGUAGE)).and_then(|v| v.as_str());
+/// #         let language = meta.and_then(|m| m.get(mcp_lang_rmcp::CONTENT_LANGUAGE_KEY)).and_then(|v| v.as_str());
 /// #         self.0.lock().unwrap().push((params.message.unwrap_or_default(), language.map(String::from)));
 /// #     }
 /// # }
@@ -723,7 +715,8 @@ pub fn localized_error(
 /// # let received = Client::default();
 /// # let client = received.clone().serve(client_io).await.unwrap();
 /// # let mut options = rmcp::service::PeerRequestOptions::no_options();
-/// # let mut meta = mcp_lang_rmcp::client::preference_meta("de").unwrap();
+/// # let meta = serde_json::json!({"io.modelcontextprotocol/acceptLanguage": "de"});
+/// # let mut meta = rmcp::model::RequestMetaObject::from(meta.as_object().unwrap().clone());
 /// # meta.set_progress_token(ProgressToken(NumberOrString::Number(7)));
 /// # options.meta = Some(meta);
 /// # let request = ClientRequest::ListToolsRequest(ListToolsRequest::default());
@@ -786,7 +779,7 @@ pub fn form_elicitation(
         "mode": "form",
         "message": message.into(),
         "requestedSchema": requested_schema,
-        "_meta": { CONTENT_LANGUAGE: tag },
+        "_meta": { CONTENT_LANGUAGE_KEY: tag },
     }))
 }
 

@@ -2,8 +2,8 @@
 
 use mcp_lang_rmcp::client::{PreferenceError, check_preference, content_language};
 use mcp_lang_rmcp::server::{
-    Preference, ServerLanguages, check_http_mirror, form_elicitation, input_required,
-    localized_error, stamp, stamp_result,
+    Preference, ServerLanguages, form_elicitation, input_required, localized_error, stamp,
+    stamp_result,
 };
 use rmcp::model::{
     CallToolResult, EmptyResult, ErrorCode, ListPromptsResult, ListToolsResult, ServerResult,
@@ -125,31 +125,6 @@ fn localized_errors_keep_their_code_and_data() {
     ))
     .unwrap();
     assert_eq!(wire["data"]["_meta"][CONTENT], "ja");
-}
-
-#[test]
-fn http_mirror_agreement_uses_every_field_line() {
-    let meta = json!({"io.modelcontextprotocol/acceptLanguage": "en-US, en;q=0.9"});
-    let meta = meta.as_object().unwrap();
-    let mut headers = http::HeaderMap::new();
-    assert!(
-        check_http_mirror(meta, &headers).is_ok(),
-        "stripped header is tolerated"
-    );
-    headers.append("accept-language", "en-US".parse().unwrap());
-    assert!(
-        check_http_mirror(meta, &headers).is_err(),
-        "first line alone does not agree"
-    );
-    headers.append("accept-language", "en;q=0.9".parse().unwrap());
-    assert!(check_http_mirror(meta, &headers).is_ok());
-    headers.append("accept-language", "de".parse().unwrap());
-    let error = check_http_mirror(meta, &headers).unwrap_err();
-    assert_eq!(error.code, ErrorCode::HEADER_MISMATCH);
-    assert_eq!(error.data.unwrap()["headerValue"], "en-US, en;q=0.9, de");
-    // A bare header (no `_meta`) is not a mismatch.
-    let empty = serde_json::Map::new();
-    assert!(check_http_mirror(&empty, &headers).is_ok());
 }
 
 #[test]

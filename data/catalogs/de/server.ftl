@@ -1,22 +1,22 @@
 # Anzeigetexte des mcp-lang-Referenzservers: Deutsch.
 
-server-title = Referenzserver für Sprachpräferenzen
+server = Referenzserver für Sprachpräferenzen
 
-tool-weather-title = Aktuelles Wetter
-tool-weather-annotation-title = Wetterabfrage (nur lesend)
-tool-document-title = Amtliches Dokument
-tool-document-annotation-title = Abruf amtlicher Dokumente
-tool-contact-title = Bestätigung per E-Mail
-tool-contact-annotation-title = Abfrage der E-Mail-Adresse
-tool-report-title = Bericht erstellen
-tool-report-annotation-title = Lang laufender Bericht
+tool-weather_current = Aktuelles Wetter
+    .annotation-title = Wetterabfrage (nur lesend)
+tool-get_official_document = Amtliches Dokument
+    .annotation-title = Abruf amtlicher Dokumente
+tool-send_confirmation = Bestätigung per E-Mail
+    .annotation-title = Abfrage der E-Mail-Adresse
+tool-prepare_report = Bericht erstellen
+    .annotation-title = Lang laufender Bericht
 
-prompt-trip-title = Reise planen
-prompt-trip-city-title = Stadt
-prompt-trip-days-title = Anzahl der Tage
+prompt-plan_trip = Reise planen
+    .arg-city = Stadt
+    .arg-days = Anzahl der Tage
 
-resource-languages-title = Unterstützte Sprachen
-template-document-title = Ausgabe eines amtlichen Dokuments
+resource-languages = Unterstützte Sprachen
+template-official_document = Ausgabe eines amtlichen Dokuments
 
 elicit-email-message = Bitte geben Sie Ihre E-Mail-Adresse ein.
 elicit-email-title = E-Mail-Adresse

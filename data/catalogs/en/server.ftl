@@ -5,23 +5,23 @@
 # prompt, argument and resource names, URIs and property keys are identifiers
 # and are never looked up in a catalog.
 
-server-title = Language Preference Reference Server
+server = Language Preference Reference Server
 
-tool-weather-title = Current weather
-tool-weather-annotation-title = Weather lookup (read-only)
-tool-document-title = Official document
-tool-document-annotation-title = Official document retrieval
-tool-contact-title = Confirmation by e-mail
-tool-contact-annotation-title = Ask for an e-mail address
-tool-report-title = Prepare a report
-tool-report-annotation-title = Long-running report
+tool-weather_current = Current weather
+    .annotation-title = Weather lookup (read-only)
+tool-get_official_document = Official document
+    .annotation-title = Official document retrieval
+tool-send_confirmation = Confirmation by e-mail
+    .annotation-title = Ask for an e-mail address
+tool-prepare_report = Prepare a report
+    .annotation-title = Long-running report
 
-prompt-trip-title = Plan a trip
-prompt-trip-city-title = City
-prompt-trip-days-title = Number of days
+prompt-plan_trip = Plan a trip
+    .arg-city = City
+    .arg-days = Number of days
 
-resource-languages-title = Supported languages
-template-document-title = Official document edition
+resource-languages = Supported languages
+template-official_document = Official document edition
 
 elicit-email-message = Please enter your e-mail address.
 elicit-email-title = E-mail address

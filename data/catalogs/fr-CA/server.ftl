@@ -1,23 +1,23 @@
 # Chaînes d'affichage du serveur de référence mcp-lang : français canadien.
 # Usage québécois : « courriel » plutôt que « e-mail », « entrer » plutôt que « saisir ».
 
-server-title = Serveur de référence des préférences linguistiques
+server = Serveur de référence des préférences linguistiques
 
-tool-weather-title = Météo actuelle
-tool-weather-annotation-title = Consultation de la météo (lecture seule)
-tool-document-title = Document officiel
-tool-document-annotation-title = Consultation de documents officiels
-tool-contact-title = Confirmation par courriel
-tool-contact-annotation-title = Demande d'adresse courriel
-tool-report-title = Préparer un rapport
-tool-report-annotation-title = Rapport de longue durée
+tool-weather_current = Météo actuelle
+    .annotation-title = Consultation de la météo (lecture seule)
+tool-get_official_document = Document officiel
+    .annotation-title = Consultation de documents officiels
+tool-send_confirmation = Confirmation par courriel
+    .annotation-title = Demande d'adresse courriel
+tool-prepare_report = Préparer un rapport
+    .annotation-title = Rapport de longue durée
 
-prompt-trip-title = Planifier un voyage
-prompt-trip-city-title = Ville
-prompt-trip-days-title = Nombre de jours
+prompt-plan_trip = Planifier un voyage
+    .arg-city = Ville
+    .arg-days = Nombre de jours
 
-resource-languages-title = Langues prises en charge
-template-document-title = Édition d'un document officiel
+resource-languages = Langues prises en charge
+template-official_document = Édition d'un document officiel
 
 elicit-email-message = Veuillez entrer votre adresse courriel.
 elicit-email-title = Adresse courriel

@@ -1,22 +1,22 @@
 # Chaînes d'affichage du serveur de référence mcp-lang : français.
 
-server-title = Serveur de référence des préférences linguistiques
+server = Serveur de référence des préférences linguistiques
 
-tool-weather-title = Météo actuelle
-tool-weather-annotation-title = Consultation de la météo (lecture seule)
-tool-document-title = Document officiel
-tool-document-annotation-title = Consultation de documents officiels
-tool-contact-title = Confirmation par e-mail
-tool-contact-annotation-title = Demande d'adresse e-mail
-tool-report-title = Préparer un rapport
-tool-report-annotation-title = Rapport de longue durée
+tool-weather_current = Météo actuelle
+    .annotation-title = Consultation de la météo (lecture seule)
+tool-get_official_document = Document officiel
+    .annotation-title = Consultation de documents officiels
+tool-send_confirmation = Confirmation par e-mail
+    .annotation-title = Demande d'adresse e-mail
+tool-prepare_report = Préparer un rapport
+    .annotation-title = Rapport de longue durée
 
-prompt-trip-title = Planifier un voyage
-prompt-trip-city-title = Ville
-prompt-trip-days-title = Nombre de jours
+prompt-plan_trip = Planifier un voyage
+    .arg-city = Ville
+    .arg-days = Nombre de jours
 
-resource-languages-title = Langues prises en charge
-template-document-title = Édition d'un document officiel
+resource-languages = Langues prises en charge
+template-official_document = Édition d'un document officiel
 
 elicit-email-message = Veuillez saisir votre adresse e-mail.
 elicit-email-title = Adresse e-mail

@@ -1,22 +1,22 @@
 # Teaghráin taispeána fhreastalaí tagartha mcp-lang: Gaeilge.
 
-server-title = Freastalaí tagartha do rogha teanga
+server = Freastalaí tagartha do rogha teanga
 
-tool-weather-title = An aimsir faoi láthair
-tool-weather-annotation-title = Cuardach aimsire (léamh amháin)
-tool-document-title = Doiciméad oifigiúil
-tool-document-annotation-title = Doiciméid oifigiúla a aisghabháil
-tool-contact-title = Deimhniú trí ríomhphost
-tool-contact-annotation-title = Iarratas ar sheoladh ríomhphoist
-tool-report-title = Tuarascáil a ullmhú
-tool-report-annotation-title = Tuarascáil a thógann tamall
+tool-weather_current = An aimsir faoi láthair
+    .annotation-title = Cuardach aimsire (léamh amháin)
+tool-get_official_document = Doiciméad oifigiúil
+    .annotation-title = Doiciméid oifigiúla a aisghabháil
+tool-send_confirmation = Deimhniú trí ríomhphost
+    .annotation-title = Iarratas ar sheoladh ríomhphoist
+tool-prepare_report = Tuarascáil a ullmhú
+    .annotation-title = Tuarascáil a thógann tamall
 
-prompt-trip-title = Turas a phleanáil
-prompt-trip-city-title = Cathair
-prompt-trip-days-title = Líon na laethanta
+prompt-plan_trip = Turas a phleanáil
+    .arg-city = Cathair
+    .arg-days = Líon na laethanta
 
-resource-languages-title = Teangacha a dtacaítear leo
-template-document-title = Eagrán de dhoiciméad oifigiúil
+resource-languages = Teangacha a dtacaítear leo
+template-official_document = Eagrán de dhoiciméad oifigiúil
 
 elicit-email-message = Cuir isteach do sheoladh ríomhphoist, le do thoil.
 elicit-email-title = Seoladh ríomhphoist

@@ -1,22 +1,22 @@
 # mcp-lang リファレンスサーバーの表示用文字列: 日本語
 
-server-title = 言語設定リファレンスサーバー
+server = 言語設定リファレンスサーバー
 
-tool-weather-title = 現在の天気
-tool-weather-annotation-title = 天気の確認（読み取り専用）
-tool-document-title = 公式文書
-tool-document-annotation-title = 公式文書の取得
-tool-contact-title = メールによる確認
-tool-contact-annotation-title = メールアドレスの入力依頼
-tool-report-title = レポートの作成
-tool-report-annotation-title = 時間のかかるレポート作成
+tool-weather_current = 現在の天気
+    .annotation-title = 天気の確認（読み取り専用）
+tool-get_official_document = 公式文書
+    .annotation-title = 公式文書の取得
+tool-send_confirmation = メールによる確認
+    .annotation-title = メールアドレスの入力依頼
+tool-prepare_report = レポートの作成
+    .annotation-title = 時間のかかるレポート作成
 
-prompt-trip-title = 旅行の計画
-prompt-trip-city-title = 都市
-prompt-trip-days-title = 日数
+prompt-plan_trip = 旅行の計画
+    .arg-city = 都市
+    .arg-days = 日数
 
-resource-languages-title = 対応言語
-template-document-title = 公式文書の版
+resource-languages = 対応言語
+template-official_document = 公式文書の版
 
 elicit-email-message = メールアドレスを入力してください。
 elicit-email-title = メールアドレス

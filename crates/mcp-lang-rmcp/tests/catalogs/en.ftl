@@ -1,0 +1,3 @@
+# Test catalog: English.
+
+tool-divide = Divide

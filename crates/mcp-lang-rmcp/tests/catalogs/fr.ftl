@@ -1,0 +1,3 @@
+# Test catalog: French.
+
+tool-divide = Diviser

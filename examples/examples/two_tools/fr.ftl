@@ -1,0 +1,7 @@
+# The two-tool example's display strings: French.
+
+server = Calculatrice
+tool-divide = Diviser
+tool-countdown = Compte à rebours
+divide-by-zero = La division par zéro n'est pas définie.
+step = { $progress } sur { $total }

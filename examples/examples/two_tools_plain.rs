@@ -1,0 +1,112 @@
+//! A two-tool rmcp server written with `#[tool_router]`: `divide` (an error when b is 0)
+//! and `countdown` (progress at each step). `two_tools.rs` takes part in SEP-2792 and
+//! `two_tools_plain.rs` is the same server without it: `diff` the two files to see
+//! what the SEP costs, besides the translated strings in `two_tools/*.ftl`.
+//!
+//! ```text
+//! cargo run -p mcp-lang-examples --example two_tools[_plain] -- --stdio
+//! cargo run -p mcp-lang-examples --example two_tools[_plain] -- --http 127.0.0.1:8080
+//! ```
+
+use std::sync::Arc;
+
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{CallToolResult, ContentBlock, ProgressNotificationParam};
+use rmcp::service::RequestContext;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Operands {
+    /// The dividend.
+    a: f64,
+    /// The divisor.
+    b: f64,
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Start {
+    /// Where to count down from (3 when absent).
+    from: Option<u32>,
+}
+
+#[derive(Clone)]
+struct Calculator;
+
+#[tool_router]
+impl Calculator {
+    #[tool(title = "Divide", description = "Divides a by b.")]
+    fn divide(
+        &self,
+        Parameters(Operands { a, b }): Parameters<Operands>,
+    ) -> Result<CallToolResult, ErrorData> {
+        if b == 0.0 {
+            return Err(ErrorData::invalid_params(
+                "Division by zero is not defined.",
+                None,
+            ));
+        }
+        Ok(CallToolResult::success(vec![ContentBlock::text(
+            (a / b).to_string(),
+        )]))
+    }
+
+    #[tool(
+        title = "Countdown",
+        description = "Counts down from `from`, reporting progress."
+    )]
+    async fn countdown(
+        &self,
+        Parameters(s): Parameters<Start>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<String, ErrorData> {
+        let from = s.from.unwrap_or(3);
+        let total = f64::from(from);
+        for step in 1..=from {
+            let done = f64::from(step);
+            if let Some(token) = context.meta.get_progress_token() {
+                let message = format!("{done} of {total} done");
+                let params = ProgressNotificationParam::new(token, done).with_total(total);
+                let notified = context
+                    .peer
+                    .notify_progress(params.with_message(message))
+                    .await;
+                notified.map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+            }
+        }
+        Ok("Liftoff!".to_owned())
+    }
+}
+
+#[tool_handler(name = "calculator", version = "1.0.0")]
+impl ServerHandler for Calculator {}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    let server = Calculator;
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let addr = match args.as_slice() {
+        [flag] if flag == "--stdio" => {
+            server
+                .serve(rmcp::transport::stdio())
+                .await?
+                .waiting()
+                .await?;
+            return Ok(());
+        }
+        [flag, addr] if flag == "--http" => addr.clone(),
+        _ => return Err("usage: [--stdio | --http ADDR]".into()),
+    };
+    // Stateless, JSON responses where possible: every POST stands alone.
+    let mut config = StreamableHttpServerConfig::default();
+    config.legacy_session_mode = false;
+    config.json_response = true;
+    let sessions = Arc::new(LocalSessionManager::default());
+    let service = StreamableHttpService::new(move || Ok(server.clone()), sessions, config);
+    let app = axum::Router::new().nest_service("/mcp", service);
+    let listener = tokio::net::TcpListener::bind(&addr).await?;
+    println!("listening on http://{}/mcp", listener.local_addr()?);
+    axum::serve(listener, app).await?;
+    Ok(())
+}
