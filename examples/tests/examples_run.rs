@@ -104,7 +104,7 @@ fn conformance(url: String, profile: &str, protocol: &str) -> mcp_lang_conforman
 
 /// Asserts that scenario `id` ran and passed (not skipped) in `report`.
 fn assert_passed(report: &mcp_lang_conformance::report::Report, id: &str) {
-    use mcp_lang_conformance::scenario::Outcome;
+    use mcp_lang_conformance::Outcome;
     let outcomes: Vec<&Outcome> = report.rows_of(id).map(|row| &row.outcome).collect();
     assert!(
         !outcomes.is_empty() && outcomes.iter().all(|o| matches!(o, Outcome::Pass)),

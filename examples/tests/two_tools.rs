@@ -68,8 +68,7 @@ fn profile() -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("two_tools");
     std::fs::create_dir_all(&dir).expect("profile folder");
     let path = dir.join("profile.toml");
-    let text =
-        "supported = [\"en\", \"fr\", \"de\"]\ndefault = \"en\"\nprogress_tool = \"countdown\"\n";
+    let text = "supported = [\"en\", \"fr\", \"de\"]\ndefault = \"en\"\nprogress_tool = \"countdown\"\nerror_call = { name = \"divide\", arguments = { a = 1, b = 0 } }\n";
     std::fs::write(&path, text).expect("profile file");
     path
 }

@@ -15,6 +15,9 @@
 //! explicit_language_tool = "get_official_document"
 //! # a tools/call the server answers with an `isError` result
 //! tool_error = { name = "weather_current", arguments = { city = "Atlantis" } }
+//! # a tools/call the server answers with a JSON-RPC error it localizes
+//! # (the suite also tries an unknown tool, prompt and resource)
+//! error_call = { name = "divide", arguments = { a = 1, b = 0 } }
 //! ```
 //!
 //! A profile names well-formed language tags (RFC 5646) only, and its default
@@ -114,6 +117,10 @@ pub struct Profile {
     pub explicit_language_tool: String,
     /// A tool call the server answers with an `isError` result.
     pub tool_error: ToolCall,
+    /// A tool call the server answers with a JSON-RPC error whose message it
+    /// localizes, when calling an unknown tool, prompt or resource does not
+    /// give one.
+    pub error_call: Option<ToolCall>,
 }
 
 impl Profile {
@@ -154,6 +161,7 @@ impl Profile {
             progress_tool: DEFAULT_PROGRESS_TOOL.into(),
             explicit_language_tool: DEFAULT_EXPLICIT_TOOL.into(),
             tool_error: ToolCall::reference_error(),
+            error_call: None,
         })
     }
 
@@ -210,23 +218,10 @@ impl Profile {
             profile.explicit_language_tool = t;
         }
         if let Some(call) = table.get("tool_error") {
-            let bad = || "profile: `tool_error` must be { name = \"…\", arguments = { … } }";
-            let call = call.as_table().ok_or_else(bad)?;
-            let name = call
-                .get("name")
-                .and_then(toml::Value::as_str)
-                .ok_or_else(bad)?;
-            let arguments = match call.get("arguments") {
-                None => Map::new(),
-                Some(arguments) => match serde_json::to_value(arguments) {
-                    Ok(Value::Object(map)) => map,
-                    _ => return Err(bad().into()),
-                },
-            };
-            profile.tool_error = ToolCall {
-                name: name.to_owned(),
-                arguments,
-            };
+            profile.tool_error = tool_call(call, "tool_error")?;
+        }
+        if let Some(call) = table.get("error_call") {
+            profile.error_call = Some(tool_call(call, "error_call")?);
         }
         Ok(profile)
     }
@@ -259,29 +254,61 @@ impl Profile {
     /// ```
     /// use mcp_lang_conformance::profile::Profile;
     ///
-    /// let profile = Profile::new(vec!["en".into(), "fr".into()], "en".into()).unwrap();
+    /// let mut profile = Profile::new(vec!["en".into(), "fr".into()], "en".into()).unwrap();
+    /// assert_eq!(Profile::from_toml(&profile.to_toml()).unwrap(), profile);
+    /// profile.error_call = Some(profile.tool_error.clone());
     /// assert_eq!(Profile::from_toml(&profile.to_toml()).unwrap(), profile);
     /// ```
     pub fn to_toml(&self) -> String {
         let quote = |s: &str| Value::String(s.to_owned()).to_string();
         let tags: Vec<String> = self.supported.iter().map(|t| quote(t)).collect();
-        let arguments: Vec<String> = self
-            .tool_error
-            .arguments
-            .iter()
-            .map(|(k, v)| format!("{} = {}", quote(k), toml_value(v)))
-            .collect();
-        format!(
-            "supported = [{}]\ndefault = {}\nelicitation_tool = {}\nprogress_tool = {}\nexplicit_language_tool = {}\ntool_error = {{ name = {}, arguments = {{ {} }} }}\n",
+        let call = |call: &ToolCall| {
+            let arguments: Vec<String> = call
+                .arguments
+                .iter()
+                .map(|(k, v)| format!("{} = {}", quote(k), toml_value(v)))
+                .collect();
+            format!(
+                "{{ name = {}, arguments = {{ {} }} }}",
+                quote(&call.name),
+                arguments.join(", ")
+            )
+        };
+        let mut text = format!(
+            "supported = [{}]\ndefault = {}\nelicitation_tool = {}\nprogress_tool = {}\nexplicit_language_tool = {}\ntool_error = {}\n",
             tags.join(", "),
             quote(&self.default),
             quote(&self.elicitation_tool),
             quote(&self.progress_tool),
             quote(&self.explicit_language_tool),
-            quote(&self.tool_error.name),
-            arguments.join(", "),
-        )
+            call(&self.tool_error),
+        );
+        if let Some(error_call) = &self.error_call {
+            text.push_str(&format!("error_call = {}\n", call(error_call)));
+        }
+        text
     }
+}
+
+/// A `{ name = "…", arguments = { … } }` table of a profile.
+fn tool_call(value: &toml::Value, key: &str) -> Result<ToolCall, String> {
+    let bad = || format!("profile: `{key}` must be {{ name = \"…\", arguments = {{ … }} }}");
+    let call = value.as_table().ok_or_else(bad)?;
+    let name = call
+        .get("name")
+        .and_then(toml::Value::as_str)
+        .ok_or_else(bad)?;
+    let arguments = match call.get("arguments") {
+        None => Map::new(),
+        Some(arguments) => match serde_json::to_value(arguments) {
+            Ok(Value::Object(map)) => map,
+            _ => return Err(bad()),
+        },
+    };
+    Ok(ToolCall {
+        name: name.to_owned(),
+        arguments,
+    })
 }
 
 /// A JSON value written as a TOML inline value (strings, numbers, booleans,

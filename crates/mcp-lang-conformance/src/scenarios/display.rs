@@ -761,15 +761,21 @@ fn explicit_argument(ctx: &mut Ctx) -> ScenarioFuture<'_> {
     })
 }
 
-/// Requests that end in an error for any server: an unknown tool, an unknown
-/// prompt, a resource that does not exist, and each listed prompt without its
-/// required arguments.
+/// Requests that end in an error: the profile's `error_call`, then what does
+/// for any server: an unknown tool, an unknown prompt, a resource that does
+/// not exist, and each listed prompt without its required arguments.
 async fn error_calls(ctx: &mut Ctx) -> Vec<Call> {
-    let mut calls = vec![
+    let mut calls: Vec<Call> = ctx
+        .profile
+        .error_call
+        .iter()
+        .map(|c| Call::tool(&c.name, Value::Object(c.arguments.clone())))
+        .collect();
+    calls.extend([
         Call::tool("mcp-lang-conformance-no-such-tool", json!({})),
         Call::new("prompts/get").param("name", json!("mcp-lang-conformance-no-such-prompt")),
         Call::new("resources/read").param("uri", json!("mcp-lang-conformance://no-such-resource")),
-    ];
+    ]);
     if let Ok(exchange) = ctx.send(Call::new("prompts/list")).await {
         let prompts = exchange
             .result()
