@@ -63,14 +63,19 @@ fn the_sep_adds_at_most_ten_lines_besides_the_translated_strings() {
     }
 }
 
-/// The profile the suite checks the example against, as a file.
+/// The profile the suite checks the example against, as a file, written once
+/// (the tests run in parallel: each must read a whole file).
 fn profile() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("two_tools");
-    std::fs::create_dir_all(&dir).expect("profile folder");
-    let path = dir.join("profile.toml");
-    let text = "supported = [\"en\", \"fr\", \"de\"]\ndefault = \"en\"\nprogress_tool = \"countdown\"\nerror_call = { name = \"divide\", arguments = { a = 1, b = 0 } }\n";
-    std::fs::write(&path, text).expect("profile file");
-    path
+    static PATH: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    PATH.get_or_init(|| {
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("two_tools");
+        std::fs::create_dir_all(&dir).expect("profile folder");
+        let path = dir.join("profile.toml");
+        let text = "supported = [\"en\", \"fr\", \"de\"]\ndefault = \"en\"\nprogress_tool = \"countdown\"\nerror_call = { name = \"divide\", arguments = { a = 1, b = 0 } }\n";
+        std::fs::write(&path, text).expect("profile file");
+        path
+    })
+    .clone()
 }
 
 /// `mcp-lang conformance --profile FILE --no-client --format json TARGET…`: the JSON
