@@ -5,7 +5,8 @@
 //! [`HttpLimits`] (hyper's header-read timeout, a deadline on each request
 //! body, a cap on open connections) → axum's router → `mcp-lang-http`'s
 //! [`LanguageLayer`] (exact agreement, 400/-32020, `Content-Language`, `Vary`,
-//! `Cache-Control: private`) → rmcp's [`StreamableHttpService`] → the [`ReferenceServer`] handler. rmcp's
+//! `Cache-Control: private`) → the JSON-RPC answer to a body rmcp cannot read
+//! → rmcp's [`StreamableHttpService`] → the [`ReferenceServer`] handler. rmcp's
 //! service is a plain tower service, so the layer wraps it like any other; the
 //! handler then finds the same request's HTTP parts in its `RequestContext`
 //! and re-checks agreement as a second line of defence.
@@ -16,6 +17,21 @@
 //! `Content-Language`. A request whose handler sends notifications first (a
 //! tool reporting progress) is answered as an event stream, where the
 //! language travels in each message's `_meta` only.
+//!
+//! # Messages that cannot be read
+//!
+//! rmcp answers a POST body it cannot parse with a plain-text `415`; on stdio
+//! it drops a line that is not JSON without an answer, and answers JSON that is
+//! not a message with `-32600` and no `id`. The reference server answers both
+//! transports the JSON-RPC way instead: `-32700` ("Parse error") with
+//! `"id": null` for text that is not JSON (bad syntax, invalid UTF-8, a
+//! control character in a string, nesting over 127), `-32600` ("Invalid
+//! Request") echoing the id exactly as written for JSON that is not a message
+//! (a duplicated `_meta` key, a wrong type), then goes on. Over HTTP the
+//! answer is `400 Bad Request` with that body, as the MCP transport says of
+//! input the server cannot accept. On stdio a notification or a response that
+//! cannot be read is not answered (JSON-RPC never answers those), and a line
+//! over rmcp's 16 MiB limit is answered `-32600` with `"id": null`.
 //!
 //! ```
 //! use std::net::SocketAddr;
@@ -30,6 +46,10 @@
 
 #[cfg(feature = "http")]
 mod conn;
+#[cfg(any(feature = "stdio", feature = "http"))]
+mod jsonrpc;
+#[cfg(feature = "stdio")]
+mod stdio;
 
 #[cfg(feature = "http")]
 use std::{net::SocketAddr, sync::Arc, time::Duration};
@@ -130,6 +150,11 @@ pub fn stdio_transport() -> impl rmcp::transport::Transport<rmcp::RoleServer> + 
 /// The transport of [`serve_stdio`] on any pair of byte streams carrying
 /// JSON-RPC lines (an in-process pipe, a socket).
 ///
+/// rmcp's message types and encoder, with lines read here so that a line rmcp
+/// cannot read is answered (see the module docs): `-32700` with `"id": null`
+/// for text that is not JSON, `-32600` with the id as written for JSON that is
+/// not a message, and the session goes on.
+///
 /// ```
 /// use mcp_lang_reference::{ReferenceServer, serve::{serve_transport, stream_transport}};
 /// use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
@@ -153,7 +178,7 @@ where
     R: tokio::io::AsyncRead + Send + Unpin + 'static,
     W: tokio::io::AsyncWrite + Send + Unpin + 'static,
 {
-    rmcp::transport::async_rw::AsyncRwTransport::new_server(read, write)
+    stdio::LineTransport::new(read, write)
 }
 
 #[cfg(feature = "stdio")]
@@ -250,6 +275,7 @@ where
         Arc::new(LocalSessionManager::default()),
         config,
     );
+    let service = axum::middleware::from_fn(jsonrpc::answer_unreadable_bodies).layer(service);
     axum::Router::new().nest_service(MCP_PATH, LanguageLayer::new().layer(service))
 }
 
