@@ -64,6 +64,8 @@ if [[ ${#missing[@]} -gt 0 ]]; then
         made_policy=1
     fi
     export DEBIAN_FRONTEND=noninteractive
+    # A fresh machine may have no package lists yet.
+    apt-cache show nginx >/dev/null 2>&1 || $sudo apt-get update -q >/dev/null
     packages=()
     for name in "${missing[@]}"; do
         if [[ "$name" == nginx ]]; then
