@@ -55,13 +55,13 @@ const STEPS: &[Step] = &[
         about: "cargo test --workspace --no-fail-fast (unit, integration and doc tests)",
         run: test,
     },
-    // SEP-2792 conformance suite (engineer G): see `sep2792_conformance` below.
+    // SEP-2792 conformance suite: see `sep2792_conformance` below.
     Step {
         name: "conformance",
         about: "mcp-lang conformance: the SEP-2792 suite against the embedded reference server (stdio and HTTP)",
         run: sep2792_conformance,
     },
-    // Python SDK interop (issue 6, engineer M): see `python_interop` below.
+    // Python SDK interop: see `python_interop` below.
     Step {
         name: "interop",
         about: "the official Python MCP SDK (mcp==2.3.0, own venv under target/) as the client of mcp-lang serve, stdio and HTTP",

@@ -19,7 +19,7 @@ const DETAIL_LIMIT: usize = 256;
 #[derive(Debug)]
 pub(crate) enum Unreadable<'a> {
     /// Not JSON at all (bad syntax, invalid UTF-8, a control character in a
-    /// string, nesting over serde_json's limit of 128, a truncated text).
+    /// string, nesting over 127 levels, a truncated text).
     NotJson,
     /// JSON with an `id` (or neither an `id`, a `method` nor a result): a
     /// request, answered with the id when it is a string or a number.

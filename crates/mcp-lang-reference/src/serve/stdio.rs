@@ -6,9 +6,9 @@
 //! reads each line into `RxJsonRpcMessage`, and when that fails:
 //!
 //! - a line that is not JSON (bad syntax, invalid UTF-8, a NUL or other control
-//!   character in a string, nesting deeper than serde_json's limit of 128) is
+//!   character in a string, nesting over 127 levels, serde_json's limit) is
 //!   dropped with a debug log and no answer, to avoid "an error storm" with a
-//!   peer that echoes errors back (rust-sdk issue 938);
+//!   peer that echoes errors back;
 //! - a line that is JSON but not a message (a duplicated `_meta` key, a wrong
 //!   type) is answered with `-32600` "Invalid request" and no `id` member;
 //! - a notification with an unknown method is ignored;
