@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A real shared cache in front of the SEP-2792 reference server (issue 9).
+# A real shared cache in front of the SEP-2792 reference server.
 #
 # Starts `mcp-lang serve --http` and Debian's nginx on 127.0.0.1 only, with
 # `proxy_cache` configured as an MCP operator would for POST (POST caching, the
@@ -14,9 +14,13 @@
 #      (`proxy_set_header Accept-Language ""`), `_meta` kept: the server answers
 #      `Cache-Control: private`, which nginx never stores (never a HIT).
 #
-# Installs nginx (nginx-light) with apt-get when missing. Writes everything
-# under target/nginx-cache/, stops both servers on exit. Exit status 0 when
-# every check passes.
+# Installs what is missing with apt-get (Debian's nginx-light, or nginx where
+# that package no longer exists; curl; jq), as root or through sudo. Writes
+# everything under target/nginx-cache/. Runs nginx in the foreground in its own
+# process group (`daemon off`), so that on exit, normal or not, both servers are
+# stopped, waited for, and checked to be gone: the script leaves no process
+# behind. Exit status 0 when every check passes. A gate of `cargo xtask ci`
+# (step `nginx`).
 #
 # Usage: scripts/nginx-cache.sh [--release] [--fault NAME]
 #   --fault NAME  serve with an injected fault (`mcp-lang serve --fault`), to see
@@ -24,7 +28,8 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
-work="$root/target/nginx-cache"
+target="${CARGO_TARGET_DIR:-$root/target}"
+work="$target/nginx-cache"
 profile=debug
 fault=()
 while [[ $# -gt 0 ]]; do
@@ -38,15 +43,20 @@ done
 
 log() { printf '%s\n' "$*" >&2; }
 
-# --- nginx -------------------------------------------------------------------
+# --- what the checks need ------------------------------------------------------
 nginx_bin="$(command -v nginx || true)"
 [[ -z "$nginx_bin" && -x /usr/sbin/nginx ]] && nginx_bin=/usr/sbin/nginx
-if [[ -z "$nginx_bin" ]]; then
-    log "nginx not found: installing nginx-light with apt-get"
+missing=()
+[[ -z "$nginx_bin" ]] && missing+=(nginx)
+command -v curl >/dev/null || missing+=(curl)
+command -v jq >/dev/null || missing+=(jq)
+if [[ ${#missing[@]} -gt 0 ]]; then
+    log "installing with apt-get: ${missing[*]}"
     sudo=""
     [[ "$(id -u)" != 0 ]] && sudo="sudo"
-    # Keep the package from starting the system nginx on port 80: a policy-rc.d
-    # that refuses service starts, only for the install, unless one exists.
+    # Keep the nginx package from starting the system nginx on port 80: a
+    # policy-rc.d that refuses service starts, only for the install, unless one
+    # exists.
     made_policy=""
     if [[ ! -e /usr/sbin/policy-rc.d ]]; then
         printf '#!/bin/sh\nexit 101\n' | $sudo tee /usr/sbin/policy-rc.d >/dev/null
@@ -54,10 +64,22 @@ if [[ -z "$nginx_bin" ]]; then
         made_policy=1
     fi
     export DEBIAN_FRONTEND=noninteractive
-    $sudo apt-get install -y -q nginx-light >/dev/null 2>&1 \
-        || { $sudo apt-get update -q >/dev/null && $sudo apt-get install -y -q nginx-light >/dev/null; }
+    # A fresh machine may have no package lists yet.
+    apt-cache show nginx >/dev/null 2>&1 || $sudo apt-get update -q >/dev/null
+    packages=()
+    for name in "${missing[@]}"; do
+        if [[ "$name" == nginx ]]; then
+            # nginx-light is Debian 12's smallest nginx with proxy_cache;
+            # later releases have only `nginx`.
+            if apt-cache show nginx-light >/dev/null 2>&1; then packages+=(nginx-light); else packages+=(nginx); fi
+        else
+            packages+=("$name")
+        fi
+    done
+    $sudo apt-get install -y -q "${packages[@]}" >/dev/null 2>&1 \
+        || { $sudo apt-get update -q >/dev/null && $sudo apt-get install -y -q "${packages[@]}" >/dev/null; }
     [[ -n "$made_policy" ]] && $sudo rm -f /usr/sbin/policy-rc.d
-    nginx_bin=/usr/sbin/nginx
+    nginx_bin="$(command -v nginx || echo /usr/sbin/nginx)"
 fi
 log "nginx: $("$nginx_bin" -v 2>&1)"
 
@@ -65,35 +87,82 @@ log "nginx: $("$nginx_bin" -v 2>&1)"
 cargo_flags=(-q -p mcp-lang-cli --bin mcp-lang)
 [[ "$profile" == release ]] && cargo_flags+=(--release)
 (cd "$root" && cargo build "${cargo_flags[@]}")
-mcp_lang="$root/target/$profile/mcp-lang"
+mcp_lang="$target/$profile/mcp-lang"
 
 rm -rf "$work"
 mkdir -p "$work"/{cache,temp,logs}
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
+
+# A loopback port nothing listens on (the kernel picks the server's own).
+free_port() {
+    local port
+    for _ in $(seq 1 100); do
+        port=$((20000 + RANDOM % 40000))
+        if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+            echo "$port"
+            return
+        fi
+    done
+    log "no free port found"
+    return 1
+}
 
 server_pid=""
-nginx_started=""
+nginx_pid=""
+# Stops a child and waits for it; with `group`, its whole process group (nginx
+# and its worker), killed outright if it has not ended within 5 s.
+stop() {
+    local pid="$1" group="${2:-}"
+    [[ -z "$pid" ]] && return 0
+    kill -TERM "$pid" 2>/dev/null || true
+    for _ in $(seq 1 50); do
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    if kill -0 "$pid" 2>/dev/null; then
+        if [[ -n "$group" ]]; then kill -KILL -- "-$pid" 2>/dev/null || true; else kill -KILL "$pid" 2>/dev/null || true; fi
+    fi
+    wait "$pid" 2>/dev/null || true
+    if [[ -n "$group" ]] && kill -0 -- "-$pid" 2>/dev/null; then
+        kill -KILL -- "-$pid" 2>/dev/null || true
+    fi
+}
 cleanup() {
-    [[ -n "$nginx_started" ]] && "$nginx_bin" -p "$work" -c "$work/nginx.conf" -s stop 2>/dev/null || true
-    [[ -n "$server_pid" ]] && kill "$server_pid" 2>/dev/null || true
-    wait 2>/dev/null || true
+    local status=$?
+    trap - EXIT INT TERM
+    stop "$nginx_pid" group
+    stop "$server_pid"
+    local left=""
+    [[ -n "$nginx_pid" ]] && kill -0 -- "-$nginx_pid" 2>/dev/null && left+=" nginx($nginx_pid)"
+    [[ -n "$server_pid" ]] && kill -0 "$server_pid" 2>/dev/null && left+=" mcp-lang($server_pid)"
+    if [[ -n "$left" ]]; then
+        log "FAIL: processes left behind:$left"
+        status=1
+    fi
+    exit "$status"
 }
 trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
-backend_port="$(free_port)"
-RUST_LOG=warn "$mcp_lang" serve --http "127.0.0.1:$backend_port" "${fault[@]}" 2>"$work/logs/mcp-lang.log" &
+RUST_LOG=info "$mcp_lang" serve --http "127.0.0.1:0" "${fault[@]}" 2>"$work/logs/mcp-lang.log" &
 server_pid=$!
-for _ in $(seq 1 100); do
-    curl -s -o /dev/null "http://127.0.0.1:$backend_port/mcp" && break
+backend_port=""
+for _ in $(seq 1 200); do
+    backend_port="$(sed -n 's|.*http://127\.0\.0\.1:\([0-9]*\)/mcp.*|\1|p' "$work/logs/mcp-lang.log" | head -1)"
+    [[ -n "$backend_port" ]] && break
+    kill -0 "$server_pid" 2>/dev/null || { cat "$work/logs/mcp-lang.log" >&2; exit 1; }
     sleep 0.1
 done
+[[ -n "$backend_port" ]] || { log "the server never said where it listens"; exit 1; }
 
 port_a="$(free_port)"; port_b="$(free_port)"; port_c="$(free_port)"
 cat > "$work/nginx.conf" <<CONF
 # Written by scripts/nginx-cache.sh: nginx on loopback in front of
 # mcp-lang serve --http 127.0.0.1:$backend_port.
+daemon off;
 worker_processes 1;
 pid $work/nginx.pid;
+$([[ "$(id -u)" == 0 ]] && echo "user root;  # as root, the worker must write the caches here too")
 error_log $work/logs/error.log warn;
 events { worker_connections 64; }
 http {
@@ -151,10 +220,12 @@ http {
 CONF
 "$nginx_bin" -p "$work" -c "$work/nginx.conf" -t 2>"$work/logs/config-test.log" \
     || { cat "$work/logs/config-test.log" >&2; exit 1; }
-"$nginx_bin" -p "$work" -c "$work/nginx.conf"
-nginx_started=1
+# Its own process group (setsid), so that cleanup can end it and its worker.
+setsid "$nginx_bin" -p "$work" -c "$work/nginx.conf" 2>>"$work/logs/error.log" &
+nginx_pid=$!
 for _ in $(seq 1 100); do
     curl -s -o /dev/null "http://127.0.0.1:$port_a/" && break
+    kill -0 "$nginx_pid" 2>/dev/null || { cat "$work/logs/error.log" >&2; exit 1; }
     sleep 0.1
 done
 

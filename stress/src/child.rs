@@ -122,7 +122,22 @@ impl ServeProcess {
 ///
 /// The process did not start or never logged its address.
 pub async fn spawn_http(bin: &Path) -> Result<(ServeProcess, SocketAddr), ChildError> {
-    let (process, lines) = ServeProcess::spawn(bin, &["serve", "--http", "127.0.0.1:0"], "info")?;
+    spawn_http_with(bin, &[]).await
+}
+
+/// [`spawn_http`] with more arguments for `mcp-lang serve`, such as
+/// `--header-timeout 2`.
+///
+/// # Errors
+///
+/// The process did not start or never logged its address.
+pub async fn spawn_http_with(
+    bin: &Path,
+    extra: &[&str],
+) -> Result<(ServeProcess, SocketAddr), ChildError> {
+    let mut args = vec!["serve", "--http", "127.0.0.1:0"];
+    args.extend_from_slice(extra);
+    let (process, lines) = ServeProcess::spawn(bin, &args, "info")?;
     let addr = tokio::task::spawn_blocking(move || -> Result<SocketAddr, ChildError> {
         loop {
             let line = lines.recv_timeout(Duration::from_secs(60))?;
@@ -232,6 +247,24 @@ impl StdioSession {
         .map_err(|_| -> ChildError {
             format!("no response to request {id} within {HANG_GUARD:?}").into()
         })?
+    }
+
+    /// Waits (at most [`HANG_GUARD`]) for the next message the server writes,
+    /// whatever it is.
+    ///
+    /// # Errors
+    ///
+    /// The server closed stdout, wrote something that is not JSON, or the
+    /// guard expired.
+    pub async fn next_message(&mut self) -> Result<Value, ChildError> {
+        let mut line = String::new();
+        let read = tokio::time::timeout(HANG_GUARD, self.stdout.read_line(&mut line))
+            .await
+            .map_err(|_| -> ChildError { format!("no message within {HANG_GUARD:?}").into() })??;
+        if read == 0 {
+            return Err("the server closed stdout".into());
+        }
+        Ok(serde_json::from_str(&line)?)
     }
 
     /// A request id that the next [`StdioSession::request`] will not use.

@@ -1,5 +1,5 @@
-//! Hostile input, load and shared-cache checks of the SEP-2792 reference
-//! server (issue 9). Not published: this package holds the load generator
+//! Hostile input, slow-client, load and shared-cache checks of the SEP-2792
+//! reference server. Not published: this package holds the load generator
 //! (`mcp-lang-load`), the library it and the tests share, and the tests that
 //! run in `cargo xtask ci`.
 //!

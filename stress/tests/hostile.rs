@@ -429,10 +429,14 @@ async fn hostile_preferences_over_stdio() {
     }
 
     // One line over rmcp's stdio limit (16 MiB, `DEFAULT_MAX_LINE_LENGTH`):
-    // dropped without an answer, and the session goes on.
+    // dropped unread and answered -32600 with a null id (it was never read, so
+    // its id is unknown), and the session goes on.
     let id = session.reserve_id();
     let over = tools_list(id, Some(&comma_run(17 * MIB, "ja")));
     session.send_line(&over).await.unwrap();
+    let refused = session.next_message().await.unwrap();
+    assert_eq!(refused["error"]["code"], -32600, "{refused}");
+    assert!(refused["id"].is_null(), "{refused}");
     let answer = session
         .request("tools/list", json!({"_meta": {ACCEPT_LANGUAGE_KEY: "ga"}}))
         .await

@@ -23,8 +23,9 @@ pub(crate) const USAGE: &str =
       test, conformance (the SEP-2792 suite against the reference server), interop (the
       official Python MCP SDK as the client of mcp-lang serve, and the suite against a
       Python SDK server with and without faults, over stdio and HTTP), official (the official
-      MCP conformance suite from npm, with its baseline), doc, bench
-      (build only), package, fuzz (a smoke run of every target, default 20 s each).
+      MCP conformance suite from npm, with its baseline), nginx (the reference server
+      behind a real nginx proxy_cache; installs nginx with apt-get when missing), doc,
+      bench (build only), package, fuzz (a smoke run of every target, default 20 s each).
       --keep-going runs the remaining steps after a failure (still exiting non-zero).
       `.ci/run` calls this.";
 
@@ -70,6 +71,11 @@ const STEPS: &[Step] = &[
         name: "official",
         about: "the official MCP conformance suite (@modelcontextprotocol/conformance from npm, server mode) against mcp-lang serve --http, with the baseline of expected failures",
         run: official_conformance,
+    },
+    Step {
+        name: "nginx",
+        about: "scripts/nginx-cache.sh: the reference server behind a real nginx proxy_cache on loopback (installs nginx with apt-get when missing; root or sudo)",
+        run: nginx_cache,
     },
     Step {
         name: "doc",
@@ -280,6 +286,18 @@ fn python_interop(ci: &mut Ci) -> Result<()> {
 
 fn official_conformance(_: &mut Ci) -> Result<()> {
     crate::conformance::official()
+}
+
+/// A real shared cache in front of the reference server: `scripts/nginx-cache.sh`
+/// starts `mcp-lang serve --http` and nginx with `proxy_cache` on loopback and checks,
+/// through `X-Cache-Status`, that no preference is ever answered with another's
+/// variant and that a header-stripped response is never stored. The script installs
+/// nginx (and curl and jq) with apt-get when they are missing, and stops both servers
+/// on exit, failing if either is left running.
+fn nginx_cache(_: &mut Ci) -> Result<()> {
+    Cmd::new("bash")
+        .arg(crate::workspace::root().join("scripts/nginx-cache.sh"))
+        .run()
 }
 
 fn doc(_: &mut Ci) -> Result<()> {

@@ -7,19 +7,30 @@
 //! `Cache-Control: private`. Logs use `tracing`; set `RUST_LOG` (default
 //! `info`) to change the level.
 //!
+//! Over HTTP no client holds a connection forever (`mcp_lang_reference::serve::HttpLimits`):
+//! a request head must arrive within `--header-timeout` seconds (default 10;
+//! the connection is closed otherwise, and an idle keep-alive connection too),
+//! a request body within `--body-timeout` seconds of its head (default 30;
+//! `408 Request Timeout` otherwise), and at most `--max-connections`
+//! connections are open at once (default 256; the next one waits, unread,
+//! until one closes). Neither timeout limits an answer: a slow tool or an open
+//! event stream is never cut off.
+//!
 //! ```no_run
 //! use clap::Parser;
-//! let cli = mcp_lang_cli::Cli::try_parse_from(["mcp-lang", "serve", "--http", "127.0.0.1:8080"]).unwrap();
+//! let cli = mcp_lang_cli::Cli::try_parse_from([
+//!     "mcp-lang", "serve", "--http", "127.0.0.1:8080", "--header-timeout", "5", "--max-connections", "64",
+//! ]).unwrap();
 //! mcp_lang_cli::run(cli);
 //! ```
 
-use std::{net::SocketAddr, process::ExitCode};
+use std::{net::SocketAddr, process::ExitCode, time::Duration};
 
 use clap::Args;
-use mcp_lang_conformance::faults::{self as fault, Alteration, Fault, FaultLayer, Latitude};
+use mcp_lang_conformance::faults::{self as fault, Alteration, Fault, Latitude};
 use mcp_lang_reference::{
     ReferenceServer,
-    serve::{HttpMode, serve_stdio, spawn_http},
+    serve::{HttpLimits, HttpMode, http_router, serve_stdio, spawn_router_with},
 };
 
 /// Arguments of `mcp-lang serve`.
@@ -42,6 +53,19 @@ pub struct ServeArgs {
     /// off by default.
     #[arg(long)]
     pub conformance_fixtures: bool,
+    /// HTTP only: close a connection whose request head (the request line and
+    /// every field line) has not arrived this many seconds after the
+    /// connection opened or its previous answer ended.
+    #[arg(long, value_name = "SECS", conflicts_with = "stdio", value_parser = seconds, default_value = "10")]
+    pub header_timeout: Duration,
+    /// HTTP only: answer `408 Request Timeout` when a request body has not
+    /// arrived in full this many seconds after its head.
+    #[arg(long, value_name = "SECS", conflicts_with = "stdio", value_parser = seconds, default_value = "30")]
+    pub body_timeout: Duration,
+    /// HTTP only: the most connections open at once; a further one waits,
+    /// unread, until an open one closes.
+    #[arg(long, value_name = "N", conflicts_with = "stdio", value_parser = clap::value_parser!(u32).range(1..), default_value = "256")]
+    pub max_connections: u32,
     /// Break one SEP-2792 rule on purpose, for testing the conformance suite
     /// (`mcp_lang_conformance::faults`; an unknown name lists the known ones).
     /// With `--stdio`, an HTTP-only fault is refused (exit status 1).
@@ -51,6 +75,27 @@ pub struct ServeArgs {
     /// passes it (`mcp_lang_conformance::faults::Latitude`).
     #[arg(long, value_name = "NAME")]
     pub latitude: Option<Latitude>,
+}
+
+/// A positive number of seconds, such as `10` or `0.5`.
+fn seconds(text: &str) -> Result<Duration, String> {
+    let secs: f64 = text
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    if secs.is_nan() || secs <= 0.0 {
+        return Err(format!("`{text}`: the timeout must be more than 0 seconds"));
+    }
+    Duration::try_from_secs_f64(secs).map_err(|e| format!("`{text}`: {e}"))
+}
+
+impl ServeArgs {
+    /// The connection limits the flags ask for.
+    fn limits(&self) -> HttpLimits {
+        HttpLimits::new()
+            .header_read_timeout(self.header_timeout)
+            .body_read_timeout(self.body_timeout)
+            .max_connections(usize::try_from(self.max_connections).unwrap_or(usize::MAX))
+    }
 }
 
 fn init_logging() {
@@ -98,15 +143,21 @@ pub fn run(args: &ServeArgs) -> ExitCode {
                 } else {
                     HttpMode::Stateless
                 };
+                let limits = args.limits();
                 // The same server, one rule broken or one latitude taken.
                 if let Some(alteration) = alteration {
-                    let http = fault::spawn_http(server, addr, mode, Some(alteration)).await?;
+                    let http = spawn_router_with(addr, limits, move |cancel| {
+                        fault::http_router(server, mode, cancel, Some(alteration))
+                    })
+                    .await?;
                     tracing::warn!(url = %http.url(), %alteration, "serving Streamable HTTP altered");
                     http.wait().await?;
                     return Ok(());
                 }
-                let http = spawn_http(server, addr, mode).await?;
-                tracing::info!(url = %http.url(), ?mode, "serving Streamable HTTP");
+                let http =
+                    spawn_router_with(addr, limits, move |cancel| http_router(server, mode, cancel))
+                        .await?;
+                tracing::info!(url = %http.url(), ?mode, ?limits, "serving Streamable HTTP");
                 http.wait().await?;
                 Ok(())
             }
@@ -116,7 +167,7 @@ pub fn run(args: &ServeArgs) -> ExitCode {
                     // `fault::serve_stdio` refuses it with an error naming it
                     // (printed below, exit 1), so only what is really served
                     // is logged as served.
-                    if alteration.layer() != FaultLayer::Http {
+                    if alteration.layer().acts_on_stdio() {
                         tracing::warn!(%alteration, "serving stdio altered");
                     }
                     return fault::serve_stdio(server, Some(alteration)).await;
@@ -131,6 +182,61 @@ pub fn run(args: &ServeArgs) -> ExitCode {
         Err(error) => {
             eprintln!("mcp-lang serve: {error}");
             ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Cli, Command};
+    use clap::Parser;
+
+    fn serve_args(args: &[&str]) -> Result<ServeArgs, clap::Error> {
+        let cli = Cli::try_parse_from(["mcp-lang", "serve"].iter().chain(args))?;
+        match cli.command {
+            Command::Serve(args) => Ok(args),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_default_flags_are_the_default_limits() {
+        let args = serve_args(&["--http", "127.0.0.1:0"]).unwrap();
+        assert_eq!(args.limits(), HttpLimits::new());
+    }
+
+    #[test]
+    fn the_limit_flags_set_the_limits() {
+        let args = serve_args(&[
+            "--http",
+            "127.0.0.1:0",
+            "--header-timeout",
+            "0.5",
+            "--body-timeout",
+            "120",
+            "--max-connections",
+            "3",
+        ])
+        .unwrap();
+        let limits = args.limits();
+        assert_eq!(limits.get_header_read_timeout(), Duration::from_millis(500));
+        assert_eq!(limits.get_body_read_timeout(), Duration::from_secs(120));
+        assert_eq!(limits.get_max_connections(), 3);
+    }
+
+    #[test]
+    fn bad_limits_and_http_limits_on_stdio_are_refused() {
+        for bad in [
+            &["--http", "127.0.0.1:0", "--header-timeout", "0"][..],
+            &["--http", "127.0.0.1:0", "--body-timeout", "-1"],
+            &["--http", "127.0.0.1:0", "--body-timeout", "NaN"],
+            &["--http", "127.0.0.1:0", "--body-timeout", "1e300"],
+            &["--http", "127.0.0.1:0", "--max-connections", "0"],
+            &["--stdio", "--header-timeout", "5"],
+            &["--stdio", "--max-connections", "5"],
+        ] {
+            assert!(serve_args(bad).is_err(), "{bad:?}");
         }
     }
 }

@@ -22,7 +22,7 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use bytes::{Buf, Bytes, BytesMut};
-use http::header::{CONTENT_LANGUAGE, CONTENT_LENGTH};
+use http::header::{CONNECTION, CONTENT_LANGUAGE, CONTENT_LENGTH, HeaderValue};
 use http::{Method, Request, Response, StatusCode, request, response};
 use http_body::Body;
 use http_body_util::{Either, Full};
@@ -202,7 +202,11 @@ where
                         response: Some(too_large(this.config.body_limit)),
                     },
                     Poll::Ready(Err(ReadError::Body(e))) => State::Answer {
-                        response: Some(unreadable_request(&e)),
+                        response: Some(if is_timeout(e.as_ref()) {
+                            request_timeout(&e)
+                        } else {
+                            unreadable_request(&e)
+                        }),
                     },
                     Poll::Ready(Ok(bytes)) => match (parts.take(), inner.take()) {
                         (Some(parts), Some(inner)) => {
@@ -404,15 +408,44 @@ fn too_large<B>(limit: usize) -> Response<LanguageBody<B>> {
     let message = format!(
         "request body exceeds the {limit}-byte limit of the language layer; the Accept-Language agreement check (SEP-2792) needs the whole message"
     );
-    let body = json_rpc_error(&Value::Null, -32600, &message, json!({ "limit": limit }));
+    let body = json_rpc_error(None, -32600, &message, json!({ "limit": limit }));
     own(json_response(StatusCode::PAYLOAD_TOO_LARGE, body))
 }
 
 /// `400 Bad Request` for a request body that could not be read.
 fn unreadable_request<B>(error: &BoxError) -> Response<LanguageBody<B>> {
     let message = format!("could not read the request body: {error}");
-    let body = json_rpc_error(&Value::Null, -32600, &message, Value::Null);
+    let body = json_rpc_error(None, -32600, &message, Value::Null);
     own(json_response(StatusCode::BAD_REQUEST, body))
+}
+
+/// Whether a body error is a timeout: an [`std::io::Error`] of kind `TimedOut`
+/// anywhere in its chain of sources (what a deadline on the request body reports).
+pub(crate) fn is_timeout(error: &(dyn std::error::Error + 'static)) -> bool {
+    let mut next = Some(error);
+    while let Some(error) = next {
+        if error
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::TimedOut)
+        {
+            return true;
+        }
+        next = error.source();
+    }
+    false
+}
+
+/// `408 Request Timeout` for a request body that did not arrive in time, with
+/// `Connection: close`: the rest of the body may still be on its way, so the connection
+/// cannot carry another request (RFC 9110 §15.5.9).
+fn request_timeout<B>(error: &BoxError) -> Response<LanguageBody<B>> {
+    let message = format!("the request body did not arrive in time: {error}");
+    let body = json_rpc_error(None, -32600, &message, Value::Null);
+    let mut response = json_response(StatusCode::REQUEST_TIMEOUT, body);
+    response
+        .headers_mut()
+        .insert(CONNECTION, HeaderValue::from_static("close"));
+    own(response)
 }
 
 /// `500` with -32603 for a JSON response the layer could not read in full, so could not
@@ -428,7 +461,8 @@ fn unmirrorable_response<B>(
         ),
         ReadError::Body(e) => format!("could not read the response body: {e}"),
     };
-    let id = echo_id(skim_request(request_body).ok().and_then(|skim| skim.id()));
-    let body = json_rpc_error(&id, -32603, &message, Value::Null);
+    let skim = skim_request(request_body);
+    let id = echo_id(skim.as_ref().ok().and_then(|skim| skim.id()));
+    let body = json_rpc_error(id, -32603, &message, Value::Null);
     own(json_response(StatusCode::INTERNAL_SERVER_ERROR, body))
 }

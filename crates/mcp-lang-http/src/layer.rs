@@ -4,11 +4,15 @@
 //!
 //! 1. the body is read once, up to [`LanguageLayer::body_limit`] bytes; a larger body is
 //!    answered `413 Payload Too Large` with a JSON-RPC error saying so (never forwarded
-//!    unchecked);
+//!    unchecked); a body whose read times out (an `std::io::Error` of kind `TimedOut` in
+//!    the error's sources, as a deadline on the body reports) is answered
+//!    `408 Request Timeout` with `Connection: close`, any other failed read `400`;
 //! 2. `params._meta["io.modelcontextprotocol/acceptLanguage"]` and the id are read from
 //!    the bytes, and every `Accept-Language` field line is checked against the value;
 //!    a present header that disagrees is answered `400 Bad Request` with HeaderMismatch
-//!    (-32020) echoing the id;
+//!    (-32020) echoing the id as written and quoting at most
+//!    [`HeaderMismatch::QUOTE_LIMIT`](crate::HeaderMismatch::QUOTE_LIMIT) bytes of each
+//!    value;
 //! 3. otherwise a [`LanguagePreference`](crate::LanguagePreference) goes into the request extensions and the inner
 //!    service gets the request with the same body bytes;
 //! 4. on the response: `Vary: Accept-Language` is merged in; `Cache-Control: private` is

@@ -112,9 +112,17 @@
 //! # Decisions this crate makes where the SEP leaves room
 //!
 //! - **The -32020 body.** `{"jsonrpc":"2.0","id":<the request id, or null>,"error":{"code":-32020,
-//!   "message":…,"data":{"header":"Accept-Language","headerValue":…,"fieldLines":…,
-//!   "metaKey":…,"metaValue":…|null,"metaIsString":…,"offset":…|null}}}`. The id is echoed
-//!   when it is a string or a number; `headerValue` is the combined value that was compared.
+//!   "message":…,"data":{"header":"Accept-Language","headerValue":…,"headerLength":…,
+//!   "fieldLines":…,"metaKey":…,"metaValue":…|null,"metaLength":…|null,"metaIsString":…,
+//!   "offset":…|null}}}`. `headerValue` is the start of the combined value that was
+//!   compared and `metaValue` the start of the `_meta` string, each at most
+//!   [`HeaderMismatch::QUOTE_LIMIT`] (256) bytes, beside their full lengths and the offset
+//!   of the first difference: the answer stays under a few KiB however large the request
+//!   (a `_meta` value can fill most of a 4 MiB body).
+//! - **The id, as written.** Every error the layer writes echoes the request's `id`
+//!   exactly as the client wrote it when it is a JSON string or number (`1e2`, `1.50` and
+//!   `18446744073709551616` included: the raw text, not a number parsed and printed
+//!   again), and `null` otherwise (no id, `null`, an object, a body it could not read).
 //!   The layer's own error responses carry `Vary: Accept-Language` and
 //!   `Cache-Control: no-store`.
 //! - **Bodies that are not one JSON object** (malformed JSON, a batch array) carry no
@@ -139,6 +147,10 @@
 //! - **Limits:** an oversized request is `413` with a JSON-RPC error (-32600) naming the
 //!   limit; an oversized JSON response is replaced by a `500` with -32603, since it cannot
 //!   be mirrored.
+//! - **A request body that times out** (its read fails with an [`std::io::Error`] of kind
+//!   `TimedOut` anywhere in the error's chain of sources) is `408 Request Timeout` with a
+//!   JSON-RPC error (-32600) and `Connection: close`, since the rest of the body may still
+//!   be on its way (RFC 9110 §15.5.9); any other failed read is a `400`.
 //!
 //! # Limits
 //!
@@ -147,6 +159,86 @@
 //! `LanguageLayer::response_limit` bytes of a JSON response (default 16 MiB; more is a
 //! `500` saying so, since it cannot be mirrored). Agreement is linear in the header and
 //! `_meta` sizes and allocates nothing.
+//!
+//! # Timeouts and a connection limit, with hyper and tower-http
+//!
+//! The layer bounds what it reads, not how long a client takes to send it: it waits for
+//! the whole body before it can check agreement. Time is the server's to limit, at the
+//! connection, around the layer. Three limits keep a slow or idle client from holding a
+//! connection for ever (`mcp-lang serve --http` ships all three; see
+//! `mcp_lang_reference::serve::HttpLimits`):
+//!
+//! - **The request head:** hyper's `http1::Builder::header_read_timeout`, which acts only
+//!   once the builder has a timer (`hyper_util::rt::TokioTimer`); `axum::serve` sets none,
+//!   so behind it the timeout never fires. The clock starts when the connection opens and
+//!   again after each answer, so it also closes an idle keep-alive connection; past it,
+//!   hyper closes the connection without an answer.
+//! - **The request body:** a timeout on the body the layer reads, failing with an
+//!   [`std::io::Error`] of kind `TimedOut`, which the layer answers `408`. tower-http's
+//!   `TimeoutBody` (or `RequestBodyTimeoutLayer`) bounds the wait for *each* frame, which
+//!   cuts off a stalled body but not one that trickles in a byte at a time; for that, a
+//!   body wrapper with one deadline for the whole body (the reference server has one).
+//!   Either way the timeout is on *reading the request*: an answer that takes minutes, or
+//!   an event stream that stays open, is not touched. A timeout on the whole exchange
+//!   (tower-http's `TimeoutLayer`) would cut those off.
+//! - **Connections:** a semaphore permit taken before each `accept` and released when the
+//!   connection ends: over the limit, a new connection waits in the kernel's accept queue
+//!   until one closes. (tower's `ConcurrencyLimit` counts requests in a service, not
+//!   connections.)
+//!
+//! ```no_run
+//! # #[cfg(feature = "tower")]
+//! # async fn serve() -> std::io::Result<()> {
+//! use std::{io, sync::Arc, time::Duration};
+//!
+//! use axum::{Router, routing::post};
+//! use http::Request;
+//! use http_body_util::BodyExt;
+//! use hyper::{body::Incoming, server::conn::http1};
+//! use hyper_util::rt::{TokioIo, TokioTimer};
+//! use mcp_lang_http::LanguageLayer;
+//! use tokio::{net::TcpListener, sync::Semaphore};
+//! use tower_http::timeout::{TimeoutBody, TimeoutError};
+//! use tower_service::Service;
+//!
+//! // The MCP service behind the layer (here a stand-in).
+//! let app = Router::new()
+//!     .route("/mcp", post(|| async { "{}" }))
+//!     .layer(LanguageLayer::new());
+//!
+//! let listener = TcpListener::bind("127.0.0.1:8080").await?;
+//! let slots = Arc::new(Semaphore::new(256));
+//! let mut connections = http1::Builder::new();
+//! connections
+//!     .timer(TokioTimer::new())
+//!     .header_read_timeout(Duration::from_secs(10));
+//! loop {
+//!     let slot = Arc::clone(&slots).acquire_owned().await.expect("never closed");
+//!     let Ok((stream, _)) = listener.accept().await else { continue };
+//!     let app = app.clone();
+//!     let service = hyper::service::service_fn(move |request: Request<Incoming>| {
+//!         // Each frame of the body within 30 s; a timeout becomes `TimedOut`, which
+//!         // the layer answers `408 Request Timeout`.
+//!         let request = request.map(|body| {
+//!             TimeoutBody::new(Duration::from_secs(30), body).map_err(|e| {
+//!                 let kind = if e.is::<TimeoutError>() {
+//!                     io::ErrorKind::TimedOut
+//!                 } else {
+//!                     io::ErrorKind::Other
+//!                 };
+//!                 io::Error::new(kind, e)
+//!             })
+//!         });
+//!         app.clone().call(request)
+//!     });
+//!     let connection = connections.serve_connection(TokioIo::new(stream), service);
+//!     tokio::spawn(async move {
+//!         let _ = connection.await;
+//!         drop(slot);
+//!     });
+//! }
+//! # }
+//! ```
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
 

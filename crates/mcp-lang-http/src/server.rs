@@ -27,7 +27,7 @@
 //!
 //! // Case is significant: this request is answered 400 / -32020.
 //! let err = check_request(&headers, MetaValue::String("en-us, en;q=0.9")).unwrap_err();
-//! assert_eq!(err.header_value(), "en-US, en;q=0.9");
+//! assert_eq!(err.header_prefix(), "en-US, en;q=0.9");
 //! ```
 
 use std::fmt;
@@ -36,7 +36,8 @@ use bytes::Bytes;
 use http::header::{ACCEPT_LANGUAGE, CACHE_CONTROL, CONTENT_TYPE, HeaderValue, VARY};
 use http::{HeaderMap, Response, StatusCode};
 use mcp_lang_agree::{Agreement, JoinedLines, MetaValue, agree};
-use serde_json::json;
+use serde::Serialize;
+use serde_json::{json, value::RawValue};
 
 use mcp_lang_meta::{ACCEPT_LANGUAGE_KEY, RawPreference, skim_request};
 
@@ -147,12 +148,12 @@ pub fn check_request(
         }),
         Agreement::Mismatch(m) => {
             let all: Vec<&[u8]> = lines.iter().map(HeaderValue::as_bytes).collect();
+            let joined = JoinedLines::new(all.iter().copied());
             Err(HeaderMismatch {
-                meta_value: meta.as_str().map(str::to_owned),
-                header_value: JoinedLines::new(all.iter().copied()).to_string(),
+                header: Quote::of_display(&joined, joined.len()),
+                meta: meta.as_str().map(Quote::of_str),
                 line_count: all.len(),
                 offset: m.offset(),
-                detail: m.to_string(),
             })
         }
     }
@@ -320,7 +321,7 @@ pub fn validate_request(
         )),
         Err(mismatch) => Err(RejectedRequest {
             mismatch: Box::new(mismatch),
-            id: echo_id(raw_id),
+            id: echo_id(raw_id).map(ToOwned::to_owned),
         }),
     }
 }
@@ -337,23 +338,19 @@ fn shared_slice(body: &Bytes, text: &str) -> Bytes {
     }
 }
 
-/// The id to echo in an error response, from the id's raw JSON text: a string, or a
-/// number that `serde_json` holds exactly; anything else (or no id) is `null`.
+/// The id to echo in an error response, from the id's raw JSON text: a string or a
+/// number, exactly as the client wrote it (`1e2` stays `1e2`, `18446744073709551616`
+/// keeps every digit); anything else (`null`, an object, no id) is `None`, answered
+/// with `null`.
 ///
-/// A number is echoed only when it serializes back to the text the client sent:
-/// `serde_json` (without `arbitrary_precision`) keeps integers beyond 64 bits and
-/// exponents as `f64`, and echoing `18446744073709551616` as `1.8446744073709552e19`
-/// would answer a request that was never made. JSON-RPC 2.0 answers an id it cannot
-/// determine with `null`; MCP ids are strings or integers, so this only concerns ids
-/// no MCP client sends.
-pub(crate) fn echo_id(raw: Option<&str>) -> serde_json::Value {
-    let Some(raw) = raw else {
-        return serde_json::Value::Null;
-    };
-    match serde_json::from_str::<serde_json::Value>(raw) {
-        Ok(id @ serde_json::Value::String(_)) => id,
-        Ok(serde_json::Value::Number(n)) if n.to_string() == raw.trim() => n.into(),
-        _ => serde_json::Value::Null,
+/// JSON-RPC 2.0 answers with "the same value as the value of the id member in the
+/// Request Object"; the raw text is that value, where a number parsed into `f64` or
+/// `u64` may not be.
+pub(crate) fn echo_id(raw: Option<&str>) -> Option<&RawValue> {
+    let raw = raw?.trim_matches([' ', '\t', '\n', '\r']);
+    match raw.as_bytes().first() {
+        Some(b'"' | b'-' | b'0'..=b'9') => serde_json::from_str(raw).ok(),
+        _ => None,
     }
 }
 
@@ -368,13 +365,20 @@ pub(crate) fn echo_id(raw: Option<&str>) -> serde_json::Value {
 /// let body = br#"{"jsonrpc":"2.0","id":7,"method":"tools/list",
 ///     "params":{"_meta":{"io.modelcontextprotocol/acceptLanguage":"fr"}}}"#;
 /// let rejected = validate_request(&headers, body).unwrap_err();
-/// assert_eq!(rejected.id(), &serde_json::json!(7));
-/// assert_eq!(rejected.mismatch().meta_value(), Some("fr"));
+/// assert_eq!(rejected.id().map(|id| id.get()), Some("7"));
+/// assert_eq!(rejected.mismatch().meta_prefix(), Some("fr"));
 /// ```
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct RejectedRequest {
     mismatch: Box<HeaderMismatch>,
-    id: serde_json::Value,
+    id: Option<Box<RawValue>>,
+}
+
+impl PartialEq for RejectedRequest {
+    fn eq(&self, other: &Self) -> bool {
+        self.mismatch == other.mismatch
+            && self.id.as_deref().map(RawValue::get) == other.id.as_deref().map(RawValue::get)
+    }
 }
 
 impl RejectedRequest {
@@ -390,14 +394,16 @@ impl RejectedRequest {
     /// let body = br#"{"jsonrpc":"2.0","id":1,"method":"ping",
     ///     "params":{"_meta":{"io.modelcontextprotocol/acceptLanguage":"en"}}}"#;
     /// let rejected = validate_request(&headers, body).unwrap_err();
-    /// assert_eq!(rejected.mismatch().header_value(), "en, fr");
+    /// assert_eq!(rejected.mismatch().header_prefix(), "en, fr");
     /// assert_eq!(rejected.mismatch().line_count(), 2);
     /// ```
     pub fn mismatch(&self) -> &HeaderMismatch {
         &self.mismatch
     }
 
-    /// The request id (`null` when the body had none).
+    /// The request id as the client wrote it (a JSON string or number), or `None`
+    /// when the body had none or it was not a string or a number; the error response
+    /// then echoes `null`.
     ///
     /// ```
     /// use http::{HeaderMap, HeaderValue, header::ACCEPT_LANGUAGE};
@@ -408,13 +414,18 @@ impl RejectedRequest {
     /// // A notification has no id: the error echoes null.
     /// let body = br#"{"jsonrpc":"2.0","method":"notifications/initialized",
     ///     "params":{"_meta":{"io.modelcontextprotocol/acceptLanguage":"fr"}}}"#;
-    /// assert!(validate_request(&headers, body).unwrap_err().id().is_null());
+    /// assert!(validate_request(&headers, body).unwrap_err().id().is_none());
+    /// // A number is kept as written.
+    /// let body = br#"{"jsonrpc":"2.0","id":1e2,"method":"ping",
+    ///     "params":{"_meta":{"io.modelcontextprotocol/acceptLanguage":"fr"}}}"#;
+    /// assert_eq!(validate_request(&headers, body).unwrap_err().id().unwrap().get(), "1e2");
     /// ```
-    pub fn id(&self) -> &serde_json::Value {
-        &self.id
+    pub fn id(&self) -> Option<&RawValue> {
+        self.id.as_deref()
     }
 
-    /// The `400 Bad Request` response with the -32020 JSON-RPC error echoing the id.
+    /// The `400 Bad Request` response with the -32020 JSON-RPC error echoing the id as
+    /// written.
     ///
     /// ```
     /// use http::{HeaderMap, HeaderValue, StatusCode, header::{ACCEPT_LANGUAGE, CACHE_CONTROL}};
@@ -422,11 +433,13 @@ impl RejectedRequest {
     ///
     /// let mut headers = HeaderMap::new();
     /// headers.insert(ACCEPT_LANGUAGE, HeaderValue::from_static("de"));
-    /// let body = br#"{"jsonrpc":"2.0","id":"a","method":"ping",
+    /// let body = br#"{"jsonrpc":"2.0","id":18446744073709551616,"method":"ping",
     ///     "params":{"_meta":{"io.modelcontextprotocol/acceptLanguage":"fr"}}}"#;
     /// let response = validate_request(&headers, body).unwrap_err().to_response();
     /// assert_eq!(response.status(), StatusCode::BAD_REQUEST);
     /// assert_eq!(response.headers()[CACHE_CONTROL], "no-store");
+    /// let text = std::str::from_utf8(response.body()).unwrap();
+    /// assert!(text.contains(r#""id":18446744073709551616"#), "{text}");
     /// ```
     pub fn to_response(&self) -> Response<Bytes> {
         self.mismatch.to_response(&self.id)
@@ -441,11 +454,101 @@ impl fmt::Display for RejectedRequest {
 
 impl std::error::Error for RejectedRequest {}
 
+/// The start of a value an error quotes, and the value's whole length.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Quote {
+    /// At most [`HeaderMismatch::QUOTE_LIMIT`] bytes of the value's text, cut at a
+    /// character boundary.
+    prefix: String,
+    /// The whole value's length in bytes.
+    len: usize,
+    /// Whether `prefix` is shorter than the value's text.
+    cut: bool,
+}
+
+impl Quote {
+    /// The first bytes of `text`.
+    fn of_str(text: &str) -> Quote {
+        let (prefix, cut) = cut_at(text, HeaderMismatch::QUOTE_LIMIT);
+        Quote {
+            prefix: prefix.to_owned(),
+            len: text.len(),
+            cut,
+        }
+    }
+
+    /// The first bytes of what `value` displays, written until the limit and no
+    /// further (the rest is never formatted), for a value of `len` bytes.
+    fn of_display(value: &dyn fmt::Display, len: usize) -> Quote {
+        let mut prefix = Prefix {
+            text: String::new(),
+            cut: false,
+        };
+        // `Err` is the writer stopping at the limit.
+        let _ = fmt::write(&mut prefix, format_args!("{value}"));
+        Quote {
+            prefix: prefix.text,
+            len,
+            cut: prefix.cut,
+        }
+    }
+
+    /// The prefix for a message: at most `limit` bytes, with `…` and the length when
+    /// that is not the whole value.
+    fn for_message(&self, limit: usize) -> String {
+        let (short, cut) = cut_at(&self.prefix, limit);
+        if cut || self.cut {
+            format!("{short:?}… ({} bytes)", self.len)
+        } else {
+            format!("{short:?}")
+        }
+    }
+}
+
+/// The longest prefix of `text` of at most `limit` bytes that ends on a character
+/// boundary, and whether it is shorter than `text`.
+fn cut_at(text: &str, limit: usize) -> (&str, bool) {
+    if text.len() <= limit {
+        return (text, false);
+    }
+    let mut end = limit;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    (text.get(..end).unwrap_or_default(), true)
+}
+
+/// A `fmt::Write` that keeps the first [`HeaderMismatch::QUOTE_LIMIT`] bytes and then
+/// stops the formatting with an error.
+struct Prefix {
+    text: String,
+    cut: bool,
+}
+
+impl fmt::Write for Prefix {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        let room = HeaderMismatch::QUOTE_LIMIT.saturating_sub(self.text.len());
+        let (head, cut) = cut_at(s, room);
+        self.text.push_str(head);
+        if cut {
+            self.cut = true;
+            return Err(fmt::Error);
+        }
+        Ok(())
+    }
+}
+
+/// The most bytes of each value the error message quotes (`error.data` holds the
+/// longer prefixes).
+const MESSAGE_QUOTE: usize = 64;
+
 /// A request whose `Accept-Language` header is present and does not agree with its
 /// `_meta` preference: the server rejects it with `400 Bad Request` and the JSON-RPC error
 /// HeaderMismatch (-32020).
 ///
-/// It owns both values so that the error body can say exactly what disagreed.
+/// It quotes at most [`HeaderMismatch::QUOTE_LIMIT`] bytes of each value, with each
+/// value's length and the offset of the first difference, so that the error stays small
+/// however large the request was (a `_meta` value can take most of a 4 MiB body).
 ///
 /// ```
 /// use http::{HeaderMap, HeaderValue, StatusCode, header::ACCEPT_LANGUAGE};
@@ -464,18 +567,37 @@ impl std::error::Error for RejectedRequest {}
 /// assert_eq!(body["error"]["code"], -32020);
 /// assert_eq!(body["error"]["data"]["headerValue"], "en;q=0.900");
 /// assert_eq!(body["error"]["data"]["metaValue"], "en;q=0.9");
+/// assert_eq!(body["error"]["data"]["offset"], 8);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HeaderMismatch {
-    meta_value: Option<String>,
-    header_value: String,
+    header: Quote,
+    meta: Option<Quote>,
     line_count: usize,
     offset: Option<usize>,
-    detail: String,
 }
 
 impl HeaderMismatch {
-    /// The `_meta` string, or `None` when the `_meta` value is not a string.
+    /// The most bytes of each value (the combined header value, the `_meta` string) an
+    /// error quotes: 256.
+    ///
+    /// ```
+    /// use http::{HeaderMap, HeaderValue, header::ACCEPT_LANGUAGE};
+    /// use mcp_lang_agree::MetaValue;
+    /// use mcp_lang_http::{HeaderMismatch, check_request};
+    ///
+    /// let mut headers = HeaderMap::new();
+    /// headers.insert(ACCEPT_LANGUAGE, HeaderValue::from_static("en"));
+    /// let long = "fr-".repeat(100_000);
+    /// let mismatch = check_request(&headers, MetaValue::String(&long)).unwrap_err();
+    /// assert_eq!(mismatch.meta_prefix().map(str::len), Some(HeaderMismatch::QUOTE_LIMIT));
+    /// assert_eq!(mismatch.meta_len(), Some(300_000));
+    /// ```
+    pub const QUOTE_LIMIT: usize = 256;
+
+    /// The start of the `_meta` string, at most [`HeaderMismatch::QUOTE_LIMIT`] bytes
+    /// (the whole string when it is shorter), or `None` when the `_meta` value is not a
+    /// string.
     ///
     /// ```
     /// use http::{HeaderMap, HeaderValue, header::ACCEPT_LANGUAGE};
@@ -484,15 +606,31 @@ impl HeaderMismatch {
     ///
     /// let mut headers = HeaderMap::new();
     /// headers.insert(ACCEPT_LANGUAGE, HeaderValue::from_static("en"));
-    /// assert_eq!(check_request(&headers, MetaValue::String("fr")).unwrap_err().meta_value(), Some("fr"));
-    /// assert_eq!(check_request(&headers, MetaValue::NotString).unwrap_err().meta_value(), None);
+    /// assert_eq!(check_request(&headers, MetaValue::String("fr")).unwrap_err().meta_prefix(), Some("fr"));
+    /// assert_eq!(check_request(&headers, MetaValue::NotString).unwrap_err().meta_prefix(), None);
     /// ```
-    pub fn meta_value(&self) -> Option<&str> {
-        self.meta_value.as_deref()
+    pub fn meta_prefix(&self) -> Option<&str> {
+        self.meta.as_ref().map(|q| q.prefix.as_str())
     }
 
-    /// The header's field value as compared: each line trimmed, lines joined with `", "`.
-    /// Bytes that are not UTF-8 are shown as `\xNN`.
+    /// The length in bytes of the `_meta` string, or `None` when it is not a string.
+    ///
+    /// ```
+    /// use http::{HeaderMap, HeaderValue, header::ACCEPT_LANGUAGE};
+    /// use mcp_lang_agree::MetaValue;
+    /// use mcp_lang_http::check_request;
+    ///
+    /// let mut headers = HeaderMap::new();
+    /// headers.insert(ACCEPT_LANGUAGE, HeaderValue::from_static("en"));
+    /// assert_eq!(check_request(&headers, MetaValue::String("fr-CA")).unwrap_err().meta_len(), Some(5));
+    /// ```
+    pub fn meta_len(&self) -> Option<usize> {
+        self.meta.as_ref().map(|q| q.len)
+    }
+
+    /// The start of the header's field value as compared (each line trimmed, lines
+    /// joined with `", "`), at most [`HeaderMismatch::QUOTE_LIMIT`] bytes. Bytes that
+    /// are not UTF-8 are shown as `\xNN`.
     ///
     /// ```
     /// use http::{HeaderMap, HeaderValue, header::ACCEPT_LANGUAGE};
@@ -503,10 +641,27 @@ impl HeaderMismatch {
     /// headers.append(ACCEPT_LANGUAGE, HeaderValue::from_static(" de "));
     /// headers.append(ACCEPT_LANGUAGE, HeaderValue::from_static("en;q=0.5"));
     /// let mismatch = check_request(&headers, MetaValue::String("de")).unwrap_err();
-    /// assert_eq!(mismatch.header_value(), "de, en;q=0.5");
+    /// assert_eq!(mismatch.header_prefix(), "de, en;q=0.5");
     /// ```
-    pub fn header_value(&self) -> &str {
-        &self.header_value
+    pub fn header_prefix(&self) -> &str {
+        &self.header.prefix
+    }
+
+    /// The length in bytes of the header's combined field value.
+    ///
+    /// ```
+    /// use http::{HeaderMap, HeaderValue, header::ACCEPT_LANGUAGE};
+    /// use mcp_lang_agree::MetaValue;
+    /// use mcp_lang_http::check_request;
+    ///
+    /// let mut headers = HeaderMap::new();
+    /// headers.append(ACCEPT_LANGUAGE, HeaderValue::from_static("de"));
+    /// headers.append(ACCEPT_LANGUAGE, HeaderValue::from_static("en"));
+    /// let mismatch = check_request(&headers, MetaValue::String("de")).unwrap_err();
+    /// assert_eq!(mismatch.header_len(), "de, en".len());
+    /// ```
+    pub fn header_len(&self) -> usize {
+        self.header.len
     }
 
     /// How many `Accept-Language` field lines the request had.
@@ -543,13 +698,38 @@ impl HeaderMismatch {
         self.offset
     }
 
+    /// A one-line summary that quotes at most 64 bytes of each value.
+    fn summary(&self) -> String {
+        let meta = match &self.meta {
+            Some(meta) => format!(
+                "params._meta[\"{ACCEPT_LANGUAGE_KEY}\"] {}",
+                meta.for_message(MESSAGE_QUOTE)
+            ),
+            None => format!("params._meta[\"{ACCEPT_LANGUAGE_KEY}\"], which is not a string"),
+        };
+        let lines = match self.line_count {
+            1 => String::new(),
+            n => format!(" ({n} field lines joined)"),
+        };
+        let offset = match self.offset {
+            Some(offset) => format!(" (first difference at byte {offset})"),
+            None => String::new(),
+        };
+        format!(
+            "Accept-Language {}{lines} does not agree with {meta}{offset}",
+            self.header.for_message(MESSAGE_QUOTE)
+        )
+    }
+
     /// The JSON-RPC error object (`code`, `message`, `data`), for servers that build
-    /// their own responses.
+    /// their own responses. It stays small whatever the size of the values.
     ///
-    /// `data` holds `header` (`"Accept-Language"`), `headerValue` (the combined value),
-    /// `fieldLines` (how many lines), `metaKey`, `metaValue` (the `_meta` string, or
-    /// `null` when it is not a string), `metaIsString`, and `offset` (the first differing
-    /// byte, or `null`).
+    /// `data` holds `header` (`"Accept-Language"`), `headerValue` (the start of the
+    /// combined value, at most [`HeaderMismatch::QUOTE_LIMIT`] bytes), `headerLength`
+    /// (its length in bytes), `fieldLines` (how many lines), `metaKey`, `metaValue` (the
+    /// start of the `_meta` string, or `null` when it is not a string), `metaLength`
+    /// (its length, or `null`), `metaIsString`, and `offset` (the first differing byte,
+    /// or `null`).
     ///
     /// ```
     /// use http::{HeaderMap, HeaderValue, header::ACCEPT_LANGUAGE};
@@ -562,25 +742,30 @@ impl HeaderMismatch {
     /// assert_eq!(error["code"], -32020);
     /// assert_eq!(error["data"]["metaIsString"], false);
     /// assert_eq!(error["data"]["fieldLines"], 1);
+    /// assert_eq!(error["data"]["headerLength"], 2);
     /// ```
     pub fn to_error_object(&self) -> serde_json::Value {
         json!({
             "code": HEADER_MISMATCH,
-            "message": format!("HeaderMismatch: Accept-Language header does not agree with params._meta[\"{ACCEPT_LANGUAGE_KEY}\"]: {}", self.detail),
+            "message": format!("HeaderMismatch: {}", self.summary()),
             "data": {
                 "header": "Accept-Language",
-                "headerValue": self.header_value,
+                "headerValue": self.header.prefix,
+                "headerLength": self.header.len,
                 "fieldLines": self.line_count,
                 "metaKey": ACCEPT_LANGUAGE_KEY,
-                "metaValue": self.meta_value,
-                "metaIsString": self.meta_value.is_some(),
+                "metaValue": self.meta_prefix(),
+                "metaLength": self.meta_len(),
+                "metaIsString": self.meta.is_some(),
                 "offset": self.offset,
             }
         })
     }
 
-    /// The whole JSON-RPC response body: `{"jsonrpc":"2.0","id":…,"error":{…}}`, echoing
-    /// `id` (pass `Value::Null` when the request id is unknown).
+    /// The whole JSON-RPC response body as a value: `{"jsonrpc":"2.0","id":…,
+    /// "error":{…}}`, echoing `id` (pass `Value::Null` when the request id is unknown).
+    /// A `Value` holds a number as `i64`, `u64` or `f64`; to echo an id exactly as the
+    /// client wrote it, use [`HeaderMismatch::to_response`] with the raw id.
     ///
     /// ```
     /// use http::{HeaderMap, HeaderValue, header::ACCEPT_LANGUAGE};
@@ -600,12 +785,16 @@ impl HeaderMismatch {
     }
 
     /// The complete HTTP response: `400 Bad Request`, `Content-Type: application/json`,
-    /// `Vary: Accept-Language`, `Cache-Control: no-store`, and the JSON-RPC error body.
+    /// `Vary: Accept-Language`, `Cache-Control: no-store`, and the JSON-RPC error body
+    /// echoing `id`: anything serializable, such as a `serde_json::Value`, or the id's
+    /// raw text as a `serde_json::value::RawValue` (or `Option` of one; `None` is
+    /// `null`) to echo it exactly as written.
     ///
     /// ```
     /// use http::{HeaderMap, HeaderValue, StatusCode, header::{ACCEPT_LANGUAGE, CONTENT_TYPE, VARY}};
     /// use mcp_lang_agree::MetaValue;
     /// use mcp_lang_http::check_request;
+    /// use serde_json::value::RawValue;
     ///
     /// let mut headers = HeaderMap::new();
     /// headers.insert(ACCEPT_LANGUAGE, HeaderValue::from_static("en"));
@@ -614,34 +803,76 @@ impl HeaderMismatch {
     /// assert_eq!(response.status(), StatusCode::BAD_REQUEST);
     /// assert_eq!(response.headers()[CONTENT_TYPE], "application/json");
     /// assert_eq!(response.headers()[VARY], "Accept-Language");
+    ///
+    /// let id: &RawValue = serde_json::from_str("1.50").unwrap();
+    /// let response = mismatch.to_response(id);
+    /// assert!(std::str::from_utf8(response.body()).unwrap().starts_with(r#"{"jsonrpc":"2.0","id":1.50,"#));
     /// ```
-    pub fn to_response(&self, id: &serde_json::Value) -> Response<Bytes> {
-        json_response(
-            StatusCode::BAD_REQUEST,
-            self.to_json_rpc(id).to_string().into(),
-        )
+    pub fn to_response<I>(&self, id: &I) -> Response<Bytes>
+    where
+        I: Serialize + ?Sized,
+    {
+        let body = ErrorResponse {
+            jsonrpc: "2.0",
+            id,
+            error: &self.to_error_object(),
+        };
+        json_response(StatusCode::BAD_REQUEST, to_body(&body))
     }
 }
 
 impl fmt::Display for HeaderMismatch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Accept-Language header mismatch: {}", self.detail)
+        write!(f, "Accept-Language header mismatch: {}", self.summary())
     }
 }
 
 impl std::error::Error for HeaderMismatch {}
 
-/// A JSON-RPC error response body built from parts, for the layer's own refusals.
+/// A JSON-RPC error response, serialized with the id as given (a `RawValue` keeps the
+/// client's text).
+#[derive(Serialize)]
+struct ErrorResponse<'a, I: ?Sized, E: ?Sized> {
+    jsonrpc: &'static str,
+    id: &'a I,
+    error: &'a E,
+}
+
+/// A JSON-RPC error object built from parts.
+#[cfg(feature = "tower")]
+#[derive(Serialize)]
+struct ErrorObject<'a> {
+    code: i64,
+    message: &'a str,
+    data: serde_json::Value,
+}
+
+/// A serialized body. Serializing these values cannot fail (string keys, no
+/// non-finite floats); an empty body would be the answer if it ever did.
+fn to_body<T: Serialize + ?Sized>(value: &T) -> Bytes {
+    serde_json::to_vec(value)
+        .map(Bytes::from)
+        .unwrap_or_default()
+}
+
+/// A JSON-RPC error response body built from parts, for the layer's own refusals,
+/// echoing `id` as written (`None` is `null`).
 #[cfg(feature = "tower")]
 pub(crate) fn json_rpc_error(
-    id: &serde_json::Value,
+    id: Option<&RawValue>,
     code: i64,
     message: &str,
     data: serde_json::Value,
 ) -> Bytes {
-    json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message, "data": data}})
-        .to_string()
-        .into()
+    to_body(&ErrorResponse {
+        jsonrpc: "2.0",
+        id: &id,
+        error: &ErrorObject {
+            code,
+            message,
+            data,
+        },
+    })
 }
 
 /// An uncacheable JSON response with the given status.
@@ -660,31 +891,30 @@ mod tests {
     use super::*;
 
     #[test]
-    fn echoes_strings_and_exact_numbers_and_never_a_changed_id() {
-        use serde_json::json;
-        assert_eq!(echo_id(Some(r#""abc""#)), json!("abc"));
-        assert_eq!(echo_id(Some("42")), json!(42));
-        assert_eq!(echo_id(Some("-7")), json!(-7));
-        assert_eq!(echo_id(Some("18446744073709551615")), json!(u64::MAX));
-        assert_eq!(echo_id(Some("1.5")), json!(1.5));
-        // Not representable exactly: `null`, not a different number.
-        for changed in [
+    fn echoes_strings_and_numbers_exactly_as_written() {
+        let echo = |raw| echo_id(Some(raw)).map(RawValue::get);
+        for written in [
+            r#""abc""#,
+            r#""a\u0000b""#,
+            "42",
+            "-7",
+            "18446744073709551615",
             "18446744073709551616",
             "-9223372036854775809",
+            "1.5",
             "1e2",
             "1.50",
             "-0",
+            "1E+400",
         ] {
-            assert_eq!(echo_id(Some(changed)), serde_json::Value::Null, "{changed}");
+            assert_eq!(echo(written), Some(written), "{written}");
         }
-        for not_an_id in ["null", "true", "[1]", "{}", "", "01"] {
-            assert_eq!(
-                echo_id(Some(not_an_id)),
-                serde_json::Value::Null,
-                "{not_an_id}"
-            );
+        // Surrounding whitespace is not part of the value.
+        assert_eq!(echo(" 7 "), Some("7"));
+        for not_an_id in ["null", "true", "[1]", "{}", "", "01", "1.", r#""open"#] {
+            assert_eq!(echo(not_an_id), None, "{not_an_id}");
         }
-        assert_eq!(echo_id(None), serde_json::Value::Null);
+        assert_eq!(echo_id(None).map(RawValue::get), None);
     }
 
     fn headers(lines: &[&'static str]) -> HeaderMap {
@@ -720,7 +950,8 @@ mod tests {
             Ok(RequestAgreement::NoPreference)
         );
         let err = check_request(&en, MetaValue::NotString).unwrap_err();
-        assert_eq!(err.meta_value(), None);
+        assert_eq!(err.meta_prefix(), None);
+        assert_eq!(err.meta_len(), None);
         assert_eq!(err.offset(), None);
     }
 
@@ -728,7 +959,8 @@ mod tests {
     fn a_conflicting_second_line_is_seen() {
         let h = headers(&["en", "fr"]);
         let err = check_request(&h, MetaValue::String("en")).unwrap_err();
-        assert_eq!(err.header_value(), "en, fr");
+        assert_eq!(err.header_prefix(), "en, fr");
+        assert_eq!(err.header_len(), 6);
         assert_eq!(err.line_count(), 2);
         assert_eq!(err.offset(), Some(2));
     }
@@ -741,9 +973,64 @@ mod tests {
         assert_eq!(body["id"], "req-1");
         assert_eq!(body["error"]["code"], HEADER_MISMATCH);
         assert_eq!(body["error"]["data"]["metaValue"], "en-US");
+        assert_eq!(body["error"]["data"]["metaLength"], 5);
         assert_eq!(body["error"]["data"]["headerValue"], "en-us");
+        assert_eq!(body["error"]["data"]["headerLength"], 5);
         assert_eq!(body["error"]["data"]["offset"], 3);
         let message = body["error"]["message"].as_str().unwrap();
         assert!(message.contains("\"en-US\"") && message.contains("\"en-us\""));
+        assert!(!message.contains('…'), "{message}");
+    }
+
+    /// The answer to a mismatch of any size: at most `QUOTE_LIMIT` bytes of each
+    /// value, their lengths, the offset; a few KiB in all.
+    #[test]
+    fn error_body_is_bounded_whatever_the_size_of_the_values() {
+        const MIB: usize = 1 << 20;
+        let long_meta = format!("en{}", "\u{1}\u{e9}".repeat(2 * MIB));
+        let long_line = HeaderValue::from_bytes(&vec![b'a'; 400 << 10]).unwrap();
+        let obs_text = HeaderValue::from_bytes(&[0xe9; 4096]).unwrap();
+        let mut h = HeaderMap::new();
+        h.append(ACCEPT_LANGUAGE, HeaderValue::from_static("en"));
+        h.append(ACCEPT_LANGUAGE, obs_text);
+        h.append(ACCEPT_LANGUAGE, long_line);
+        for meta in [MetaValue::String(&long_meta), MetaValue::NotString] {
+            let err = check_request(&h, meta).unwrap_err();
+            let response = err.to_response(&json!("id"));
+            let body = response.body();
+            assert!(body.len() <= 4 << 10, "{} bytes", body.len());
+            let json: serde_json::Value = serde_json::from_slice(body).unwrap();
+            let data = &json["error"]["data"];
+            assert_eq!(data["headerLength"], 2 + 2 + 4096 + 2 + (400 << 10));
+            assert_eq!(data["fieldLines"], 3);
+            let header = data["headerValue"].as_str().unwrap();
+            assert!(header.len() <= HeaderMismatch::QUOTE_LIMIT);
+            assert!(header.starts_with("en, \\xE9\\xE9"), "{header}");
+            let message = json["error"]["message"].as_str().unwrap();
+            assert!(message.len() <= 1 << 10, "{message}");
+            assert!(message.contains(&format!("… ({} bytes)", err.header_len())));
+            assert!(err.to_string().len() <= 1 << 10);
+            if let MetaValue::String(meta) = meta {
+                assert_eq!(data["metaLength"], meta.len());
+                assert_eq!(data["offset"], 2);
+                let prefix = data["metaValue"].as_str().unwrap();
+                assert!(meta.starts_with(prefix) && prefix.len() <= HeaderMismatch::QUOTE_LIMIT);
+                assert!(prefix.len() > HeaderMismatch::QUOTE_LIMIT - 4, "{prefix:?}");
+            } else {
+                assert!(data["metaValue"].is_null() && data["metaLength"].is_null());
+            }
+        }
+    }
+
+    /// A value that ends exactly at the limit is whole: no `…`.
+    #[test]
+    fn a_value_of_exactly_the_limit_is_not_marked_cut() {
+        let exact = "a".repeat(HeaderMismatch::QUOTE_LIMIT);
+        let quote = Quote::of_display(&exact, exact.len());
+        assert_eq!((quote.prefix.len(), quote.cut), (exact.len(), false));
+        let longer = format!("{exact}b");
+        let quote = Quote::of_display(&longer, longer.len());
+        assert_eq!((quote.prefix.as_str(), quote.cut), (exact.as_str(), true));
+        assert_eq!(Quote::of_str(&longer), quote);
     }
 }

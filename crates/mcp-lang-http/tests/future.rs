@@ -26,6 +26,9 @@ enum Step {
     Data(Bytes),
     Trailers,
     Fail,
+    /// A deadline on the body passed: an `io::Error` of kind `TimedOut`, wrapped the
+    /// way a framework's body type wraps its source's error.
+    TimedOut,
 }
 
 /// A body that plays its steps in order.
@@ -66,11 +69,34 @@ impl Body for Script {
                 Poll::Ready(Some(Ok(Frame::trailers(trailers))))
             }
             Some(Step::Fail) => Poll::Ready(Some(Err(std::io::Error::other("connection reset")))),
+            Some(Step::TimedOut) => {
+                let deadline = std::io::Error::new(
+                    std::io::ErrorKind::TimedOut,
+                    "request body not received within 30 s",
+                );
+                Poll::Ready(Some(Err(std::io::Error::other(Wrapped(deadline)))))
+            }
         }
     }
 
     fn size_hint(&self) -> SizeHint {
         SizeHint::default()
+    }
+}
+
+/// An error that only names its source, as `axum::Error` or hyper's do.
+#[derive(Debug)]
+struct Wrapped(std::io::Error);
+
+impl std::fmt::Display for Wrapped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("body error")
+    }
+}
+
+impl std::error::Error for Wrapped {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.0)
     }
 }
 
@@ -175,6 +201,20 @@ fn a_request_body_that_fails_is_a_400_and_the_inner_service_is_not_called() {
     assert_eq!(error["error"]["code"], -32600);
     let message = error["error"]["message"].as_str().unwrap();
     assert!(message.contains("connection reset"), "{message}");
+}
+
+#[test]
+fn a_request_body_that_times_out_is_a_408_that_closes_the_connection() {
+    let request = Script::new([data(&REQUEST[..20]), Step::Pending, Step::TimedOut]);
+    let (response, _) = run(request, Script::new([data(ANSWER)]));
+    assert_eq!(response.status(), StatusCode::REQUEST_TIMEOUT);
+    assert_eq!(response.headers()["connection"], "close");
+    assert_eq!(response.headers()["cache-control"], "no-store");
+    let error = json(response.body());
+    assert_eq!(error["error"]["code"], -32600);
+    assert!(error["id"].is_null());
+    let message = error["error"]["message"].as_str().unwrap();
+    assert!(message.contains("did not arrive in time"), "{message}");
 }
 
 #[test]

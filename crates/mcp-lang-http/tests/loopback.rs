@@ -780,18 +780,50 @@ async fn a_mismatch_without_an_id_echoes_null() {
     assert_mismatch(&a, Value::Null);
 }
 
+/// Every error the layer writes echoes the id exactly as the client wrote it: any
+/// JSON string or number, even one that `serde_json::Value` would rewrite.
+#[tokio::test]
+async fn a_mismatch_echoes_the_id_as_written() {
+    let addr = server().await;
+    for id in [
+        "1e2",
+        "1.50",
+        "-0",
+        "18446744073709551616",
+        "-9223372036854775809",
+        r#""a\u00e9b""#,
+        "7",
+    ] {
+        let body = format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/list","params":{{"_meta":{{"io.modelcontextprotocol/acceptLanguage":"en"}}}}}}"#
+        );
+        let a = post_json(addr, &["fr"], body).await;
+        assert_eq!(a.status, StatusCode::BAD_REQUEST, "{id}");
+        let text = std::str::from_utf8(&a.body).unwrap();
+        assert!(
+            text.starts_with(&format!(r#"{{"jsonrpc":"2.0","id":{id},"error":"#)),
+            "{id}: {text}"
+        );
+    }
+    // Not a string or a number: `null`.
+    for id in ["null", "[1]", r#"{"a":1}"#, "true"] {
+        let body = format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/list","params":{{"_meta":{{"io.modelcontextprotocol/acceptLanguage":"en"}}}}}}"#
+        );
+        let a = post_json(addr, &["fr"], body).await;
+        assert_mismatch(&a, Value::Null);
+    }
+}
+
 #[tokio::test]
 async fn a_json_response_over_the_response_limit_is_a_500_saying_so() {
     let addr = serve(LanguageLayer::new().response_limit(64)).await;
-    let a = post_json(
-        addr,
-        &["en"],
-        message(json!(60), "tools/list", Some(json!("en"))),
-    )
-    .await;
+    let body = r#"{"jsonrpc":"2.0","id":6e1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/acceptLanguage":"en"}}}"#;
+    let a = post_json(addr, &["en"], body.to_owned()).await;
     assert_eq!(a.status, StatusCode::INTERNAL_SERVER_ERROR);
+    let text = std::str::from_utf8(&a.body).unwrap();
+    assert!(text.contains(r#""id":6e1"#), "{text}");
     let body = a.json();
-    assert_eq!(body["id"], 60);
     assert_eq!(body["error"]["code"], -32603);
     assert!(
         body["error"]["message"]

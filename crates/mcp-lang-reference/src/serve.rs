@@ -1,13 +1,15 @@
 //! Serving the reference server: stdio, and Streamable HTTP behind the
 //! SEP-2792 tower layer.
 //!
-//! On HTTP the stack is, outermost first: axum's router → `mcp-lang-http`'s
+//! On HTTP the stack is, outermost first: the connection limits of
+//! [`HttpLimits`] (hyper's header-read timeout, a deadline on each request
+//! body, a cap on open connections) → axum's router → `mcp-lang-http`'s
 //! [`LanguageLayer`] (exact agreement, 400/-32020, `Content-Language`, `Vary`,
-//! `Cache-Control: private`) → rmcp's [`StreamableHttpService`] → the
-//! [`ReferenceServer`] handler. rmcp's service is a plain tower service, so the
-//! layer wraps it like any other; the handler then finds the same request's
-//! HTTP parts in its `RequestContext` and re-checks agreement as a second line
-//! of defence.
+//! `Cache-Control: private`) → the JSON-RPC answer to a body rmcp cannot read
+//! → rmcp's [`StreamableHttpService`] → the [`ReferenceServer`] handler. rmcp's
+//! service is a plain tower service, so the layer wraps it like any other; the
+//! handler then finds the same request's HTTP parts in its `RequestContext`
+//! and re-checks agreement as a second line of defence.
 //!
 //! By default the HTTP server is stateless with JSON responses (rmcp's
 //! `json_response`), as SEP-2575 stateless MCP recommends: each POST is
@@ -15,6 +17,21 @@
 //! `Content-Language`. A request whose handler sends notifications first (a
 //! tool reporting progress) is answered as an event stream, where the
 //! language travels in each message's `_meta` only.
+//!
+//! # Messages that cannot be read
+//!
+//! rmcp answers a POST body it cannot parse with a plain-text `415`; on stdio
+//! it drops a line that is not JSON without an answer, and answers JSON that is
+//! not a message with `-32600` and no `id`. The reference server answers both
+//! transports the JSON-RPC way instead: `-32700` ("Parse error") with
+//! `"id": null` for text that is not JSON (bad syntax, invalid UTF-8, a
+//! control character in a string, nesting over 127), `-32600` ("Invalid
+//! Request") echoing the id exactly as written for JSON that is not a message
+//! (a duplicated `_meta` key, a wrong type), then goes on. Over HTTP the
+//! answer is `400 Bad Request` with that body, as the MCP transport says of
+//! input the server cannot accept. On stdio a notification or a response that
+//! cannot be read is not answered (JSON-RPC never answers those), and a line
+//! over rmcp's 16 MiB limit is answered `-32600` with `"id": null`.
 //!
 //! ```
 //! use std::net::SocketAddr;
@@ -28,7 +45,14 @@
 //! ```
 
 #[cfg(feature = "http")]
-use std::{net::SocketAddr, sync::Arc};
+mod conn;
+#[cfg(any(feature = "stdio", feature = "http"))]
+mod jsonrpc;
+#[cfg(feature = "stdio")]
+mod stdio;
+
+#[cfg(feature = "http")]
+use std::{net::SocketAddr, sync::Arc, time::Duration};
 
 #[cfg(feature = "http")]
 use mcp_lang_http::LanguageLayer;
@@ -126,6 +150,11 @@ pub fn stdio_transport() -> impl rmcp::transport::Transport<rmcp::RoleServer> + 
 /// The transport of [`serve_stdio`] on any pair of byte streams carrying
 /// JSON-RPC lines (an in-process pipe, a socket).
 ///
+/// rmcp's message types and encoder, with lines read here so that a line rmcp
+/// cannot read is answered (see the module docs): `-32700` with `"id": null`
+/// for text that is not JSON, `-32600` with the id as written for JSON that is
+/// not a message, and the session goes on.
+///
 /// ```
 /// use mcp_lang_reference::{ReferenceServer, serve::{serve_transport, stream_transport}};
 /// use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
@@ -149,7 +178,7 @@ where
     R: tokio::io::AsyncRead + Send + Unpin + 'static,
     W: tokio::io::AsyncWrite + Send + Unpin + 'static,
 {
-    rmcp::transport::async_rw::AsyncRwTransport::new_server(read, write)
+    stdio::LineTransport::new(read, write)
 }
 
 #[cfg(feature = "stdio")]
@@ -246,6 +275,7 @@ where
         Arc::new(LocalSessionManager::default()),
         config,
     );
+    let service = axum::middleware::from_fn(jsonrpc::answer_unreadable_bodies).layer(service);
     axum::Router::new().nest_service(MCP_PATH, LanguageLayer::new().layer(service))
 }
 
@@ -383,8 +413,9 @@ pub async fn spawn_http(
 
 #[cfg(feature = "http")]
 /// Binds `addr` and serves the router that `make` builds in a background
-/// task, the way [`spawn_http`] serves the reference server's: the token
-/// `make` receives is cancelled on [`HttpServer::shutdown`].
+/// task, the way [`spawn_http`] serves the reference server's, with the
+/// default [`HttpLimits`]: the token `make` receives is cancelled on
+/// [`HttpServer::shutdown`].
 ///
 /// # Errors
 ///
@@ -406,15 +437,220 @@ pub async fn spawn_router(
     addr: SocketAddr,
     make: impl FnOnce(CancellationToken) -> axum::Router,
 ) -> std::io::Result<HttpServer> {
+    spawn_router_with(addr, HttpLimits::default(), make).await
+}
+
+#[cfg(feature = "http")]
+/// [`spawn_router`] with other connection limits: what `mcp-lang serve --http`
+/// runs with its `--header-timeout`, `--body-timeout` and `--max-connections`.
+///
+/// # Errors
+///
+/// The address cannot be bound.
+///
+/// A client that sends its request head too slowly is cut off:
+///
+/// ```
+/// use std::{net::SocketAddr, time::Duration};
+/// use mcp_lang_reference::{ReferenceServer, serve::{HttpLimits, HttpMode, http_router, spawn_router_with}};
+/// use tokio::io::{AsyncReadExt, AsyncWriteExt};
+///
+/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// let server = ReferenceServer::new().unwrap();
+/// let limits = HttpLimits::new().header_read_timeout(Duration::from_millis(200));
+/// let any_port = SocketAddr::from(([127, 0, 0, 1], 0));
+/// let http = spawn_router_with(any_port, limits, move |cancel| http_router(server, HttpMode::Stateless, cancel)).await.unwrap();
+///
+/// let mut slow = tokio::net::TcpStream::connect(http.local_addr()).await.unwrap();
+/// slow.write_all(b"POST /mcp HTTP/1.1\r\nHost: a\r\n").await.unwrap(); // and nothing more
+/// let mut rest = Vec::new();
+/// let closed = tokio::time::timeout(Duration::from_secs(10), slow.read_to_end(&mut rest)).await;
+/// assert!(closed.is_ok(), "the server closed the connection");
+/// http.shutdown().await;
+/// # });
+/// ```
+pub async fn spawn_router_with(
+    addr: SocketAddr,
+    limits: HttpLimits,
+    make: impl FnOnce(CancellationToken) -> axum::Router,
+) -> std::io::Result<HttpServer> {
     let listener = TcpListener::bind(addr).await?;
     let addr = listener.local_addr()?;
     let cancel = CancellationToken::new();
     let router = make(cancel.child_token());
     let stop = cancel.clone();
     let task = tokio::spawn(async move {
-        axum::serve(listener, router)
-            .with_graceful_shutdown(async move { stop.cancelled().await })
-            .await
+        conn::serve(listener, router, limits, stop).await;
+        Ok(())
     });
     Ok(HttpServer { addr, cancel, task })
+}
+
+#[cfg(feature = "http")]
+/// Limits on each HTTP connection, so that no client holds one forever: how
+/// long the request head and the request body may take to arrive, and how many
+/// connections may be open at once.
+///
+/// | limit | default | beyond it |
+/// |-------|---------|-----------|
+/// | [`HttpLimits::header_read_timeout`] | 10 s | the connection is closed without an answer (hyper's `header_read_timeout`); the clock starts when the connection opens and again after each answer, so it also closes an idle keep-alive connection |
+/// | [`HttpLimits::body_read_timeout`] | 30 s | `408 Request Timeout` with a JSON-RPC error (`-32600`) and `Connection: close`; the clock starts when the request head has arrived and covers the whole body, however it trickles in |
+/// | [`HttpLimits::max_connections`] | 256 | the next connection is not accepted until an open one closes: it waits, unread, in the kernel's accept queue |
+///
+/// Neither timeout limits the answer: a tool that works for minutes, or an
+/// event stream that stays open, is never cut off by them.
+///
+/// ```
+/// use std::time::Duration;
+/// use mcp_lang_reference::serve::HttpLimits;
+///
+/// let limits = HttpLimits::new()
+///     .header_read_timeout(Duration::from_secs(5))
+///     .max_connections(64);
+/// assert_eq!(limits.get_header_read_timeout(), Duration::from_secs(5));
+/// assert_eq!(limits.get_body_read_timeout(), HttpLimits::DEFAULT_BODY_READ_TIMEOUT);
+/// assert_eq!(limits.get_max_connections(), 64);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HttpLimits {
+    header_read_timeout: Duration,
+    body_read_timeout: Duration,
+    max_connections: usize,
+}
+
+#[cfg(feature = "http")]
+impl Default for HttpLimits {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+#[cfg(feature = "http")]
+impl HttpLimits {
+    /// The default time for a request head to arrive: 10 s.
+    ///
+    /// ```
+    /// use mcp_lang_reference::serve::HttpLimits;
+    ///
+    /// assert_eq!(HttpLimits::new().get_header_read_timeout(), HttpLimits::DEFAULT_HEADER_READ_TIMEOUT);
+    /// ```
+    pub const DEFAULT_HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
+    /// The default time for a request body to arrive after its head: 30 s.
+    ///
+    /// ```
+    /// use mcp_lang_reference::serve::HttpLimits;
+    ///
+    /// assert_eq!(HttpLimits::new().get_body_read_timeout(), HttpLimits::DEFAULT_BODY_READ_TIMEOUT);
+    /// ```
+    pub const DEFAULT_BODY_READ_TIMEOUT: Duration = Duration::from_secs(30);
+    /// The default number of connections open at once: 256.
+    ///
+    /// ```
+    /// use mcp_lang_reference::serve::HttpLimits;
+    ///
+    /// assert_eq!(HttpLimits::new().get_max_connections(), HttpLimits::DEFAULT_MAX_CONNECTIONS);
+    /// ```
+    pub const DEFAULT_MAX_CONNECTIONS: usize = 256;
+
+    /// The default limits.
+    ///
+    /// ```
+    /// use mcp_lang_reference::serve::HttpLimits;
+    ///
+    /// assert_eq!(HttpLimits::new(), HttpLimits::default());
+    /// ```
+    pub const fn new() -> Self {
+        HttpLimits {
+            header_read_timeout: Self::DEFAULT_HEADER_READ_TIMEOUT,
+            body_read_timeout: Self::DEFAULT_BODY_READ_TIMEOUT,
+            max_connections: Self::DEFAULT_MAX_CONNECTIONS,
+        }
+    }
+
+    /// How long a request head (the request line and every field line) may take
+    /// to arrive, counted from when the connection opens or its previous answer
+    /// ends. A zero duration is taken as 1 ms.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use mcp_lang_reference::serve::HttpLimits;
+    ///
+    /// let limits = HttpLimits::new().header_read_timeout(Duration::from_secs(3));
+    /// assert_eq!(limits.get_header_read_timeout(), Duration::from_secs(3));
+    /// ```
+    pub const fn header_read_timeout(mut self, timeout: Duration) -> Self {
+        self.header_read_timeout = at_least_a_millisecond(timeout);
+        self
+    }
+
+    /// How long a request body may take to arrive in full, counted from when its
+    /// head has arrived. A zero duration is taken as 1 ms.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use mcp_lang_reference::serve::HttpLimits;
+    ///
+    /// let limits = HttpLimits::new().body_read_timeout(Duration::from_secs(60));
+    /// assert_eq!(limits.get_body_read_timeout(), Duration::from_secs(60));
+    /// ```
+    pub const fn body_read_timeout(mut self, timeout: Duration) -> Self {
+        self.body_read_timeout = at_least_a_millisecond(timeout);
+        self
+    }
+
+    /// How many connections may be open at once; 0 is taken as 1.
+    ///
+    /// ```
+    /// use mcp_lang_reference::serve::HttpLimits;
+    ///
+    /// assert_eq!(HttpLimits::new().max_connections(0).get_max_connections(), 1);
+    /// ```
+    pub const fn max_connections(mut self, connections: usize) -> Self {
+        self.max_connections = if connections == 0 { 1 } else { connections };
+        self
+    }
+
+    /// The header-read timeout.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use mcp_lang_reference::serve::HttpLimits;
+    ///
+    /// assert_eq!(HttpLimits::new().get_header_read_timeout(), Duration::from_secs(10));
+    /// ```
+    pub const fn get_header_read_timeout(&self) -> Duration {
+        self.header_read_timeout
+    }
+
+    /// The body-read timeout.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use mcp_lang_reference::serve::HttpLimits;
+    ///
+    /// assert_eq!(HttpLimits::new().get_body_read_timeout(), Duration::from_secs(30));
+    /// ```
+    pub const fn get_body_read_timeout(&self) -> Duration {
+        self.body_read_timeout
+    }
+
+    /// The connection limit.
+    ///
+    /// ```
+    /// use mcp_lang_reference::serve::HttpLimits;
+    ///
+    /// assert_eq!(HttpLimits::new().get_max_connections(), 256);
+    /// ```
+    pub const fn get_max_connections(&self) -> usize {
+        self.max_connections
+    }
+}
+
+#[cfg(feature = "http")]
+const fn at_least_a_millisecond(timeout: Duration) -> Duration {
+    if timeout.is_zero() {
+        Duration::from_millis(1)
+    } else {
+        timeout
+    }
 }
