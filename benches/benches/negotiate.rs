@@ -28,7 +28,7 @@
 //!
 //! As in the grammar bench, `--callgrind ID ITERATIONS` (ids are
 //! `group/function`, e.g. `negotiate/typical-20/mcp-lang`; `--callgrind list`
-//! prints them) runs one operation `ITERATIONS` times inside `callgrind_loop`
+//! prints them, each with the size of its header in bytes after a tab) runs one operation `ITERATIONS` times inside `callgrind_loop`
 //! instead of running criterion, for
 //! `valgrind --tool=callgrind --toggle-collect='*callgrind_loop*'`.
 //! `GROUP/mcp-lang-negotiate-only` (callgrind only, never timed) counts our
@@ -37,7 +37,7 @@
 
 use std::hint::black_box;
 
-use criterion::Criterion;
+use criterion::{Criterion, Throughput};
 use fluent_langneg::LanguageIdentifier;
 use fluent_langneg::{NegotiationStrategy, accepted_languages, negotiate_languages};
 use mcp_lang_match::Negotiator;
@@ -296,6 +296,7 @@ fn bench(c: &mut Criterion, cases: &[Case]) {
     check_answers(cases);
     for case in cases {
         let mut group = c.benchmark_group(&case.name);
+        group.throughput(Throughput::Bytes(case.header.len() as u64));
         if case.is_large() {
             group.sample_size(10);
         }
@@ -359,7 +360,14 @@ fn callgrind(cases: &[Case], id: &str, iterations: &str) {
             .map(move |&(imp, run)| (format!("{}/{imp}", case.name), run, case))
     });
     if id == "list" {
-        all.for_each(|(id, _, _)| println!("{id}"));
+        all.for_each(|(id, _, case)| println!("{id}\t{}", case.header.len()));
+        for case in cases {
+            println!(
+                "{}/mcp-lang-negotiate-only\t{}",
+                case.name,
+                case.header.len()
+            );
+        }
         return;
     }
     let iterations: u64 = iterations.parse().expect("ITERATIONS is a number");

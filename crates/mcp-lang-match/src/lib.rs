@@ -65,7 +65,9 @@
 //! rated by a range of another primary subtag, explicitly or by truncation,
 //! so per request each range looks up its group and costs a comparison with
 //! each tag of that group, or nothing more when no tag has its primary
-//! subtag; `*` is one comparison. Every range is read, once: a preference of
+//! subtag; `*` is one comparison. Every range is read, once (a raw value
+//! given to [`Negotiator::negotiate_header`] is rated while it is validated,
+//! so its bytes are walked once in all; decision G7): a preference of
 //! a few ranges is buffered on the stack and each group met is scored
 //! against its own ranges (skipping groups whose ranges cannot beat the best
 //! so far); a longer one is rated range by range into one small record per

@@ -42,7 +42,9 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
-use mcp_lang_grammar::{AcceptLanguage, LanguageTag, ParseError, Quality, Ranges};
+use mcp_lang_grammar::{
+    AcceptLanguage, LanguageTag, ParseError, Quality, Validating, WeightedRange,
+};
 
 use crate::basic::Decider;
 use crate::subtags;
@@ -705,10 +707,9 @@ impl Negotiator {
     /// assert_eq!(n.negotiate_header(None).reason(), Reason::Absent);
     /// ```
     pub fn negotiate_header(&self, value: Option<&str>) -> Negotiation<'_> {
-        match value.map(AcceptLanguage::parse) {
+        match value {
             None => self.fallback(Reason::Absent),
-            Some(Err(_)) => self.fallback(Reason::Malformed),
-            Some(Ok(header)) => self.negotiate(&header),
+            Some(value) => self.negotiate_validating(AcceptLanguage::validating(value)),
         }
     }
 
@@ -722,11 +723,27 @@ impl Negotiator {
     /// assert_eq!(n.negotiate_header_bytes(Some(b"fr")).tag(), "fr");
     /// ```
     pub fn negotiate_header_bytes(&self, value: Option<&[u8]>) -> Negotiation<'_> {
-        match value.map(AcceptLanguage::parse_bytes) {
+        match value {
             None => self.fallback(Reason::Absent),
-            Some(Err(_)) => self.fallback(Reason::Malformed),
-            Some(Ok(header)) => self.negotiate(&header),
+            Some(value) => self.negotiate_validating(AcceptLanguage::validating_bytes(value)),
         }
+    }
+
+    /// Negotiates while the value is validated, in one pass over its
+    /// bytes; what was computed is dropped when the value turns out
+    /// malformed (SEP-2792: then it is ignored as absent).
+    fn negotiate_validating(&self, mut ranges: Validating<'_>) -> Negotiation<'_> {
+        let (mut best, unrated) = self.choose(&mut [EMPTY; 16], &mut ranges);
+        let Ok(header) = ranges.finish() else {
+            return self.fallback(Reason::Malformed);
+        };
+        if header.is_empty() {
+            return self.fallback(Reason::Absent);
+        }
+        if unrated {
+            self.rate_other_slices(&header, &mut best);
+        }
+        self.conclude(best)
     }
 
     /// Picks the supported tag for a parsed preference (decision D4), or the
@@ -748,11 +765,15 @@ impl Negotiator {
         }
         // A small buffer for the usual short header keeps the per-request
         // cost down.
-        if header.len() <= 8 {
-            self.choose(&mut [EMPTY; 8], header)
+        let (mut best, unrated) = if header.len() <= 8 {
+            self.choose(&mut [EMPTY; 8], header.iter())
         } else {
-            self.choose(&mut [EMPTY; BUFFERED], header)
+            self.choose(&mut [EMPTY; BUFFERED], header.iter())
+        };
+        if unrated {
+            self.rate_other_slices(header, &mut best);
         }
+        self.conclude(best)
     }
 
     /// Reads the ranges once. Those whose primary subtag some supported tag
@@ -760,14 +781,19 @@ impl Negotiator {
     /// scored against its own ranges. A value with more such ranges than
     /// the buffer holds is handed, with what was buffered, to
     /// [`stream`](Negotiator::stream), which carries on the same pass.
-    fn choose<'h>(&self, buffer: &mut [Range<'h>], header: &AcceptLanguage<'h>) -> Negotiation<'_> {
+    /// Returns the best candidate, and whether slices of the supported list
+    /// beyond the first are still to be rated (see
+    /// [`rate_other_slices`](Negotiator::rate_other_slices)).
+    fn choose<'h, I>(&self, buffer: &mut [Range<'h>], mut all: I) -> (Option<(Score, usize)>, bool)
+    where
+        I: Iterator<Item = WeightedRange<'h>>,
+    {
         // Only tags that share their primary subtag with a range can be rated
         // by it, explicitly or by truncation (see `primary_key`): a range
         // whose primary subtag no tag has is dropped here, and the others are
         // buffered with the group of tags they can rate.
         let mut len = 0;
         let mut wildcard: Option<Decider> = None;
-        let mut all = header.iter();
         let mut position = 0;
         while let Some(wr) = all.next() {
             let at = position;
@@ -802,7 +828,7 @@ impl Negotiator {
                 None => {
                     let buffered = buffer.get(..len).unwrap_or(&[]);
                     let first = buffered.iter().copied().chain(Some(range));
-                    return self.stream(first, all, position, wildcard, header);
+                    return self.stream(first, all, position, wildcard);
                 }
             }
         }
@@ -873,7 +899,7 @@ impl Negotiator {
                 self.consider(&mut best, score, index);
             }
         }
-        self.conclude(best)
+        (best, false)
     }
 
     /// Rates the supported tags range by range, for a value with more
@@ -885,58 +911,64 @@ impl Negotiator {
     /// [`CHUNK`] supported tags, this finishes the one pass over the value;
     /// a longer list is rated in slices of `CHUNK` tags, the first finishing
     /// this pass and each other reading the value once more.
-    fn stream<'h>(
+    fn stream<'h, I>(
         &self,
         first: impl Iterator<Item = Range<'h>>,
-        rest: Ranges<'h>,
+        rest: I,
         position: usize,
         wildcard: Option<Decider>,
-        header: &AcceptLanguage<'h>,
-    ) -> Negotiation<'_> {
+    ) -> (Option<(Score, usize)>, bool)
+    where
+        I: Iterator<Item = WeightedRange<'h>>,
+    {
         let tags = self.supported.len();
         let mut best: Option<(Score, usize)> = None;
         if tags <= 32 {
-            self.rate::<32>(0..tags, first, rest, position, wildcard, &mut best);
+            self.rate::<32, _>(0..tags, first, rest, position, wildcard, &mut best);
         } else if tags <= 128 {
-            self.rate::<128>(0..tags, first, rest, position, wildcard, &mut best);
+            self.rate::<128, _>(0..tags, first, rest, position, wildcard, &mut best);
         } else {
             let end = tags.min(CHUNK);
-            self.rate::<CHUNK>(0..end, first, rest, position, wildcard, &mut best);
-            let mut start = end;
-            while start < tags {
-                let end = tags.min(start.saturating_add(CHUNK));
-                self.rate::<CHUNK>(
-                    start..end,
-                    core::iter::empty(),
-                    header.iter(),
-                    0,
-                    None,
-                    &mut best,
-                );
-                start = end;
-            }
+            self.rate::<CHUNK, _>(0..end, first, rest, position, wildcard, &mut best);
         }
-        self.conclude(best)
+        (best, tags > CHUNK)
+    }
+
+    /// Rates the supported tags beyond the first [`CHUNK`], a slice of
+    /// `CHUNK` tags at a time, each reading the value once more.
+    fn rate_other_slices(&self, header: &AcceptLanguage<'_>, best: &mut Option<(Score, usize)>) {
+        let tags = self.supported.len();
+        let mut start = CHUNK;
+        while start < tags {
+            let end = tags.min(start.saturating_add(CHUNK));
+            let none = core::iter::empty();
+            self.rate::<CHUNK, _>(start..end, none, header.iter(), 0, None, best);
+            start = end;
+        }
     }
 
     /// Rates the supported tags whose indices are in `chunk` (at most `N`)
     /// against the ranges of `first` and then of `rest`, and keeps the best
     /// of them in `best` (see [`stream`](Negotiator::stream)).
-    fn rate<'h, const N: usize>(
+    fn rate<'h, const N: usize, I>(
         &self,
         chunk: core::ops::Range<usize>,
         first: impl Iterator<Item = Range<'h>>,
-        rest: Ranges<'h>,
+        rest: I,
         mut position: usize,
         mut wildcard: Option<Decider>,
         best: &mut Option<(Score, usize)>,
-    ) {
+    ) where
+        I: Iterator<Item = WeightedRange<'h>>,
+    {
         let mut standings = [Standing::NONE; N];
         let whole = chunk.len() == self.supported.len();
         for range in first {
             self.take(&mut standings, &chunk, whole, range);
         }
-        for wr in rest {
+        // `for_each`, so that an iterator with its own `fold` (the ranges of
+        // a parsed value) runs its tight loop.
+        rest.for_each(|wr| {
             let at = position;
             position += 1;
             let quality = wr.quality.get();
@@ -949,7 +981,7 @@ impl Negotiator {
                         position: at,
                     },
                 );
-                continue;
+                return;
             }
             let bytes = wr.range.as_str().as_bytes();
             if let Some(group) = self.group_of(primary_key(bytes)) {
@@ -961,7 +993,7 @@ impl Negotiator {
                 };
                 self.take(&mut standings, &chunk, whole, range);
             }
-        }
+        });
         for (index, standing) in chunk.zip(&standings) {
             if let Some(score) = self
                 .supported

@@ -382,6 +382,23 @@ proptest! {
         prop_assert_eq!((chosen.tag(), chosen.quality().get(), chosen.reason().as_str()), (tag.as_str(), q, reason), "header {:?}", value);
     }
 
+    /// The raw value, negotiated while it is validated (one pass), and the
+    /// parsed value give the same answer; a malformed value is the default.
+    #[test]
+    fn one_pass_and_parsed_values_agree(ranges in long_header(), supported in many_supported(), default in tag(), junk in prop::option::of("[a-z;=.,]{1,3}")) {
+        let n = Negotiator::new(&supported, &default).unwrap();
+        let mut value = render(&ranges);
+        if let Some(junk) = &junk {
+            value.push_str(junk);
+        }
+        let one_pass = n.negotiate_header(Some(&value));
+        prop_assert_eq!(n.negotiate_header_bytes(Some(value.as_bytes())), one_pass);
+        match AcceptLanguage::parse(&value) {
+            Ok(parsed) => prop_assert_eq!(n.negotiate(&parsed), one_pass),
+            Err(_) => prop_assert_eq!((one_pass.tag(), one_pass.reason()), (n.default_tag(), Reason::Malformed)),
+        }
+    }
+
     /// Appending ranges that only repeat an unsupported exclusion, however
     /// many, never changes the answer; appending one that decides does.
     #[test]
