@@ -156,8 +156,10 @@ impl<'b> Scanner<'b> {
         let (start, end, quality);
         // The usual element, with the comma and OWS after it, at once.
         let short = match b.get(i..) {
-            Some(rest) if rest.len() >= 16 => short_element(b, i),
-            Some(rest) => last_element(rest),
+            Some(rest) => match rest.first_chunk::<16>() {
+                Some(window) => short_element(window),
+                None => last_element(rest),
+            },
             None => None,
         };
         if let Some((len, q, next)) = short {
@@ -291,15 +293,14 @@ pub(crate) fn byte_of(x: u64, k: u32) -> u8 {
     (x >> (8 * k)) as u8
 }
 
-/// The element browsers send most, checked on the sixteen bytes at `i`
-/// (when there are sixteen): a range of one of the shapes of
+/// The element browsers send most, checked on the sixteen bytes where it
+/// starts (when there are sixteen): a range of one of the shapes of
 /// [`short_range`], then either `,` or the weight `;q=0.` and one digit
 /// followed by `,`; then at most one OWS. Returns the range's length, its
 /// quality, and how far the next element may start (past the comma and
 /// OWS); `None` for anything else, which the general path then decides.
 #[inline(always)]
-fn short_element(b: &[u8], i: usize) -> Option<(usize, u16, usize)> {
-    let w = b.get(i..)?.first_chunk::<16>()?;
+fn short_element(w: &[u8; 16]) -> Option<(usize, u16, usize)> {
     let (first, second) = w.split_at(8);
     let x = u64::from_le_bytes(first.try_into().ok()?);
     let y = u64::from_le_bytes(second.try_into().ok()?);
