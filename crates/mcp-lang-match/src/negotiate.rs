@@ -369,7 +369,7 @@ const EMPTY: Range<'static> = Range {
 /// How many ranges a negotiation buffers before it rates the supported tags
 /// range by range instead (see [`Negotiator::negotiate`]): more than any
 /// browser sends.
-const BUFFERED: usize = 32;
+const BUFFERED: usize = 16;
 
 /// The most supported tags rated in one pass over a value; a longer
 /// supported list is rated in slices of this many, one pass each.
@@ -733,7 +733,7 @@ impl Negotiator {
     /// bytes; what was computed is dropped when the value turns out
     /// malformed (SEP-2792: then it is ignored as absent).
     fn negotiate_validating(&self, mut ranges: Validating<'_>) -> Negotiation<'_> {
-        let (mut best, unrated) = self.choose(&mut [EMPTY; 16], &mut ranges);
+        let (mut best, unrated) = self.choose(&mut [EMPTY; BUFFERED], &mut ranges);
         let Ok(header) = ranges.finish() else {
             return self.fallback(Reason::Malformed);
         };
