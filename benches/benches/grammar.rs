@@ -4,8 +4,10 @@
 //! Groups: `parse/typical` (the SEP's `fr-CA,fr;q=0.9,en;q=0.5`),
 //! `parse/browser-12` (a 12-range header as browsers send), and
 //! `parse/hostile-64k` (64 KiB of `en-US;q=0.5, ` repeated: about 5,000
-//! ranges). Functions: `mcp-lang` (`AcceptLanguage::parse`, then every range
-//! and quality is read), `accept-language` (`accept_language::parse`, which
+//! ranges). Functions: `mcp-lang` (every range and quality read while the
+//! value is validated, in one pass: `AcceptLanguage::validating`, then
+//! `finish`), `mcp-lang-two-pass` (`AcceptLanguage::parse`, then every range
+//! and quality read with `iter`), `accept-language` (`accept_language::parse`, which
 //! returns the ranges sorted by q as `String`s), and `fluent-langneg`
 //! (`fluent_langneg::accepted_languages::parse`, which returns
 //! `LanguageIdentifier`s and ignores q). Throughput is in input bytes, so the
@@ -19,7 +21,8 @@
 //!
 //! Wall-clock time on a shared machine is noisy; instruction counts are not.
 //! Run with `--callgrind ID ITERATIONS` (an id is `group/function`, e.g.
-//! `parse/typical/mcp-lang`; `--callgrind list` prints them) and the binary
+//! `parse/typical/mcp-lang`; `--callgrind list` prints them, each with the
+//! size of its input in bytes after a tab) and the binary
 //! runs that one operation `ITERATIONS` times inside `callgrind_loop`, after
 //! one warm-up call, instead of running criterion:
 //!
@@ -29,7 +32,7 @@
 //! ```
 //!
 //! The total `Ir` divided by `ITERATIONS` is the instruction count per
-//! operation (`cargo xtask bench --callgrind` does this for every id).
+//! operation (`cargo xtask bench` does this for every id).
 
 use std::hint::black_box;
 
@@ -54,8 +57,25 @@ fn hostile_64k() -> String {
     value
 }
 
-/// Ours: validate, then read every range and quality.
+/// Ours: read every range and quality while validating
+/// (`AcceptLanguage::validating`), in one pass over the bytes, and keep the
+/// result only if the value is well-formed.
 fn mcp_lang(value: &str) -> usize {
+    let mut ranges = AcceptLanguage::validating(value);
+    let sum = ranges
+        .by_ref()
+        .map(|w| black_box(w).range.as_str().len() + usize::from(w.quality.get()))
+        .sum();
+    match ranges.finish() {
+        Ok(_) => sum,
+        Err(_) => 0,
+    }
+}
+
+/// Ours in two passes: validate (`AcceptLanguage::parse`), then read every
+/// range and quality (`iter`): the first ranges come from what the
+/// validation noted, the rest are scanned again.
+fn mcp_lang_two_pass(value: &str) -> usize {
     match AcceptLanguage::parse(value) {
         Ok(parsed) => parsed
             .iter()
@@ -77,8 +97,9 @@ fn fluent_langneg_peer(value: &str) -> usize {
 type Implementation = fn(&str) -> usize;
 
 /// The implementations, by criterion function id.
-const IMPLEMENTATIONS: [(&str, Implementation); 3] = [
+const IMPLEMENTATIONS: [(&str, Implementation); 4] = [
     ("mcp-lang", mcp_lang),
+    ("mcp-lang-two-pass", mcp_lang_two_pass),
     ("accept-language", accept_language_peer),
     ("fluent-langneg", fluent_langneg_peer),
 ];
@@ -86,12 +107,20 @@ const IMPLEMENTATIONS: [(&str, Implementation); 3] = [
 fn report_allocations(inputs: &[(&str, &str)]) {
     for (name, value) in inputs {
         let (ours, _) = ALLOC.count(|| black_box(mcp_lang(black_box(value))));
+        let (two_pass, _) = ALLOC.count(|| black_box(mcp_lang_two_pass(black_box(value))));
         let (al, _) = ALLOC.count(|| black_box(accept_language_peer(black_box(value))));
         let (fl, _) = ALLOC.count(|| black_box(fluent_langneg_peer(black_box(value))));
         println!(
-            "allocations per parse, parse/{name}: mcp-lang {ours}, accept-language {al}, fluent-langneg {fl}"
+            "allocations per parse, parse/{name}: mcp-lang {ours}, mcp-lang-two-pass {two_pass}, accept-language {al}, fluent-langneg {fl}"
         );
-        assert_eq!(ours, 0, "mcp-lang-grammar allocated while parsing {name}");
+        assert_eq!(
+            ours, 0,
+            "mcp-lang-grammar allocated in one pass over {name}"
+        );
+        assert_eq!(
+            two_pass, 0,
+            "mcp-lang-grammar allocated while parsing {name}"
+        );
     }
 }
 
@@ -125,7 +154,7 @@ fn callgrind(inputs: &[(&str, &str)], id: &str, iterations: &str) {
             .map(move |&(imp, run)| (format!("parse/{name}/{imp}"), run, value))
     });
     if id == "list" {
-        all.for_each(|(id, _, _)| println!("{id}"));
+        all.for_each(|(id, _, value)| println!("{id}\t{}", value.len()));
         return;
     }
     let iterations: u64 = iterations.parse().expect("ITERATIONS is a number");

@@ -3,24 +3,32 @@
 //!
 //! Groups: `negotiate/typical-5`, `negotiate/typical-20`,
 //! `negotiate/typical-100` (the SEP's `fr-CA,fr;q=0.9,en;q=0.5` against 5,
-//! 20 and 100 supported tags) and `negotiate/hostile-64k-100` (a 64 KiB
-//! header against 100 tags). Functions: `mcp-lang`,
-//! `fluent-langneg-filtering` and `fluent-langneg-lookup`
-//! (`fluent_langneg::negotiate_languages` with that strategy, header parsed
-//! by `fluent_langneg::accepted_languages::parse` inside the timed loop, the
-//! supported list parsed to `LanguageIdentifier`s outside it), and
-//! `accept-language` (`accept_language::intersection`).
+//! 20 and 100 supported tags), and `negotiate/hostile-64k-100`,
+//! `negotiate/hostile-400k-100` and `negotiate/hostile-4m-100`: values of
+//! 64 KiB, 400 KiB (hyper's limit on a request head) and 4 MiB (the HTTP
+//! layer's body limit, and so the largest `_meta` preference) against 100
+//! tags, thousands of ranges with private-use subtags and weights, then `fr`
+//! last. Functions: `mcp-lang`, `fluent-langneg-filtering` and
+//! `fluent-langneg-lookup` (`fluent_langneg::negotiate_languages` with that
+//! strategy, header parsed by `fluent_langneg::accepted_languages::parse`
+//! inside the timed loop, the supported list parsed to `LanguageIdentifier`s
+//! outside it), and `accept-language` (`accept_language::intersection`).
 //!
-//! Every timed closure does the whole job from the raw header string. The
-//! peers do less than we do (fluent-langneg ignores q and `*`;
-//! accept-language matches exact strings), so this compares cost, not
-//! answers. `negotiate` itself allocates nothing (crates/mcp-lang-match/tests/alloc.rs).
+//! Every timed closure does the whole job from the raw header string, and
+//! every row asks the same question: which language to answer in. Before
+//! measuring, the bench checks that every implementation gives the same
+//! answer for every input (the first tag of a peer's list, or the default
+//! when the list is empty), and stops if one does not. The inputs are chosen
+//! so that the peers, which do less than we do (fluent-langneg ignores q and
+//! `*` and drops tags with private-use subtags; accept-language matches
+//! exact strings), still answer right. `negotiate` itself allocates nothing
+//! (crates/mcp-lang-match/tests/alloc.rs).
 //!
 //! # Instruction counts
 //!
 //! As in the grammar bench, `--callgrind ID ITERATIONS` (ids are
 //! `group/function`, e.g. `negotiate/typical-20/mcp-lang`; `--callgrind list`
-//! prints them) runs one operation `ITERATIONS` times inside `callgrind_loop`
+//! prints them, each with the size of its header in bytes after a tab) runs one operation `ITERATIONS` times inside `callgrind_loop`
 //! instead of running criterion, for
 //! `valgrind --tool=callgrind --toggle-collect='*callgrind_loop*'`.
 //! `GROUP/mcp-lang-negotiate-only` (callgrind only, never timed) counts our
@@ -29,7 +37,7 @@
 
 use std::hint::black_box;
 
-use criterion::Criterion;
+use criterion::{Criterion, Throughput};
 use fluent_langneg::LanguageIdentifier;
 use fluent_langneg::{NegotiationStrategy, accepted_languages, negotiate_languages};
 use mcp_lang_match::Negotiator;
@@ -146,10 +154,12 @@ fn supported(n: usize) -> Vec<&'static str> {
     tags
 }
 
-fn hostile() -> String {
-    let mut s = String::with_capacity(64 * 1024);
+/// At least `bytes` of ranges that match supported tags only through
+/// private-use subtags, weights and `*`, then `fr` last, which decides.
+fn hostile(bytes: usize) -> String {
+    let mut s = String::with_capacity(bytes + 64);
     let unit = "en-US-x-aaaaaaaa;q=0.5,zh-Hant-CN-x-private1;q=0.4,de-x-c;q=0.3,*;q=0.001,";
-    while s.len() + unit.len() <= 64 * 1024 {
+    while s.len() + unit.len() <= bytes {
         s.push_str(unit);
     }
     s.push_str("fr");
@@ -169,9 +179,9 @@ struct Case {
 
 impl Case {
     fn new(name: String, header: String, tags: Vec<&'static str>) -> Case {
-        let server = Negotiator::new(&tags, "en").expect("valid tags");
+        let server = Negotiator::new(&tags, DEFAULT).expect("valid tags");
         let available = tags.iter().map(|t| t.parse().expect("valid tag")).collect();
-        let default = "en".parse().expect("valid tag");
+        let default = DEFAULT.parse().expect("valid tag");
         Case {
             name,
             header,
@@ -181,32 +191,66 @@ impl Case {
             default,
         }
     }
+
+    /// Whether criterion should take few samples (a peer takes tens of
+    /// milliseconds per call on the largest values).
+    fn is_large(&self) -> bool {
+        self.header.len() > 64 * 1024
+    }
 }
 
-fn mcp_lang(case: &Case, header: &str) -> usize {
-    case.server.negotiate_header(Some(header)).tag().len()
+/// The server default of every case.
+const DEFAULT: &str = "en";
+
+/// What an implementation answered, in its own form, so that the timed code
+/// does not convert it.
+enum Answer<'c> {
+    Tag(&'c str),
+    Identifier(Option<&'c LanguageIdentifier>),
+    Owned(Option<String>),
 }
 
-fn fluent_langneg(case: &Case, header: &str, strategy: NegotiationStrategy) -> usize {
+impl Answer<'_> {
+    /// The language to answer in: the tag, or the first of a peer's list,
+    /// or the default when that list is empty.
+    fn language(&self) -> String {
+        match self {
+            Answer::Tag(tag) => (*tag).to_owned(),
+            Answer::Identifier(id) => id.map_or(DEFAULT.to_owned(), ToString::to_string),
+            Answer::Owned(tag) => tag.clone().unwrap_or_else(|| DEFAULT.to_owned()),
+        }
+    }
+}
+
+fn mcp_lang<'c>(case: &'c Case, header: &str) -> Answer<'c> {
+    Answer::Tag(case.server.negotiate_header(Some(header)).tag())
+}
+
+fn fluent_langneg<'c>(case: &'c Case, header: &str, strategy: NegotiationStrategy) -> Answer<'c> {
     let requested = accepted_languages::parse(header);
-    negotiate_languages(&requested, &case.available, Some(&case.default), strategy).len()
+    let chosen = negotiate_languages(&requested, &case.available, Some(&case.default), strategy);
+    Answer::Identifier(chosen.first().copied())
 }
 
-fn fluent_langneg_filtering(case: &Case, header: &str) -> usize {
+fn fluent_langneg_filtering<'c>(case: &'c Case, header: &str) -> Answer<'c> {
     fluent_langneg(case, header, NegotiationStrategy::Filtering)
 }
 
-fn fluent_langneg_lookup(case: &Case, header: &str) -> usize {
+fn fluent_langneg_lookup<'c>(case: &'c Case, header: &str) -> Answer<'c> {
     fluent_langneg(case, header, NegotiationStrategy::Lookup)
 }
 
-fn accept_language_peer(case: &Case, header: &str) -> usize {
-    accept_language::intersection(header, &case.tags).len()
+fn accept_language_peer<'c>(case: &'c Case, header: &str) -> Answer<'c> {
+    Answer::Owned(
+        accept_language::intersection(header, &case.tags)
+            .into_iter()
+            .next(),
+    )
 }
 
 /// The implementations, by criterion function id. Each does the whole job
 /// from the raw header string.
-type Implementation = fn(&Case, &str) -> usize;
+type Implementation = for<'c> fn(&'c Case, &str) -> Answer<'c>;
 const IMPLEMENTATIONS: [(&str, Implementation); 4] = [
     ("mcp-lang", mcp_lang),
     ("fluent-langneg-filtering", fluent_langneg_filtering),
@@ -225,17 +269,37 @@ fn cases() -> Vec<Case> {
             )
         })
         .collect();
-    cases.push(Case::new(
-        "negotiate/hostile-64k-100".into(),
-        hostile(),
-        supported(100),
-    ));
+    for (name, bytes) in [("64k", 64 << 10), ("400k", 400 << 10), ("4m", 4 << 20)] {
+        cases.push(Case::new(
+            format!("negotiate/hostile-{name}-100"),
+            hostile(bytes),
+            supported(100),
+        ));
+    }
     cases
 }
 
+/// Every implementation gives the same answer on every case, or the run
+/// stops: a row compares the cost of one answer.
+fn check_answers(cases: &[Case]) {
+    for case in cases {
+        let ours = mcp_lang(case, &case.header).language();
+        for (id, run) in IMPLEMENTATIONS {
+            let theirs = run(case, &case.header).language();
+            assert_eq!(theirs, ours, "{}: {id} answers differently", case.name);
+        }
+        println!("answer, {}: {ours} (every implementation)", case.name);
+    }
+}
+
 fn bench(c: &mut Criterion, cases: &[Case]) {
+    check_answers(cases);
     for case in cases {
         let mut group = c.benchmark_group(&case.name);
+        group.throughput(Throughput::Bytes(case.header.len() as u64));
+        if case.is_large() {
+            group.sample_size(10);
+        }
         for (id, run) in IMPLEMENTATIONS {
             group.bench_function(id, |b| b.iter(|| run(case, black_box(&case.header))));
         }
@@ -248,9 +312,20 @@ fn bench(c: &mut Criterion, cases: &[Case]) {
 fn callgrind_loop(run: Implementation, case: &Case, iterations: u64) -> usize {
     let mut sum = 0usize;
     for _ in 0..iterations {
-        sum = sum.wrapping_add(run(case, black_box(&case.header)));
+        sum = sum.wrapping_add(black_box(run(case, black_box(&case.header))).language_len());
     }
     sum
+}
+
+impl Answer<'_> {
+    /// A cheap function of the answer, to keep the optimiser from dropping it.
+    fn language_len(&self) -> usize {
+        match self {
+            Answer::Tag(tag) => tag.len(),
+            Answer::Identifier(id) => usize::from(id.is_some()),
+            Answer::Owned(tag) => tag.as_ref().map_or(0, String::len),
+        }
+    }
 }
 
 /// Runs only our `negotiate` on a header parsed beforehand, `iterations`
@@ -285,14 +360,21 @@ fn callgrind(cases: &[Case], id: &str, iterations: &str) {
             .map(move |&(imp, run)| (format!("{}/{imp}", case.name), run, case))
     });
     if id == "list" {
-        all.for_each(|(id, _, _)| println!("{id}"));
+        all.for_each(|(id, _, case)| println!("{id}\t{}", case.header.len()));
+        for case in cases {
+            println!(
+                "{}/mcp-lang-negotiate-only\t{}",
+                case.name,
+                case.header.len()
+            );
+        }
         return;
     }
     let iterations: u64 = iterations.parse().expect("ITERATIONS is a number");
     let Some((_, run, case)) = all.find(|(known, _, _)| known == id) else {
         panic!("unknown id {id:?} (`--callgrind list` prints the ids)");
     };
-    black_box(run(case, black_box(&case.header)));
+    black_box(run(case, black_box(&case.header)).language_len());
     black_box(callgrind_loop(run, case, iterations));
 }
 

@@ -1,5 +1,7 @@
 //! Arbitrary bytes as an `Accept-Language` value: no panic, and the parse is
-//! self-consistent (iteration yields `len()` valid ranges; bytes and str agree).
+//! self-consistent (iteration yields `len()` valid ranges; bytes and str agree;
+//! reading the ranges in one pass while validating gives the same ranges and
+//! the same verdict, error offset included).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -19,6 +21,25 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(n, value.len());
         }
         Err(e) => assert!(e.offset() <= data.len()),
+    }
+    // One pass: the same ranges while the value is valid, the same error.
+    let mut one_pass = AcceptLanguage::validating_bytes(data);
+    let read: Vec<(&str, u16)> = one_pass
+        .by_ref()
+        .map(|w| (w.range.as_str(), w.quality.get()))
+        .collect();
+    let finished = one_pass.finish();
+    match (&from_bytes, &finished) {
+        (Ok(value), Ok(again)) => {
+            assert_eq!(again.len(), value.len());
+            let expected: Vec<(&str, u16)> = value
+                .iter()
+                .map(|w| (w.range.as_str(), w.quality.get()))
+                .collect();
+            assert_eq!(read, expected);
+        }
+        (Err(a), Err(b)) => assert_eq!(a, b),
+        _ => panic!("parse and one pass disagree on {data:?}"),
     }
     if let Ok(s) = std::str::from_utf8(data) {
         let from_str = AcceptLanguage::parse(s);

@@ -2,7 +2,7 @@
 //! decisions D3 and D4 written here from ARCHITECTURE.md's words, not from the
 //! crate's code.
 //!
-//! The model scores every supported tag from the first `max_ranges` ranges:
+//! The model scores every supported tag from every range of the header:
 //!
 //! 1. explicit (D3): among the non-wildcard ranges that basic-filter the tag
 //!    (equal, or a prefix ending at a hyphen, ignoring case), the longest;
@@ -132,7 +132,6 @@ fuzz_target!(|data: &[u8]| {
     };
     let ranges: Vec<(&str, u16)> = parsed
         .iter()
-        .take(server.max_ranges())
         .map(|wr| (wr.range.as_str(), wr.quality.get()))
         .collect();
     let chosen = server.negotiate(&parsed);

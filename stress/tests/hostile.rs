@@ -4,9 +4,9 @@
 //!
 //! What is asserted, by counting rather than timing:
 //!
-//! - **work**: the answer proves that negotiation considered exactly the first
-//!   `Negotiator::DEFAULT_MAX_RANGES` (64) ranges of a 1 MiB preference and
-//!   none after (a `q=1` range at position 65 or later never wins);
+//! - **every range counts**: a decisive range after thousands of unmatched
+//!   ones (a `q=1` range last, an exclusion last) decides, as it would without
+//!   them, so nothing past a cap is ignored (decision M10);
 //! - **bytes read**: a body over the layer's limit (4 MiB) gets `413` with a
 //!   JSON-RPC error, and a client streaming 64 MiB is cut off after a bounded
 //!   number of bytes instead of being read to the end;
@@ -19,7 +19,6 @@
 use std::{net::SocketAddr, path::Path, time::Duration};
 
 use mcp_lang_grammar::AcceptLanguage;
-use mcp_lang_match::Negotiator;
 use mcp_lang_stress::{
     Expectation,
     child::{HANG_GUARD, ServeProcess, StdioSession, spawn_http},
@@ -46,45 +45,61 @@ fn bin() -> &'static Path {
 struct Case {
     name: String,
     preference: String,
+    /// The same preference without its unmatched ranges, which must not
+    /// change the answer.
+    essence: &'static str,
     expected: &'static str,
 }
 
 /// The shapes, at `bytes` each. The expected tags are spelled out, and checked
 /// against an independent `Negotiator` too.
 fn cases(bytes: usize) -> Vec<Case> {
-    let max = Negotiator::DEFAULT_MAX_RANGES;
     let size = |s: &str| format!("{s} ({} KiB)", bytes / KIB);
-    let mut beyond = junk_ranges(max - 1, "fr;q=0.5");
-    beyond.push_str(", ");
-    beyond.push_str(&many_ranges(bytes, "ja"));
+    let mut late_winner = junk_ranges(63, "fr;q=0.5");
+    late_winner.push_str(", ");
+    late_winner.push_str(&many_ranges(bytes, "ja"));
+    let mut late_exclusion = String::from("fr, de;q=0.5, ");
+    late_exclusion.push_str(&many_ranges(bytes, "fr;q=0"));
     vec![
         Case {
-            // Thousands of unmatched ranges, then `fr` far beyond the 64th:
-            // not considered, so the default.
+            // Thousands of unmatched ranges, then `fr`: every range counts.
             name: size("thousands of ranges, fr last"),
             preference: many_ranges(bytes, "fr"),
-            expected: "en",
+            essence: "fr",
+            expected: "fr",
         },
         Case {
-            // `fr;q=0.5` is the 64th range and counts; `ja` (q=1) is the last
-            // of thousands and does not.
-            name: size("64th range counts, later ones do not"),
-            preference: beyond,
-            expected: "fr",
+            // `fr;q=0.5` is the 64th range; `ja` (q=1), the last of
+            // thousands, beats it.
+            name: size("a q=1 range after thousands wins"),
+            preference: late_winner,
+            essence: "fr;q=0.5, ja",
+            expected: "ja",
+        },
+        Case {
+            // `fr;q=0` last excludes the `fr` of the first range (D3: among
+            // repeats, q=0 wins), which leaves `de`.
+            name: size("an exclusion after thousands excludes"),
+            preference: late_exclusion,
+            essence: "fr, de;q=0.5, fr;q=0",
+            expected: "de",
         },
         Case {
             name: size("deep subtags"),
             preference: deep_subtags(bytes),
+            essence: "de-abcdefgh",
             expected: "de",
         },
         Case {
             name: size("comma run, ja last"),
             preference: comma_run(bytes, "ja"),
+            essence: "ja",
             expected: "ja",
         },
         Case {
             name: size("malformed"),
             preference: malformed(bytes),
+            essence: "aaaaaaaaa",
             expected: "en",
         },
     ]
@@ -104,40 +119,41 @@ fn the_expected_tags_agree_with_an_independent_negotiator() {
             );
         }
     }
-    // The boundary itself, on a short value: the 64th range counts, the 65th not.
-    let max = Negotiator::DEFAULT_MAX_RANGES;
-    assert_eq!(expect.tag(Some(&junk_ranges(max - 1, "fr"))), "fr");
-    assert_eq!(expect.tag(Some(&junk_ranges(max, "fr"))), "en");
+    // Around the old cap of 64 ranges and far beyond it, the last range
+    // decides.
+    for junk in [63, 64, 65, 127, 128, 129, 10_000] {
+        assert_eq!(expect.tag(Some(&junk_ranges(junk, "fr"))), "fr", "{junk}");
+    }
 }
 
-/// Work, counted rather than timed: whatever the size of a preference, the
-/// negotiator reads at most `DEFAULT_MAX_RANGES` of its ranges
-/// (`Negotiation::ranges_read`), and none of a malformed one.
+/// Thousands of unmatched ranges change nothing: every case gets the answer
+/// (tag, quality and reason) of its short essence, at 64 KiB and at 1 MiB.
+/// The answers differ between the cases, and most come from the last range,
+/// so no case passes by reading only a prefix of the value.
 #[test]
-fn negotiation_reads_at_most_the_limit_of_any_hostile_preference() {
-    let max = Negotiator::DEFAULT_MAX_RANGES;
-    let negotiator = Negotiator::new(["en", "fr", "fr-CA", "de", "ja", "ga"], "en").unwrap();
-    let mut over_the_limit = 0;
+fn unmatched_ranges_never_change_the_answer() {
+    let negotiator = Expectation::for_reference_server()
+        .unwrap()
+        .negotiator()
+        .clone();
+    let answer = |preference: &str| {
+        let n = negotiator.negotiate_header(Some(preference));
+        (n.tag().to_owned(), n.quality(), n.reason())
+    };
+    let mut many = 0;
     for bytes in [64 * KIB, MIB] {
         for case in cases(bytes) {
-            let chosen = negotiator.negotiate_header(Some(&case.preference));
-            match AcceptLanguage::parse(&case.preference)
-                .map(|h| h.len())
-                .ok()
-            {
-                Some(n) => {
-                    assert_eq!(chosen.ranges_read(), n.min(max), "{}", case.name);
-                    over_the_limit += usize::from(n > max);
-                }
-                None => assert_eq!(chosen.ranges_read(), 0, "{}: malformed", case.name),
-            }
-            assert!(chosen.ranges_read() <= max, "{}", case.name);
+            assert_eq!(
+                answer(&case.preference),
+                answer(case.essence),
+                "{}",
+                case.name
+            );
+            many +=
+                usize::from(AcceptLanguage::parse(&case.preference).is_ok_and(|h| h.len() > 4096));
         }
     }
-    assert!(
-        over_the_limit >= 4,
-        "the cases must exceed the limit to show it"
-    );
+    assert!(many >= 6, "the cases must have thousands of ranges: {many}");
 }
 
 fn content_language(body: &Value) -> Option<&str> {

@@ -8,8 +8,9 @@
 //!   fuzz smoke run), each timed, stopping at the first failure. `.ci/run` calls it.
 //! - `fuzz`: long fuzz runs of every (or the named) fuzz target, reporting CPU time and
 //!   outcome per target.
-//! - `bench`: runs the criterion benchmarks once and prints one markdown table of ours
-//!   beside each peer.
+//! - `bench`: runs the criterion benchmarks in the `bench` and `bench-lto` profiles, counts
+//!   instructions under callgrind, and prints one markdown table of ours beside each peer,
+//!   in both profiles, in time and in instructions, then the performance targets.
 //! - `seed-corpus`: writes the fuzz seed corpora from the shared cases in `testdata/`.
 //! - `conformance --official`: the official MCP conformance suite (npm) against
 //!   `mcp-lang serve --http`, checked against the reference server's baseline.

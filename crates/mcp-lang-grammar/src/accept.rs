@@ -14,20 +14,26 @@
 //! qvalues follow [`quality`](crate::quality) exactly.
 //!
 //! [`AcceptLanguage::parse`] validates the whole value in one pass without
-//! allocating, and remembers nothing but the value and the number of ranges;
-//! [`AcceptLanguage::iter`] then walks the validated value again, yielding
-//! `(range, quality)` pairs in header order. Both are linear in the length of
-//! the value, so no header makes them slow. Callers that want a bound on the
-//! work anyway use [`AcceptLanguage::parse_with`] and [`Limits`].
+//! allocating, and remembers the value, the number of ranges and where the
+//! first ranges are; [`AcceptLanguage::iter`] then yields `(range, quality)`
+//! pairs in header order, reading the first ranges back and scanning the
+//! rest of a long value again (eight bytes at a time). A caller that acts
+//! on the ranges only once it has read them all (a negotiation, a list)
+//! reads them while they are validated with [`AcceptLanguage::validating`],
+//! one pass in all, and keeps what it computed only if
+//! [`Validating::finish`] says the value is well-formed (decision G7). All
+//! are linear in the length of the value, so no header makes them slow.
+//! Callers that want a bound on the work anyway use
+//! [`AcceptLanguage::parse_with`] and [`Limits`].
 
 use core::fmt;
 
-use crate::chars::{ascii_str, ends_range, is_alpha, is_ows, skip_ows, starts_range};
+use crate::chars::{ascii_str, ends_range, is_alpha, is_digit, is_ows, skip_ows, starts_range};
 use crate::error::{Expected, PResult, ParseError, fail};
 use crate::list::ListRule;
 use crate::quality::{Quality, qvalue, read_validated_qvalue};
 use crate::range::{LanguageRange, basic_range};
-use crate::scan::{self, RangeIndex};
+use crate::scan::{self, RangeIndex, Scanner};
 
 /// One element of an `Accept-Language` value.
 ///
@@ -251,6 +257,66 @@ impl<'a> AcceptLanguage<'a> {
         })
     }
 
+    /// Validates a value and reads its ranges in the same single pass: the
+    /// iterator yields each range, in header order, as soon as it is
+    /// validated, and [`finish`](Validating::finish) then gives the parsed
+    /// value, or the error. [`parse`](AcceptLanguage::parse) followed by
+    /// [`iter`](AcceptLanguage::iter) reads the bytes of a long value twice
+    /// (only the first ranges are remembered); this reads them once.
+    ///
+    /// The value `finish` returns remembers no range, so iterating it reads
+    /// the bytes again.
+    ///
+    /// A malformed value stops the ranges at its first error, so a caller
+    /// acts on them only once `finish` has said the value is well-formed:
+    /// ranges read before an error belong to no preference (SEP-2792 treats
+    /// a malformed value as absent).
+    ///
+    /// ```
+    /// use mcp_lang_grammar::AcceptLanguage;
+    ///
+    /// let mut ranges = AcceptLanguage::validating("fr-CA,fr;q=0.9,en;q=0.5");
+    /// let best = ranges.by_ref().max_by_key(|w| w.quality).map(|w| w.range.as_str());
+    /// assert_eq!(ranges.finish().map(|v| v.len()), Ok(3));
+    /// assert_eq!(best, Some("fr-CA"));
+    ///
+    /// let mut ranges = AcceptLanguage::validating("fr, de;q=2, en");
+    /// assert_eq!(ranges.by_ref().count(), 1); // `fr`; the error stops the ranges
+    /// assert_eq!(ranges.finish().unwrap_err().offset(), 9);
+    /// ```
+    #[inline]
+    pub fn validating(value: &'a str) -> Validating<'a> {
+        Validating {
+            value,
+            scanner: Scanner::new(value.as_bytes(), false),
+        }
+    }
+
+    /// [`validating`](AcceptLanguage::validating) on field-value bytes.
+    /// A byte outside the grammar (any non-ASCII byte included) is an error
+    /// at its offset.
+    ///
+    /// ```
+    /// use mcp_lang_grammar::AcceptLanguage;
+    ///
+    /// let mut ranges = AcceptLanguage::validating_bytes(b"en, \xc3\xa9");
+    /// assert_eq!(ranges.next().map(|w| w.range.as_str()), Some("en"));
+    /// assert_eq!(ranges.next(), None);
+    /// assert_eq!(ranges.finish().unwrap_err().offset(), 4);
+    /// ```
+    #[inline]
+    pub fn validating_bytes(value: &'a [u8]) -> Validating<'a> {
+        match core::str::from_utf8(value) {
+            Ok(text) => AcceptLanguage::validating(text),
+            Err(_) => {
+                // Not UTF-8, so not ASCII: malformed, and no range is read.
+                let mut scanner = Scanner::new(value, false);
+                scanner.fail();
+                Validating { value: "", scanner }
+            }
+        }
+    }
+
     /// The value as given.
     ///
     /// ```
@@ -329,6 +395,71 @@ impl<'a> IntoIterator for &AcceptLanguage<'a> {
     }
 }
 
+/// The ranges of an `Accept-Language` value, yielded as they are validated
+/// in one pass over it; see [`AcceptLanguage::validating`].
+///
+/// ```
+/// use mcp_lang_grammar::AcceptLanguage;
+///
+/// let mut ranges = AcceptLanguage::validating("de, *;q=0.1");
+/// assert_eq!(ranges.next().map(|w| w.range.as_str()), Some("de"));
+/// let value = ranges.finish().unwrap(); // validates what was not read
+/// assert_eq!(value.len(), 2);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Validating<'a> {
+    /// The value (empty when its bytes are not UTF-8: then the scanner has
+    /// failed already, and only its bytes are left, for the error).
+    value: &'a str,
+    scanner: Scanner<'a>,
+}
+
+impl<'a> Validating<'a> {
+    /// Validates whatever was not read yet, and gives the parsed value, or
+    /// where and why it is malformed.
+    ///
+    /// ```
+    /// use mcp_lang_grammar::{AcceptLanguage, Expected};
+    ///
+    /// let error = AcceptLanguage::validating("en;q=0.5;q=0.4").finish().unwrap_err();
+    /// assert_eq!((error.offset(), error.expected()), (8, Expected::Comma));
+    /// ```
+    #[inline]
+    pub fn finish(mut self) -> Result<AcceptLanguage<'a>, ParseError> {
+        while self.scanner.next_element().is_some() {}
+        let bytes = self.scanner.bytes();
+        match self.scanner.finish() {
+            Some((len, index)) => Ok(AcceptLanguage {
+                value: self.value,
+                len,
+                index,
+            }),
+            None => match validate_with_nom(bytes, Limits::UNLIMITED) {
+                Err(error) => Err(error),
+                // The scan and the reference parser agree (tested); were
+                // they not to, the value is still reported malformed.
+                Ok(_) => Err(ParseError::new(0, Expected::LanguageRange)),
+            },
+        }
+    }
+}
+
+impl<'a> Iterator for Validating<'a> {
+    type Item = WeightedRange<'a>;
+
+    #[inline]
+    fn next(&mut self) -> Option<WeightedRange<'a>> {
+        let (start, end, quality) = self.scanner.next_element()?;
+        let range = self.value.get(start..end).unwrap_or("");
+        Some(WeightedRange {
+            range: LanguageRange::from_validated_str(range),
+            quality: Quality::from_validated(quality),
+        })
+    }
+}
+
+impl core::iter::FusedIterator for Validating<'_> {}
+
 /// Iterator over the ranges of an [`AcceptLanguage`], in header order.
 ///
 /// ```
@@ -349,6 +480,21 @@ pub struct Ranges<'a> {
     at: usize,
     /// How many ranges are left.
     left: usize,
+}
+
+impl Ranges<'_> {
+    /// Where scanning resumes: where the last scan stopped, or after the
+    /// last noted range (and its weight), or at the start.
+    #[inline(always)]
+    fn scan_start(&self) -> usize {
+        match self.at {
+            0 => match self.index.scan_from() {
+                0 => 0,
+                end => weight_after(self.value.as_bytes(), end).1,
+            },
+            at => at,
+        }
+    }
 }
 
 impl<'a> Iterator for Ranges<'a> {
@@ -374,34 +520,52 @@ impl<'a> Iterator for Ranges<'a> {
                 quality: Quality::from_validated(spot.quality),
             });
         }
-        // The rest is scanned; the value is known to be well-formed.
-        // Between two ranges there are only separators (OWS, `,`) and the
-        // rest of a weight that `weight_after` skipped (`.`, digits):
-        // nothing there is a letter or `*`, so the next range starts at the
-        // next one. Out-of-range indices end the scan; none panics.
-        let bytes = self.value.as_bytes();
-        let mut i = match self.at {
-            // The first range scanned: it follows the last spot, if any.
-            0 => match self.index.scan_from() {
-                0 => 0,
-                end => weight_after(bytes, end).1,
-            },
-            at => at,
-        };
-        while bytes.get(i).is_some_and(|&b| !starts_range(b)) {
-            i += 1;
+        let at = self.scan_start();
+        let (range, quality);
+        (range, quality, self.at) = next_scanned(self.value, at);
+        Some(WeightedRange { range, quality })
+    }
+
+    /// The ranges noted while validating are read back, then the rest are
+    /// scanned in one tight loop.
+    #[inline]
+    fn fold<B, F>(mut self, init: B, mut f: F) -> B
+    where
+        F: FnMut(B, WeightedRange<'a>) -> B,
+    {
+        let mut acc = init;
+        let noted = usize::from(self.index.len).min(self.left + usize::from(self.taken));
+        let spots = self
+            .index
+            .spots
+            .get(usize::from(self.taken)..noted)
+            .unwrap_or(&[]);
+        for spot in spots {
+            let start = usize::from(spot.start);
+            let range = self
+                .value
+                .get(start..start + usize::from(spot.len))
+                .unwrap_or("");
+            acc = f(
+                acc,
+                WeightedRange {
+                    range: LanguageRange::from_validated_str(range),
+                    quality: Quality::from_validated(spot.quality),
+                },
+            );
         }
-        let start = i;
-        while bytes.get(i).is_some_and(|&b| !ends_range(b)) {
-            i += 1;
+        self.left -= spots.len();
+        self.taken += spots.len() as u8;
+        if self.left == 0 {
+            return acc;
         }
-        let range = self.value.get(start..i).unwrap_or("");
-        let quality;
-        (quality, self.at) = weight_after(bytes, i);
-        Some(WeightedRange {
-            range: LanguageRange::from_validated_str(range),
-            quality,
-        })
+        let mut at = self.scan_start();
+        for _ in 0..self.left {
+            let (range, quality);
+            (range, quality, at) = next_scanned(self.value, at);
+            acc = f(acc, WeightedRange { range, quality });
+        }
+        acc
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -413,23 +577,157 @@ impl ExactSizeIterator for Ranges<'_> {}
 
 impl core::iter::FusedIterator for Ranges<'_> {}
 
+/// The next range of a validated value, scanning from `at` (where only
+/// separators, OWS and `,`, or the rest of a weight, `.` and digits, may
+/// come first): the range, its quality, and where to scan from next.
+///
+/// Eight bytes at a time when they are there: in a validated value the
+/// bytes before a range are all below `A` and none is `*`, and a range
+/// starts with a letter or `*`; after its first byte, a range's bytes
+/// (letters, digits, `-`) are all at `-` (0x2d) or above and none is `;`,
+/// while what ends it (`,`, `;`, SP, HTAB) is below `-` or is `;`. The
+/// word tests are exact for ASCII bytes, which a validated value is made of.
+#[inline(always)]
+fn next_scanned(value: &str, at: usize) -> (LanguageRange<'_>, Quality, usize) {
+    let bytes = value.as_bytes();
+    let (start, end, weight) = match bytes.get(at..).and_then(<[u8]>::first_chunk::<16>) {
+        Some(window) => match range_in_window(window) {
+            Some((s, e, weight)) => (at + s, at + e, weight),
+            None => {
+                let (start, end) = scan_range(bytes, at);
+                (start, end, None)
+            }
+        },
+        None => {
+            let (start, end) = scan_range(bytes, at);
+            (start, end, None)
+        }
+    };
+    let range = LanguageRange::from_validated_str(value.get(start..end).unwrap_or(""));
+    let (quality, next) = match weight {
+        Some(quality) => (quality, end + 6),
+        None => weight_after(bytes, end),
+    };
+    (range, quality, next)
+}
+
+/// [`next_scanned`] on sixteen bytes of a validated value: where the range
+/// starts and ends in them, and its quality when it is the weight browsers
+/// send (`;q=0.` and one digit, then no digit), which ends six bytes after
+/// the range. `None` when the range does not start and end in the first
+/// eight bytes.
+#[inline(always)]
+fn range_in_window(window: &[u8; 16]) -> Option<(usize, usize, Option<Quality>)> {
+    let (first, second) = window.split_at(8);
+    let x = u64::from_le_bytes(first.try_into().ok()?);
+    let y = u64::from_le_bytes(second.try_into().ok()?);
+    let starts = scan::ascii_at_least(x, b'A') | scan::ascii_equal(x, b'*');
+    if starts == 0 {
+        return None;
+    }
+    let s = starts.trailing_zeros() / 8;
+    let e = if scan::byte_of(x, s) == b'*' {
+        // A `*` as the eighth byte ends the first word: the slow path.
+        if s == 7 {
+            return None;
+        }
+        s + 1
+    } else {
+        // The first byte that ends the range, after its first.
+        let after = (u64::MAX << (8 * s)) << 8;
+        let stops = (scan::ascii_below(x, b'-') | scan::ascii_equal(x, b';')) & after;
+        if stops == 0 {
+            return None;
+        }
+        stops.trailing_zeros() / 8
+    };
+    // The eight bytes after the range (`e` is 1 to 7).
+    let z = (x >> (8 * e)) | (y << (64 - 8 * e));
+    let (digit, next) = (scan::byte_of(z, 5), scan::byte_of(z, 6));
+    let weight = ((z | 0x2000) & 0xff_ffff_ffff == u64::from_le_bytes(*b";q=0.\0\0\0")
+        && is_digit(digit)
+        && !is_digit(next))
+    .then(|| Quality::from_validated(u16::from(digit - b'0') * 100));
+    Some((s as usize, e as usize, weight))
+}
+
+/// [`next_scanned`]'s range, one byte at a time: its start and end.
+#[inline]
+fn scan_range(bytes: &[u8], mut i: usize) -> (usize, usize) {
+    while bytes.get(i).is_some_and(|&b| !starts_range(b)) {
+        i += 1;
+    }
+    if bytes.get(i) == Some(&b'*') {
+        (i, i + 1)
+    } else {
+        (i, validated_range_end(bytes, i + 1))
+    }
+}
+
+/// Where the range of a validated value that continues at `from` ends: at
+/// the first `,`, `;` or OWS, or at the end (eight bytes at a time while
+/// there are eight, as in [`next_scanned`]).
+#[inline]
+fn validated_range_end(bytes: &[u8], from: usize) -> usize {
+    let mut i = from;
+    while let Some(chunk) = bytes.get(i..).and_then(<[u8]>::first_chunk::<8>) {
+        let x = u64::from_le_bytes(*chunk);
+        let stops = scan::ascii_below(x, b'-') | scan::ascii_equal(x, b';');
+        if stops != 0 {
+            return i + (stops.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while bytes.get(i).is_some_and(|&b| !ends_range(b)) {
+        i += 1;
+    }
+    i
+}
+
 /// The weight of the validated range that ends at `end`, and where the
 /// separators after it start: past its `q=` and the qvalue's first digit,
 /// or `end` when it has no weight.
-#[inline]
+#[inline(always)]
 fn weight_after(bytes: &[u8], end: usize) -> (Quality, usize) {
-    let mut j = end;
+    let tail = bytes.get(end..).unwrap_or(&[]);
+    // The weight browsers send: `;q=0.` (`q` in either case) and one digit,
+    // and no other digit after it.
+    if let Some(chunk) = tail.first_chunk::<8>() {
+        let y = u64::from_le_bytes(*chunk);
+        let (digit, after) = (scan::byte_of(y, 5), scan::byte_of(y, 6));
+        if (y | 0x2000) & 0xff_ffff_ffff == u64::from_le_bytes(*b";q=0.\0\0\0")
+            && is_digit(digit)
+            && !is_digit(after)
+        {
+            return (
+                Quality::from_validated(u16::from(digit - b'0') * 100),
+                end + 6,
+            );
+        }
+    }
+    match tail {
+        [b';', ..] => weight_after_semicolon(bytes, end + 1),
+        [c, ..] if is_ows(*c) => {
+            let mut j = end + 1;
+            while bytes.get(j).is_some_and(|&b| is_ows(b)) {
+                j += 1;
+            }
+            if bytes.get(j) == Some(&b';') {
+                weight_after_semicolon(bytes, j + 1)
+            } else {
+                (Quality::ONE, end)
+            }
+        }
+        _ => (Quality::ONE, end),
+    }
+}
+
+/// [`weight_after`] from just past the `;`: OWS, `q=`, then the qvalue.
+#[inline]
+fn weight_after_semicolon(bytes: &[u8], mut j: usize) -> (Quality, usize) {
     while bytes.get(j).is_some_and(|&b| is_ows(b)) {
         j += 1;
     }
-    if bytes.get(j) != Some(&b';') {
-        return (Quality::ONE, end);
-    }
-    j += 1;
-    while bytes.get(j).is_some_and(|&b| is_ows(b)) {
-        j += 1;
-    }
-    // `q=` then the qvalue.
     (
         read_validated_qvalue(bytes.get(j + 2..).unwrap_or(&[])),
         j + 3,
@@ -440,7 +738,7 @@ fn weight_after(bytes: &[u8], end: usize) -> (Quality, usize) {
 ///
 /// The fast scan decides well-formed values; anything it rejects (or that is
 /// over a limit) goes to the nom parser, which reports the error.
-#[inline]
+#[inline(always)]
 fn validate(value: &[u8], limits: Limits, index: &mut RangeIndex) -> Result<usize, ParseError> {
     if value.len() > limits.max_bytes {
         return Err(ParseError::new(limits.max_bytes, Expected::ByteLimit));

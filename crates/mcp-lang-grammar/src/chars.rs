@@ -5,6 +5,7 @@ const DIGIT: u8 = 2;
 const OWS: u8 = 4;
 const RANGE_END: u8 = 8;
 const STAR: u8 = 16;
+const COMMA: u8 = 32;
 
 /// The class bits of every byte: one table load instead of range compares
 /// on the hot paths.
@@ -19,7 +20,9 @@ static CLASSES: [u8; 256] = {
             DIGIT
         } else if byte == b' ' || byte == b'\t' {
             OWS | RANGE_END
-        } else if byte == b';' || byte == b',' {
+        } else if byte == b',' {
+            RANGE_END | COMMA
+        } else if byte == b';' {
             RANGE_END
         } else if byte == b'*' {
             STAR
@@ -64,6 +67,12 @@ pub(crate) fn is_ows(b: u8) -> bool {
 #[inline(always)]
 pub(crate) fn ends_range(b: u8) -> bool {
     class(b) & RANGE_END != 0
+}
+
+/// OWS or `,`: what may come between two elements of a list.
+#[inline(always)]
+pub(crate) fn is_separator(b: u8) -> bool {
+    class(b) & (OWS | COMMA) != 0
 }
 
 /// ALPHA or `*`: what starts a range inside a well-formed `Accept-Language`.

@@ -65,6 +65,10 @@
 //!   begin a well-formed value: see [`ParseError`].
 //! - **Limits**: none by default (linear time makes them unnecessary for
 //!   safety); [`AcceptLanguage::parse_with`] applies [`Limits`] as a policy.
+//! - **One pass**: [`AcceptLanguage::validating`] yields the ranges while it
+//!   validates them; what a caller builds from them counts only once
+//!   [`Validating::finish`] says the value is well-formed, since a malformed
+//!   value is no preference at all.
 //!
 //! # Modules
 //!
@@ -90,7 +94,7 @@ mod scan;
 pub mod serialize;
 pub mod tag;
 
-pub use accept::{AcceptLanguage, Limits, Ranges, WeightedRange};
+pub use accept::{AcceptLanguage, Limits, Ranges, Validating, WeightedRange};
 pub use content::{ContentLanguage, Tags};
 pub use error::{Expected, ParseError};
 pub use extended::ExtendedRange;

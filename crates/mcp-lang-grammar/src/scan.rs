@@ -10,19 +10,26 @@
 //! what was expected; the nom parser is the reference grammar, and the tests
 //! check on generated input that the two always agree.
 //!
-//! Each byte is looked at once. What follows a range is decided by the
-//! byte that ends it: a range ends at the first byte that cannot continue
-//! it, and that byte must be `,`, `;`, OWS or the end, which rules out a
-//! ninth letter, a digit in the first subtag and `*-` without looking
-//! again. The weight browsers send, `;q=0.` and one digit, is validated
-//! and read at once (with the comma after it, by one masked comparison of
-//! eight bytes); the other spellings take the general path.
+//! The walk is a [`Scanner`], one element at a time, so that the one-pass
+//! iterator of [`accept`](crate::accept) yields each range as soon as it is
+//! validated.
+//!
+//! Each byte is looked at once. The element browsers send most (a range of
+//! two letters, or two letters, `-` and two letters, then `,` or the weight
+//! `;q=0.` and one digit and `,`) is checked on one window of sixteen bytes
+//! with a few word operations (a letter test on eight bytes at once, one
+//! masked comparison for the weight), and so is the same element ending
+//! the value. Anything else takes the general path, where what follows a
+//! range is decided by the byte that ends it: a range ends at the first
+//! byte that cannot continue it, and that byte must be `,`, `;`, OWS or
+//! the end, which rules out a ninth letter, a digit in the first subtag and
+//! `*-` without looking again.
 //!
 //! The index holds `u16` offsets, so only values of at most 64 KiB are
 //! noted; a longer value is scanned when iterated (it has thousands of
 //! ranges, and the scan is linear either way).
 
-use crate::chars::{is_alpha, is_alphanum, is_digit, is_ows};
+use crate::chars::{ends_range, is_alpha, is_alphanum, is_digit, is_ows, is_separator};
 
 /// One range noted by [`scan`]: where it is and its quality.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -86,44 +93,122 @@ impl RangeIndex {
 /// the first ranges are noted in `index` (which must start empty).
 #[inline]
 pub(crate) fn scan(b: &[u8], index: &mut RangeIndex) -> Option<usize> {
-    // Offsets fit a spot only in a value of at most `NOTED` bytes; a longer
-    // one notes nothing.
-    let noting = if b.len() <= RangeIndex::NOTED {
-        RangeIndex::CAPACITY
-    } else {
-        0
-    };
-    let mut count = 0;
-    let mut i = 0;
-    // At the top of the loop, an element may start at `i`: at the start of
-    // the value or after a comma, where OWS and more commas may come first.
-    while let Some(&c) = b.get(i) {
-        let start = i;
-        let next;
-        if is_alpha(c) {
-            (i, next) = range_end(b, i)?;
-        } else if c == b'*' {
-            i += 1;
-            next = byte_at(b, i);
-        } else if c == b',' {
-            i += 1;
-            continue;
-        } else if is_ows(c) {
-            // Leading OWS is only allowed before a comma (an empty first
-            // element).
-            if i == 0 && b.get(skip_ows(b, 0)) != Some(&b',') {
-                return None;
-            }
-            i += 1;
-            continue;
+    let mut scanner = Scanner::new(b, true);
+    while scanner.next_element().is_some() {}
+    let (count, noted) = scanner.finish()?;
+    *index = noted;
+    Some(count)
+}
+
+/// The validating walk over a value, one element at a time: what [`scan`]
+/// runs, and what the one-pass iterator of [`accept`](crate::accept) runs
+/// while it yields the ranges.
+#[derive(Clone, Debug)]
+pub(crate) struct Scanner<'b> {
+    b: &'b [u8],
+    /// Where the next element may start (OWS and commas may come first).
+    i: usize,
+    /// Ranges so far.
+    count: usize,
+    /// How many ranges to note: `CAPACITY`, or 0 for a value of more than
+    /// `NOTED` bytes.
+    noting: usize,
+    index: RangeIndex,
+    /// The value was found malformed.
+    failed: bool,
+}
+
+impl<'b> Scanner<'b> {
+    /// A scanner of `b` that notes the first ranges in its index when
+    /// `note` (for a value to be iterated later).
+    #[inline(always)]
+    pub(crate) fn new(b: &'b [u8], note: bool) -> Scanner<'b> {
+        // Offsets fit a spot only in a value of at most `NOTED` bytes; a
+        // longer one notes nothing.
+        let noting = if note && b.len() <= RangeIndex::NOTED {
+            RangeIndex::CAPACITY
         } else {
+            0
+        };
+        // Leading OWS is only allowed before a comma (an empty first
+        // element).
+        let failed = b.first().is_some_and(|&c| is_ows(c)) && b.get(skip_ows(b, 0)) != Some(&b',');
+        Scanner {
+            b,
+            i: 0,
+            count: 0,
+            noting,
+            index: RangeIndex::EMPTY,
+            failed,
+        }
+    }
+
+    /// The next range, validated: where it starts and ends, and its
+    /// quality; `None` at the end of the value or at the first error (then
+    /// [`finish`](Scanner::finish) says which).
+    #[inline(always)]
+    pub(crate) fn next_element(&mut self) -> Option<(usize, usize, u16)> {
+        if self.failed {
             return None;
         }
-        let end = i;
-        let quality;
-        (i, quality) = after_range(b, i, next)?;
-        if count < noting
-            && let Some(spot) = index.spots.get_mut(count)
+        let b = self.b;
+        let mut i = self.i;
+        let (start, end, quality);
+        // The usual element, with the comma and OWS after it, at once.
+        let short = match b.get(i..) {
+            Some(rest) => match rest.first_chunk::<16>() {
+                Some(window) => short_element(window),
+                None => last_element(rest),
+            },
+            None => None,
+        };
+        if let Some((len, q, next)) = short {
+            (start, end, quality) = (i, i + len, q);
+            i += next;
+        } else {
+            // At the start of the value or after a comma: OWS and more
+            // commas may come first.
+            let c = loop {
+                match b.get(i) {
+                    None => {
+                        self.i = i;
+                        return None;
+                    }
+                    Some(&c) if is_separator(c) => i += 1,
+                    Some(&c) => break c,
+                }
+            };
+            start = i;
+            let next;
+            let ended = if is_alpha(c) {
+                // When the short element was tried right here, the range
+                // has none of the short shapes, or is short and cheap to
+                // scan: straight to the general scan.
+                if start == self.i {
+                    range_end(b, i)
+                } else {
+                    short_range(b, i).or_else(|| range_end(b, i))
+                }
+            } else if c == b'*' {
+                Some((i + 1, byte_at(b, i + 1)))
+            } else {
+                None
+            };
+            let Some((range_end, after)) = ended else {
+                self.failed = true;
+                return None;
+            };
+            (end, next) = (range_end, after);
+            let Some((comma, q)) = after_range(b, end, next) else {
+                self.failed = true;
+                return None;
+            };
+            quality = q;
+            // Past the comma (or the end).
+            i = comma + 1;
+        }
+        if self.count < self.noting
+            && let Some(spot) = self.index.spots.get_mut(self.count)
         {
             *spot = Spot {
                 start: offset(start),
@@ -131,13 +216,169 @@ pub(crate) fn scan(b: &[u8], index: &mut RangeIndex) -> Option<usize> {
                 quality,
             };
         }
-        count += 1;
-        // Past the comma (or the end).
-        i += 1;
+        self.count += 1;
+        self.i = i;
+        Some((start, end, quality))
     }
-    // At most `CAPACITY`, so it fits.
-    index.len = count.min(noting) as u8;
-    Some(count)
+
+    /// The value.
+    #[inline(always)]
+    pub(crate) fn bytes(&self) -> &'b [u8] {
+        self.b
+    }
+
+    /// Stops the scan: the value is malformed.
+    #[inline(always)]
+    pub(crate) fn fail(&mut self) {
+        self.failed = true;
+    }
+
+    /// After [`next_element`](Scanner::next_element) gave `None`: the
+    /// number of ranges and the noted ones, or `None` when the value is
+    /// malformed.
+    #[inline(always)]
+    pub(crate) fn finish(self) -> Option<(usize, RangeIndex)> {
+        if self.failed {
+            return None;
+        }
+        let mut index = self.index;
+        // At most `CAPACITY`, so it fits.
+        index.len = self.count.min(self.noting) as u8;
+        Some((self.count, index))
+    }
+}
+
+/// Every byte of a word: `0x01` repeated.
+const LOW: u64 = 0x0101_0101_0101_0101;
+/// The high bit of every byte of a word.
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+// Word tests on a word of eight ASCII bytes (as a validated value holds):
+// each flags, by its high bit, every byte that passes. A sum of two bytes
+// below 0x80 never carries into the next byte, so the tests are exact.
+/// The bytes at `n` or above, in a word of ASCII bytes.
+#[inline(always)]
+pub(crate) fn ascii_at_least(x: u64, n: u8) -> u64 {
+    x.wrapping_add(LOW * u64::from(0x80 - n)) & HIGH
+}
+
+/// The bytes below `n`, in a word of ASCII bytes.
+#[inline(always)]
+pub(crate) fn ascii_below(x: u64, n: u8) -> u64 {
+    !x.wrapping_add(LOW * u64::from(0x80 - n)) & HIGH
+}
+
+/// The bytes equal to `c`, in a word of ASCII bytes.
+#[inline(always)]
+pub(crate) fn ascii_equal(x: u64, c: u8) -> u64 {
+    !(x ^ (LOW * u64::from(c))).wrapping_add(LOW * 0x7f) & HIGH
+}
+
+/// The letters of a word of eight bytes, as the high bit of each byte that
+/// is one (`A-Z`, `a-z`; never a byte of 0x80 or above).
+#[inline(always)]
+fn letters(x: u64) -> u64 {
+    // Below 0x80, setting bit 0x20 maps `A-Z` to `a-z` and no other byte
+    // into `a-z`. Each sum stays within its byte (at most 0x7f + 0x1f), so
+    // the bytes do not disturb each other.
+    let lower = (x & !HIGH) | (LOW * 0x20);
+    let from_a = lower.wrapping_add(LOW * (0x80 - u64::from(b'a')));
+    let past_z = lower.wrapping_add(LOW * (0x7f - u64::from(b'z')));
+    from_a & !past_z & !x & HIGH
+}
+
+/// The byte of `x` at `k` (0 is the first byte in memory).
+#[inline(always)]
+pub(crate) fn byte_of(x: u64, k: u32) -> u8 {
+    (x >> (8 * k)) as u8
+}
+
+/// The element browsers send most, checked on the sixteen bytes where it
+/// starts (when there are sixteen): a range of one of the shapes of
+/// [`short_range`], then either `,` or the weight `;q=0.` and one digit
+/// followed by `,`; then at most one OWS. Returns the range's length, its
+/// quality, and how far the next element may start (past the comma and
+/// OWS); `None` for anything else, which the general path then decides.
+#[inline(always)]
+fn short_element(w: &[u8; 16]) -> Option<(usize, u16, usize)> {
+    let (first, second) = w.split_at(8);
+    let x = u64::from_le_bytes(first.try_into().ok()?);
+    let y = u64::from_le_bytes(second.try_into().ok()?);
+    let l = letters(x);
+    if l & 0x8080 != 0x8080 {
+        return None;
+    }
+    let third = byte_of(x, 2);
+    let len: u32 = if ends_range(third) {
+        2
+    } else if third == b'-' && l & 0x80_8000_0000 == 0x80_8000_0000 && ends_range(byte_of(x, 5)) {
+        5
+    } else {
+        return None;
+    };
+    // The eight bytes after the range (`len` is 2 or 5).
+    let after = (x >> (8 * len)) | (y << (64 - 8 * len));
+    let (quality, comma) = if after as u8 == b',' {
+        (1000, len)
+    } else {
+        // `;q=0.` then any byte, then `,`.
+        const MASK: u64 = u64::from_le_bytes([0xff, 0xff, 0xff, 0xff, 0xff, 0, 0xff, 0]);
+        const FORM: u64 = u64::from_le_bytes(*b";q=0.\0,\0");
+        let digit = byte_of(after, 5);
+        if after & MASK != FORM || !is_digit(digit) {
+            return None;
+        }
+        (u16::from(digit - b'0') * 100, len + 6)
+    };
+    let next = comma as usize + 1;
+    let skip = w.get(next).is_some_and(|&c| is_ows(c));
+    Some((len as usize, quality, next + usize::from(skip)))
+}
+
+/// The usual last element of a value, when it is all that is left: a range
+/// of one of the shapes of [`short_range`], with or without the weight
+/// `;q=0.` and one digit. Returns what [`short_element`] returns (the next
+/// element "starts" one past the end).
+#[inline(always)]
+fn last_element(rest: &[u8]) -> Option<(usize, u16, usize)> {
+    let weight =
+        |q: u8, d: u8| (matches!(q, b'q' | b'Q') && is_digit(d)).then(|| u16::from(d - b'0') * 100);
+    let (len, quality) = match *rest {
+        [a, b] if is_alpha(a) && is_alpha(b) => (2, 1000),
+        [a, b, b'-', c, d] if is_alpha(a) && is_alpha(b) && is_alpha(c) && is_alpha(d) => (5, 1000),
+        [a, b, b';', q, b'=', b'0', b'.', d] if is_alpha(a) && is_alpha(b) => (2, weight(q, d)?),
+        [a, b, b'-', c, d, b';', q, b'=', b'0', b'.', e]
+            if is_alpha(a) && is_alpha(b) && is_alpha(c) && is_alpha(d) =>
+        {
+            (5, weight(q, e)?)
+        }
+        _ => return None,
+    };
+    Some((len, quality, rest.len() + 1))
+}
+
+/// The two range shapes browsers send most, two letters (`en`) and two
+/// letters, `-`, two letters (`en-US`), checked on one word of the eight
+/// bytes at `start` (which holds a letter): the end of the range and the
+/// byte there, as [`range_end`] gives them, or `None` when the range has
+/// another shape or fewer than eight bytes are left (then [`range_end`]
+/// decides).
+#[inline(always)]
+fn short_range(b: &[u8], start: usize) -> Option<(usize, u8)> {
+    let x = u64::from_le_bytes(*b.get(start..)?.first_chunk::<8>()?);
+    let l = letters(x);
+    // Bytes 0 and 1: letters.
+    if l & 0x8080 != 0x8080 {
+        return None;
+    }
+    let third = byte_of(x, 2);
+    if ends_range(third) {
+        return Some((start + 2, third));
+    }
+    // `-`, then bytes 3 and 4 letters, and what follows ends the range.
+    let sixth = byte_of(x, 5);
+    (third == b'-' && l & 0x80_8000_0000 == 0x80_8000_0000 && ends_range(sixth))
+        .then_some((start + 5, sixth))
 }
 
 /// What follows the range that ends at `i` (`next` is the byte there, as

@@ -25,6 +25,8 @@ fn recase(s: String, mask: u64) -> String {
 fn basic_range() -> impl Strategy<Value = String> {
     prop_oneof![
         1 => Just("*".to_owned()),
+        // The shapes browsers send most, which the scanner checks at once.
+        4 => "[a-zA-Z]{2}(-[a-zA-Z]{2})?",
         8 => ("[a-zA-Z]{1,8}", prop::collection::vec("[a-zA-Z0-9]{1,8}", 0..4))
             .prop_map(|(first, rest)| std::iter::once(first).chain(rest).collect::<Vec<_>>().join("-")),
     ]
@@ -67,13 +69,20 @@ fn ows() -> impl Strategy<Value = String> {
 
 /// A well-formed Accept-Language value with its expected `(range, q)` list.
 fn accept_language() -> impl Strategy<Value = (String, Vec<(String, u16)>)> {
+    accept_language_of(0..8)
+}
+
+/// [`accept_language`] with `elements` list elements.
+fn accept_language_of(
+    elements: std::ops::Range<usize>,
+) -> impl Strategy<Value = (String, Vec<(String, u16)>)> {
     let element = (
         basic_range(),
         prop::option::of((ows(), ows(), "[qQ]", qvalue())),
         any::<u64>(),
     );
     (
-        prop::collection::vec((prop::option::of(element), ows(), ows()), 0..8),
+        prop::collection::vec((prop::option::of(element), ows(), ows()), elements),
         any::<bool>(),
     )
         .prop_map(|(elements, leading_comma)| {
@@ -186,6 +195,54 @@ proptest! {
         let got: Vec<(String, u16)> = parsed.iter().map(|w| (w.range.as_str().to_owned(), w.quality.get())).collect();
         prop_assert_eq!(parsed.len(), expected.len());
         prop_assert_eq!(got, expected);
+    }
+
+    #[test]
+    fn long_generated_values_parse_to_their_list((text, expected) in accept_language_of(8..200)) {
+        let parsed = AcceptLanguage::parse(&text).map_err(|e| TestCaseError::fail(format!("{text:?}: {e}")))?;
+        let got: Vec<(String, u16)> = parsed.iter().map(|w| (w.range.as_str().to_owned(), w.quality.get())).collect();
+        prop_assert_eq!(&got, &expected);
+        // Through `next` as well as through `fold` (which `collect` uses).
+        let mut one_by_one = Vec::new();
+        for w in parsed.iter() {
+            one_by_one.push((w.range.as_str().to_owned(), w.quality.get()));
+        }
+        prop_assert_eq!(&one_by_one, &expected);
+        // And in one pass.
+        let mut validating = AcceptLanguage::validating(&text);
+        let one_pass: Vec<(String, u16)> = validating.by_ref().map(|w| (w.range.as_str().to_owned(), w.quality.get())).collect();
+        prop_assert_eq!(&one_pass, &expected);
+        prop_assert_eq!(validating.finish().map(|v| v.len()), Ok(expected.len()));
+    }
+
+    #[test]
+    fn one_pass_agrees_with_parse_then_iterate((text, expected) in accept_language()) {
+        for mut validating in [AcceptLanguage::validating(&text), AcceptLanguage::validating_bytes(text.as_bytes())] {
+            let got: Vec<(String, u16)> = validating.by_ref().map(|w| (w.range.as_str().to_owned(), w.quality.get())).collect();
+            prop_assert_eq!(&got, &expected);
+            let value = validating.finish().map_err(|e| TestCaseError::fail(format!("{text:?}: {e}")))?;
+            prop_assert_eq!(value.len(), expected.len());
+            let again: Vec<(String, u16)> = value.iter().map(|w| (w.range.as_str().to_owned(), w.quality.get())).collect();
+            prop_assert_eq!(&again, &expected);
+        }
+    }
+
+    #[test]
+    fn one_pass_finds_the_errors_parse_finds(s in "[a-zA-Z0-9 \t,;=.*qQxXi-]{0,40}", cut in 0usize..3) {
+        let parsed = AcceptLanguage::parse(&s);
+        let mut validating = AcceptLanguage::validating(&s);
+        // Read some of the ranges, or none, before finishing.
+        let read: Vec<(String, u16)> = validating.by_ref().take(cut).map(|w| (w.range.as_str().to_owned(), w.quality.get())).collect();
+        let finished = validating.finish();
+        match (&parsed, &finished) {
+            (Ok(p), Ok(f)) => {
+                prop_assert_eq!(p.len(), f.len());
+                let expected: Vec<(String, u16)> = p.iter().take(cut).map(|w| (w.range.as_str().to_owned(), w.quality.get())).collect();
+                prop_assert_eq!(read, expected);
+            }
+            (Err(p), Err(f)) => prop_assert_eq!(p, f),
+            _ => prop_assert!(false, "{:?}: parse {:?}, one pass {:?}", s, parsed.map(|v| v.len()), finished.map(|v| v.len())),
+        }
     }
 
     #[test]

@@ -16,9 +16,10 @@
 //!   down to a default;
 //! * [`Negotiator`]: what a server runs on every request. It scores each
 //!   supported tag with all three ideas at once (explicit ratings, then
-//!   lookup truncation, then `*`; decision D4), picks one, says why
-//!   ([`Reason`]), and falls back to the default for a malformed, absent or
-//!   unmatched preference. No allocation, O(ranges × supported) time.
+//!   lookup truncation, then `*`; decision D4), from every range of the
+//!   preference however many there are, picks one, says why ([`Reason`]),
+//!   and falls back to the default for a malformed, absent or unmatched
+//!   preference. No allocation, one pass over the value.
 //!
 //! # Example
 //!
@@ -60,17 +61,21 @@
 //! [`Negotiator::new`] does the work that does not depend on the request:
 //! it validates the tags, keeps lowercase copies and where their singletons
 //! are, and groups them by primary subtag (`fr` for `fr`, `fr-CA`, `fr-FR`),
-//! with a small hash table from primary subtag to group. Per request, each
-//! range looks up its group, and only the ranges whose primary subtag some
-//! supported tag has are buffered on the stack (at most
-//! [`Negotiator::RANGE_CAPACITY`]): no other tag can match a range
-//! explicitly or by truncation, so the tags of the groups met are scored,
-//! each group once and only against its own ranges, and the rest can only
-//! be rated by `*`, and all tie. A group whose ranges' q (and that of `*`)
-//! are all below the best score found so far cannot win, and is skipped: in
-//! a usual header, q descending, the first group met decides. So the time is
-//! O(ranges × supported) at worst, usually far less, and nothing is
-//! allocated (`tests/alloc.rs` counts). The free functions of [`basic`],
+//! with a small hash table from primary subtag to group. No tag can be
+//! rated by a range of another primary subtag, explicitly or by truncation,
+//! so per request each range looks up its group and costs a comparison with
+//! each tag of that group, or nothing more when no tag has its primary
+//! subtag; `*` is one comparison. Every range is read, once (a raw value
+//! given to [`Negotiator::negotiate_header`] is rated while it is validated,
+//! so its bytes are walked once in all; decision G7): a preference of
+//! a few ranges is buffered on the stack and each group met is scored
+//! against its own ranges (skipping groups whose ranges cannot beat the best
+//! so far); a longer one is rated range by range into one small record per
+//! supported tag, also on the stack, so the memory is bounded by the
+//! supported list and never by the preference (a list of more than 512
+//! tags is rated 512 at a time, one pass over the value each). So the time
+//! is linear in the value, and nothing is allocated (`tests/alloc.rs`
+//! counts, up to a 4 MiB value). The free functions of [`basic`],
 //! [`extended`] and [`lookup`](mod@lookup) allocate their result lists.
 //!
 //! # Decisions this crate makes (beyond ARCHITECTURE.md)
@@ -82,8 +87,9 @@
 //!   D3, and `*;q=0` does not stop truncation (as in D4).
 //! * A [`Negotiator`] rejects supported tags that are not well-formed or that
 //!   repeat another ignoring case; the default must be well-formed but need
-//!   not be supported; only the first [`Negotiator::max_ranges`] ranges of a
-//!   request are considered.
+//!   not be supported. Every range of a request counts, however many there
+//!   are: a cap would change the answer, and the SEP lets no server
+//!   interpret the field value differently.
 //! * A value with no ranges (`""`, `" , "`) is no preference:
 //!   [`Reason::Absent`], like a missing value. The quality reported for an
 //!   absent or malformed preference is 1, for an unmatched one 0.

@@ -42,7 +42,9 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
-use mcp_lang_grammar::{AcceptLanguage, LanguageTag, ParseError, Quality};
+use mcp_lang_grammar::{
+    AcceptLanguage, LanguageTag, ParseError, Quality, Validating, WeightedRange,
+};
 
 use crate::basic::Decider;
 use crate::subtags;
@@ -124,7 +126,6 @@ pub struct Negotiation<'n> {
     index: Option<usize>,
     quality: Quality,
     reason: Reason,
-    ranges_read: usize,
 }
 
 impl<'n> Negotiation<'n> {
@@ -183,25 +184,6 @@ impl<'n> Negotiation<'n> {
     /// ```
     pub fn reason(&self) -> Reason {
         self.reason
-    }
-
-    /// How many of the preference's ranges the negotiator read: at most
-    /// [`max_ranges`](Negotiator::max_ranges), whatever the length of the
-    /// preference, and 0 when it was absent or malformed. Counted as the
-    /// ranges are taken, so a test can assert the work done on a hostile
-    /// preference without timing it.
-    ///
-    /// ```
-    /// use mcp_lang_match::Negotiator;
-    ///
-    /// let n = Negotiator::new(["en", "fr"], "en").unwrap();
-    /// assert_eq!(n.negotiate_header(Some("de, fr;q=0.5")).ranges_read(), 2);
-    /// let huge = vec!["de"; 10_000].join(", ");
-    /// assert_eq!(n.negotiate_header(Some(&huge)).ranges_read(), Negotiator::DEFAULT_MAX_RANGES);
-    /// assert_eq!(n.negotiate_header(None).ranges_read(), 0);
-    /// ```
-    pub fn ranges_read(&self) -> usize {
-        self.ranges_read
     }
 }
 
@@ -370,7 +352,8 @@ struct Range<'h> {
     /// an earlier range of the same group has had that group scored.
     group: u32,
     quality: u16,
-    position: u16,
+    /// Its position among all the ranges of the header.
+    position: usize,
 }
 
 /// Marks a buffered range whose group was already scored.
@@ -382,6 +365,105 @@ const EMPTY: Range<'static> = Range {
     quality: 0,
     position: 0,
 };
+
+/// How many ranges a negotiation buffers before it rates the supported tags
+/// range by range instead (see [`Negotiator::negotiate`]): more than any
+/// browser sends.
+const BUFFERED: usize = 16;
+
+/// The most supported tags rated in one pass over a value; a longer
+/// supported list is rated in slices of this many, one pass each.
+const CHUNK: usize = 512;
+
+/// What the ranges read so far say about one supported tag: decision D3's
+/// deciding range, and the best lookup truncation (D4). All zero means
+/// nothing has rated the tag yet.
+#[derive(Clone, Copy)]
+struct Standing {
+    /// The deciding range, as in D3; `len` 0 when no range basic-filters
+    /// the tag (a range is never empty).
+    explicit: Decider,
+    /// The highest q (above 0) of a range whose truncation reaches the tag,
+    /// the earliest such range on ties; 0 when none does.
+    truncated_quality: u16,
+    truncated_position: usize,
+    /// See [`Supported::truncation_closeness`].
+    truncated_closeness: usize,
+}
+
+impl Standing {
+    const NONE: Standing = Standing {
+        explicit: Decider {
+            len: 0,
+            quality: 0,
+            position: 0,
+        },
+        truncated_quality: 0,
+        truncated_position: 0,
+        truncated_closeness: 0,
+    };
+
+    /// Takes one more range (in header order) of the tag's group into
+    /// account: `bytes` is the range, with its q and header position.
+    #[inline]
+    fn update(&mut self, tag: &Supported, bytes: &[u8], quality: u16, position: usize) {
+        // A range longer than the tag cannot basic-filter it; it can only
+        // reach it by truncation, which needs a higher q than the best so
+        // far. (A hostile value repeats such ranges: this skips them.)
+        if bytes.len() > tag.lower.len() && quality <= self.truncated_quality {
+            return;
+        }
+        let a = subtags::align(bytes, &tag.lower, true);
+        if a.range_is_prefix {
+            let d = Decider {
+                len: bytes.len(),
+                quality,
+                position,
+            };
+            if self.explicit.len == 0 || d.beats(&self.explicit) {
+                self.explicit = d;
+            }
+        } else if quality > self.truncated_quality {
+            // Above 0 (a `q=0` range only excludes, M1) and above the best so
+            // far: on equal q the earlier range keeps it.
+            if let Some(closeness) = tag.truncation_closeness(a.common) {
+                self.truncated_quality = quality;
+                self.truncated_position = position;
+                self.truncated_closeness = closeness;
+            }
+        }
+    }
+
+    /// The tag's score (decision D4): explicit, else truncated, else `*`;
+    /// `None` when nothing rates it.
+    #[inline]
+    fn score(&self, tag: &Supported, wildcard: Option<Decider>) -> Option<Score> {
+        if self.explicit.len > 0 {
+            let closeness = if self.explicit.len == tag.lower.len() {
+                EXACT
+            } else {
+                MORE_SPECIFIC
+            };
+            return Some(Score {
+                quality: self.explicit.quality,
+                position: self.explicit.position,
+                closeness,
+            });
+        }
+        if self.truncated_quality > 0 {
+            return Some(Score {
+                quality: self.truncated_quality,
+                position: self.truncated_position,
+                closeness: self.truncated_closeness,
+            });
+        }
+        wildcard.map(|d| Score {
+            quality: d.quality,
+            position: d.position,
+            closeness: WILDCARD,
+        })
+    }
+}
 
 /// How close a match is, higher is closer (D4's second tie-break).
 const EXACT: usize = usize::MAX;
@@ -412,7 +494,8 @@ impl Score {
 
 /// A server's supported languages, compiled once and shared by every
 /// request: [`negotiate`](Negotiator::negotiate) picks one per request, as
-/// decision D4 says, without allocating and in O(ranges × supported) time.
+/// decision D4 says, from every range of the preference however many there
+/// are, without allocating, in one pass over the value.
 ///
 /// Build it from the supported tags in the server's order of preference and
 /// the server's default. Building validates them: every tag, and the default,
@@ -421,10 +504,12 @@ impl Score {
 /// supported: when it is (ignoring case), it wins ties and is returned in
 /// the supported spelling; when it is not, it is only ever the fallback.
 ///
-/// Only the first [`max_ranges`](Negotiator::max_ranges) ranges of a request
-/// are considered (by default [`Negotiator::DEFAULT_MAX_RANGES`], at most
-/// [`Negotiator::RANGE_CAPACITY`]); later ones are ignored, which bounds the
-/// work a hostile header can cause. Browsers send a handful of ranges.
+/// Building also groups the tags by primary subtag (`fr` for `fr`, `fr-CA`,
+/// `fr-FR`), since a range can only rate the tags that share its primary
+/// subtag; so a range costs a hash lookup plus a comparison with each tag of
+/// its group, and a range whose primary subtag no tag has costs only the
+/// lookup. The time is linear in the value, and the memory a negotiation
+/// uses is bounded by the supported list, never by the value.
 ///
 /// ```
 /// use mcp_lang_match::{Negotiator, Reason};
@@ -448,7 +533,6 @@ pub struct Negotiator {
     supported: Box<[Supported]>,
     default: Box<str>,
     default_index: Option<usize>,
-    max_ranges: usize,
     /// The distinct primary subtags of `supported`, sorted by key.
     groups: Box<[Group]>,
     /// Indices of `supported`, grouped as `groups` says (supported order
@@ -467,36 +551,11 @@ impl fmt::Debug for Negotiator {
         f.debug_struct("Negotiator")
             .field("supported", &self.supported().collect::<Vec<_>>())
             .field("default", &self.default)
-            .field("max_ranges", &self.max_ranges)
             .finish()
     }
 }
 
 impl Negotiator {
-    /// The most ranges of one request a negotiator can consider; the ranges
-    /// are buffered on the stack, so this is a compile-time capacity.
-    ///
-    /// ```
-    /// use mcp_lang_match::Negotiator;
-    ///
-    /// let n = Negotiator::new(["en"], "en").unwrap().with_max_ranges(10_000);
-    /// assert_eq!(n.max_ranges(), Negotiator::RANGE_CAPACITY); // clamped
-    /// ```
-    pub const RANGE_CAPACITY: usize = 128;
-
-    /// How many ranges of one request are considered unless
-    /// [`with_max_ranges`](Negotiator::with_max_ranges) says otherwise.
-    ///
-    /// ```
-    /// use mcp_lang_match::Negotiator;
-    ///
-    /// let n = Negotiator::new(["en", "fr"], "en").unwrap();
-    /// let mut preference = vec!["de"; Negotiator::DEFAULT_MAX_RANGES].join(", ");
-    /// preference.push_str(", fr"); // the 65th range is not read
-    /// assert_eq!(n.negotiate_header(Some(&preference)).tag(), "en");
-    /// ```
-    pub const DEFAULT_MAX_RANGES: usize = 64;
-
     /// Compiles the supported tags (in the server's order of preference) and
     /// the default.
     ///
@@ -607,35 +666,7 @@ impl Negotiator {
             supported: compiled.into_boxed_slice(),
             default,
             default_index,
-            max_ranges: Self::DEFAULT_MAX_RANGES,
         })
-    }
-
-    /// Sets how many ranges of a request are considered (the rest are
-    /// ignored); clamped to `1..=`[`RANGE_CAPACITY`](Negotiator::RANGE_CAPACITY).
-    ///
-    /// ```
-    /// use mcp_lang_match::Negotiator;
-    ///
-    /// let n = Negotiator::new(["en", "fr"], "en").unwrap().with_max_ranges(1);
-    /// assert_eq!(n.max_ranges(), 1);
-    /// assert_eq!(n.negotiate_header(Some("de, fr")).tag(), "en"); // `fr` is not considered
-    /// ```
-    pub fn with_max_ranges(mut self, max_ranges: usize) -> Negotiator {
-        self.max_ranges = max_ranges.clamp(1, Self::RANGE_CAPACITY);
-        self
-    }
-
-    /// How many ranges of a request are considered.
-    ///
-    /// ```
-    /// use mcp_lang_match::Negotiator;
-    ///
-    /// let n = Negotiator::new(["en"], "en").unwrap();
-    /// assert_eq!(n.max_ranges(), Negotiator::DEFAULT_MAX_RANGES);
-    /// ```
-    pub fn max_ranges(&self) -> usize {
-        self.max_ranges
     }
 
     /// The supported tags, in the server's order and spelling.
@@ -676,10 +707,9 @@ impl Negotiator {
     /// assert_eq!(n.negotiate_header(None).reason(), Reason::Absent);
     /// ```
     pub fn negotiate_header(&self, value: Option<&str>) -> Negotiation<'_> {
-        match value.map(AcceptLanguage::parse) {
+        match value {
             None => self.fallback(Reason::Absent),
-            Some(Err(_)) => self.fallback(Reason::Malformed),
-            Some(Ok(header)) => self.negotiate(&header),
+            Some(value) => self.negotiate_validating(AcceptLanguage::validating(value)),
         }
     }
 
@@ -693,11 +723,27 @@ impl Negotiator {
     /// assert_eq!(n.negotiate_header_bytes(Some(b"fr")).tag(), "fr");
     /// ```
     pub fn negotiate_header_bytes(&self, value: Option<&[u8]>) -> Negotiation<'_> {
-        match value.map(AcceptLanguage::parse_bytes) {
+        match value {
             None => self.fallback(Reason::Absent),
-            Some(Err(_)) => self.fallback(Reason::Malformed),
-            Some(Ok(header)) => self.negotiate(&header),
+            Some(value) => self.negotiate_validating(AcceptLanguage::validating_bytes(value)),
         }
+    }
+
+    /// Negotiates while the value is validated, in one pass over its
+    /// bytes; what was computed is dropped when the value turns out
+    /// malformed (SEP-2792: then it is ignored as absent).
+    fn negotiate_validating(&self, mut ranges: Validating<'_>) -> Negotiation<'_> {
+        let (mut best, unrated) = self.choose(&mut [EMPTY; BUFFERED], &mut ranges);
+        let Ok(header) = ranges.finish() else {
+            return self.fallback(Reason::Malformed);
+        };
+        if header.is_empty() {
+            return self.fallback(Reason::Absent);
+        }
+        if unrated {
+            self.rate_other_slices(&header, &mut best);
+        }
+        self.conclude(best)
     }
 
     /// Picks the supported tag for a parsed preference (decision D4), or the
@@ -717,34 +763,41 @@ impl Negotiator {
         if header.is_empty() {
             return self.fallback(Reason::Absent);
         }
-        // The ranges are buffered on the stack; a small buffer for the usual
-        // short header keeps the per-request cost down.
-        let considered = header.len().min(self.max_ranges);
-        if considered <= 8 {
-            self.choose(&mut [EMPTY; 8], header)
-        } else if considered <= 32 {
-            self.choose(&mut [EMPTY; 32], header)
+        // A small buffer for the usual short header keeps the per-request
+        // cost down.
+        let (mut best, unrated) = if header.len() <= 8 {
+            self.choose(&mut [EMPTY; 8], header.iter())
         } else {
-            self.choose(&mut [EMPTY; Self::RANGE_CAPACITY], header)
+            self.choose(&mut [EMPTY; BUFFERED], header.iter())
+        };
+        if unrated {
+            self.rate_other_slices(header, &mut best);
         }
+        self.conclude(best)
     }
 
-    /// Buffers the first `max_ranges` ranges (as many as `buffer` holds) and
-    /// picks the best supported tag.
-    fn choose<'h>(&self, buffer: &mut [Range<'h>], header: &AcceptLanguage<'h>) -> Negotiation<'_> {
+    /// Reads the ranges once. Those whose primary subtag some supported tag
+    /// has are buffered while `buffer` has room, then each group met is
+    /// scored against its own ranges. A value with more such ranges than
+    /// the buffer holds is handed, with what was buffered, to
+    /// [`stream`](Negotiator::stream), which carries on the same pass.
+    /// Returns the best candidate, and whether slices of the supported list
+    /// beyond the first are still to be rated (see
+    /// [`rate_other_slices`](Negotiator::rate_other_slices)).
+    fn choose<'h, I>(&self, buffer: &mut [Range<'h>], mut all: I) -> (Option<(Score, usize)>, bool)
+    where
+        I: Iterator<Item = WeightedRange<'h>>,
+    {
         // Only tags that share their primary subtag with a range can be rated
         // by it, explicitly or by truncation (see `primary_key`): a range
         // whose primary subtag no tag has is dropped here, and the others are
         // buffered with the group of tags they can rate.
         let mut len = 0;
-        let mut read = 0;
         let mut wildcard: Option<Decider> = None;
-        let mut all = header.iter();
-        for position in 0..self.max_ranges.min(all.len()) {
-            let Some(wr) = all.next() else {
-                break;
-            };
-            read += 1;
+        let mut position = 0;
+        while let Some(wr) = all.next() {
+            let at = position;
+            position += 1;
             let quality = wr.quality.get();
             if wr.range.is_wildcard() {
                 Decider::keep_best(
@@ -752,7 +805,7 @@ impl Negotiator {
                     Decider {
                         len: 0,
                         quality,
-                        position,
+                        position: at,
                     },
                 );
                 continue;
@@ -761,15 +814,22 @@ impl Negotiator {
             let Some(group) = self.group_of(primary_key(bytes)) else {
                 continue;
             };
-            if let Some(slot) = buffer.get_mut(len) {
-                *slot = Range {
-                    bytes,
-                    group,
-                    quality,
-                    // At most `RANGE_CAPACITY` ranges are taken.
-                    position: u16::try_from(position).unwrap_or(u16::MAX),
-                };
-                len += 1;
+            let range = Range {
+                bytes,
+                group,
+                quality,
+                position: at,
+            };
+            match buffer.get_mut(len) {
+                Some(slot) => {
+                    *slot = range;
+                    len += 1;
+                }
+                None => {
+                    let buffered = buffer.get(..len).unwrap_or(&[]);
+                    let first = buffered.iter().copied().chain(Some(range));
+                    return self.stream(first, all, position, wildcard);
+                }
             }
         }
         let ranges = buffer.get_mut(..len).unwrap_or(&mut []);
@@ -777,7 +837,7 @@ impl Negotiator {
         let mut best: Option<(Score, usize)> = None;
         // Each group met is scored once, against its ranges from here on;
         // its later ranges are then marked `DONE`. So every (tag, range)
-        // pair is looked at once at most: O(ranges × supported).
+        // pair is looked at once at most.
         //
         // A tag's score is the q of one of its group's ranges, or of `*`. So
         // when those are all below the best quality found so far, no tag of
@@ -801,11 +861,14 @@ impl Negotiator {
             }
             for &index in self.members_of(group) {
                 let index = index as usize;
-                if let Some(score) = self
-                    .supported
-                    .get(index)
-                    .and_then(|t| score(t, rest, group, wildcard))
-                {
+                let Some(tag) = self.supported.get(index) else {
+                    continue;
+                };
+                let mut standing = Standing::NONE;
+                for r in rest.iter().filter(|r| r.group == group) {
+                    standing.update(tag, r.bytes, r.quality, r.position);
+                }
+                if let Some(score) = standing.score(tag, wildcard) {
                     self.consider(&mut best, score, index);
                 }
             }
@@ -836,20 +899,155 @@ impl Negotiator {
                 self.consider(&mut best, score, index);
             }
         }
+        (best, false)
+    }
+
+    /// Rates the supported tags range by range, for a value with more
+    /// ranges than [`choose`](Negotiator::choose) buffers: the ranges of
+    /// `first`, then those left in `rest` (`position` is the header position
+    /// of the next one, `wildcard` the deciding `*` so far). Each tag keeps
+    /// a [`Standing`] on the stack, so the memory is bounded by the supported
+    /// list, and each range updates only the tags of its group. Up to
+    /// [`CHUNK`] supported tags, this finishes the one pass over the value;
+    /// a longer list is rated in slices of `CHUNK` tags, the first finishing
+    /// this pass and each other reading the value once more.
+    fn stream<'h, I>(
+        &self,
+        first: impl Iterator<Item = Range<'h>>,
+        rest: I,
+        position: usize,
+        wildcard: Option<Decider>,
+    ) -> (Option<(Score, usize)>, bool)
+    where
+        I: Iterator<Item = WeightedRange<'h>>,
+    {
+        let tags = self.supported.len();
+        let mut best: Option<(Score, usize)> = None;
+        if tags <= 32 {
+            self.rate::<32, _>(0..tags, first, rest, position, wildcard, &mut best);
+        } else if tags <= 128 {
+            self.rate::<128, _>(0..tags, first, rest, position, wildcard, &mut best);
+        } else {
+            let end = tags.min(CHUNK);
+            self.rate::<CHUNK, _>(0..end, first, rest, position, wildcard, &mut best);
+        }
+        (best, tags > CHUNK)
+    }
+
+    /// Rates the supported tags beyond the first [`CHUNK`], a slice of
+    /// `CHUNK` tags at a time, each reading the value once more.
+    fn rate_other_slices(&self, header: &AcceptLanguage<'_>, best: &mut Option<(Score, usize)>) {
+        let tags = self.supported.len();
+        let mut start = CHUNK;
+        while start < tags {
+            let end = tags.min(start.saturating_add(CHUNK));
+            let none = core::iter::empty();
+            self.rate::<CHUNK, _>(start..end, none, header.iter(), 0, None, best);
+            start = end;
+        }
+    }
+
+    /// Rates the supported tags whose indices are in `chunk` (at most `N`)
+    /// against the ranges of `first` and then of `rest`, and keeps the best
+    /// of them in `best` (see [`stream`](Negotiator::stream)).
+    fn rate<'h, const N: usize, I>(
+        &self,
+        chunk: core::ops::Range<usize>,
+        first: impl Iterator<Item = Range<'h>>,
+        rest: I,
+        mut position: usize,
+        mut wildcard: Option<Decider>,
+        best: &mut Option<(Score, usize)>,
+    ) where
+        I: Iterator<Item = WeightedRange<'h>>,
+    {
+        let mut standings = [Standing::NONE; N];
+        let whole = chunk.len() == self.supported.len();
+        for range in first {
+            self.take(&mut standings, &chunk, whole, range);
+        }
+        // `for_each`, so that an iterator with its own `fold` (the ranges of
+        // a parsed value) runs its tight loop.
+        rest.for_each(|wr| {
+            let at = position;
+            position += 1;
+            let quality = wr.quality.get();
+            if wr.range.is_wildcard() {
+                Decider::keep_best(
+                    &mut wildcard,
+                    Decider {
+                        len: 0,
+                        quality,
+                        position: at,
+                    },
+                );
+                return;
+            }
+            let bytes = wr.range.as_str().as_bytes();
+            if let Some(group) = self.group_of(primary_key(bytes)) {
+                let range = Range {
+                    bytes,
+                    group,
+                    quality,
+                    position: at,
+                };
+                self.take(&mut standings, &chunk, whole, range);
+            }
+        });
+        for (index, standing) in chunk.zip(&standings) {
+            if let Some(score) = self
+                .supported
+                .get(index)
+                .and_then(|tag| standing.score(tag, wildcard))
+            {
+                self.consider(best, score, index);
+            }
+        }
+    }
+
+    /// Updates the standings of the tags of `range`'s group that are in
+    /// `chunk` (all of them when `whole`).
+    #[inline]
+    fn take(
+        &self,
+        standings: &mut [Standing],
+        chunk: &core::ops::Range<usize>,
+        whole: bool,
+        range: Range<'_>,
+    ) {
+        let mut members = self.members_of(range.group);
+        if !whole {
+            // A group's members are in supported order.
+            let from = members.partition_point(|&i| (i as usize) < chunk.start);
+            let to = members.partition_point(|&i| (i as usize) < chunk.end);
+            members = members.get(from..to).unwrap_or(&[]);
+        }
+        for &index in members {
+            let index = index as usize;
+            let slot = index
+                .checked_sub(chunk.start)
+                .and_then(|at| standings.get_mut(at));
+            if let (Some(tag), Some(standing)) = (self.supported.get(index), slot) {
+                standing.update(tag, range.bytes, range.quality, range.position);
+            }
+        }
+    }
+
+    /// The negotiation for the best candidate found, or the default when
+    /// there is none.
+    fn conclude(&self, best: Option<(Score, usize)>) -> Negotiation<'_> {
         match best.and_then(|(s, i)| Some((s, i, self.supported.get(i)?))) {
             Some((score, index, tag)) => Negotiation {
                 tag: &tag.tag,
                 index: Some(index),
                 quality: Quality::new(score.quality).unwrap_or(Quality::ONE),
                 reason: score.reason(),
-                ranges_read: read,
             },
             None => Negotiation {
                 tag: &self.default,
                 index: self.default_index,
                 quality: Quality::ZERO,
                 reason: Reason::Default,
-                ranges_read: read,
             },
         }
     }
@@ -922,7 +1120,6 @@ impl Negotiator {
             index: self.default_index,
             quality: Quality::ONE,
             reason,
-            ranges_read: 0,
         }
     }
 }
@@ -935,63 +1132,4 @@ fn mark_done(ranges: &mut [Range<'_>], at: usize, group: u32) {
             later.group = DONE;
         }
     }
-}
-
-/// Scores one supported tag of `group` (decision D4) against the ranges of
-/// that group; `None` when nothing matches it.
-fn score(
-    tag: &Supported,
-    ranges: &[Range<'_>],
-    group: u32,
-    wildcard: Option<Decider>,
-) -> Option<Score> {
-    let mut explicit: Option<Decider> = None;
-    // Truncation: (quality, position, reach); higher q, then earlier.
-    let mut truncated: Option<(u16, usize, usize)> = None;
-    for r in ranges {
-        if r.group != group {
-            continue;
-        }
-        let a = subtags::align(r.bytes, &tag.lower, true);
-        if a.range_is_prefix {
-            let d = Decider {
-                len: r.bytes.len(),
-                quality: r.quality,
-                position: usize::from(r.position),
-            };
-            Decider::keep_best(&mut explicit, d);
-        } else if r.quality > 0 && explicit.is_none() {
-            let better = match truncated {
-                None => true,
-                Some((q, _, _)) => r.quality > q,
-            };
-            if better && let Some(closeness) = tag.truncation_closeness(a.common) {
-                truncated = Some((r.quality, usize::from(r.position), closeness));
-            }
-        }
-    }
-    if let Some(d) = explicit {
-        let closeness = if d.len == tag.lower.len() {
-            EXACT
-        } else {
-            MORE_SPECIFIC
-        };
-        return Some(Score {
-            quality: d.quality,
-            position: d.position,
-            closeness,
-        });
-    }
-    if let Some((quality, position, closeness)) = truncated {
-        return Some(Score {
-            quality,
-            position,
-            closeness,
-        });
-    }
-    wildcard.map(|d| Score {
-        quality: d.quality,
-        position: d.position,
-        closeness: WILDCARD,
-    })
 }

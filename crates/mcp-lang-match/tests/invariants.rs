@@ -1,4 +1,4 @@
-//! Property tests: the invariants of issue 3, and a differential check of
+//! Property tests: the negotiation invariants, and a differential check of
 //! the `Negotiator` against a slow, obviously-correct model of decision D4.
 
 use mcp_lang_grammar::AcceptLanguage;
@@ -46,6 +46,36 @@ fn quality() -> impl Strategy<Value = u16> {
 
 fn header() -> impl Strategy<Value = Vec<(String, u16)>> {
     prop::collection::vec((range(), quality()), 0..8)
+}
+
+/// Long values: up to 400 ranges, so that most have more ranges of
+/// supported groups than the negotiator buffers and are rated range by
+/// range. The model reads every range, however many.
+fn long_header() -> impl Strategy<Value = Vec<(String, u16)>> {
+    prop_oneof![
+        1 => prop::collection::vec((range(), quality()), 0..40),
+        3 => prop::collection::vec((range(), quality()), 40..400),
+    ]
+}
+
+/// Supported lists of every size the negotiator rates in one pass (up to
+/// 32, 128 and 512 tags) and longer ones it rates in slices of 512: the
+/// pool's tags and private-use tags under the pool's primary subtags
+/// (`en-x-s17`, which `en` rates more-specifically, all tying), the pool's
+/// first or last (then beyond the first slice).
+fn many_supported() -> impl Strategy<Value = Vec<String>> {
+    let extra =
+        prop_oneof![1 => 0usize..40, 1 => 100usize..140, 2 => 480usize..560, 2 => 1000usize..1100];
+    (supported(), extra, 0usize..6, any::<bool>()).prop_map(|(pool, extra, shift, pool_first)| {
+        let primaries = ["en", "fr", "de", "zh", "sr", "eng"];
+        let extras =
+            (0..extra).map(|i| format!("{}-x-s{i}", primaries[(i + shift) % primaries.len()]));
+        if pool_first {
+            pool.into_iter().chain(extras).collect()
+        } else {
+            extras.chain(pool).collect()
+        }
+    })
 }
 
 fn render(ranges: &[(String, u16)]) -> String {
@@ -327,24 +357,72 @@ proptest! {
     }
 
     #[test]
-    fn ranges_read_are_the_header_s_up_to_the_limit(ranges in prop::collection::vec((range(), quality()), 0..40), supported in supported(), default in tag(), limit in 1usize..48) {
-        let n = Negotiator::new(&supported, &default).unwrap().with_max_ranges(limit);
-        let value = render(&ranges);
-        let header = AcceptLanguage::parse(&value).unwrap();
-        let chosen = n.negotiate(&header);
-        prop_assert_eq!(chosen.ranges_read(), header.len().min(n.max_ranges()));
-        prop_assert!(chosen.ranges_read() <= limit);
-    }
-
-    #[test]
     fn arbitrary_input_never_panics(value in ".{0,64}", supported in supported(), default in tag()) {
         let n = Negotiator::new(&supported, &default).unwrap();
-        let _ = n.negotiate_header(Some(&value));
-        let read = n.negotiate_header_bytes(Some(value.as_bytes())).ranges_read();
-        prop_assert!(read <= n.max_ranges());
+        let chosen = n.negotiate_header(Some(&value));
+        prop_assert_eq!(n.negotiate_header_bytes(Some(value.as_bytes())), chosen);
         if let Ok(h) = AcceptLanguage::parse(&value) {
             let _ = basic::filter(&h, &supported);
             let _ = mcp_lang_match::lookup::lookup(&h, &supported, Some("en"));
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// The model against values of any length and supported lists of any
+    /// size: no range is ever left unread.
+    #[test]
+    fn negotiator_agrees_with_model_on_long_values(ranges in long_header(), supported in many_supported(), default in tag()) {
+        let n = Negotiator::new(&supported, &default).unwrap();
+        let value = render(&ranges);
+        let chosen = n.negotiate_header(Some(&value));
+        let (tag, q, reason) = model(&ranges, &supported, &default);
+        prop_assert_eq!((chosen.tag(), chosen.quality().get(), chosen.reason().as_str()), (tag.as_str(), q, reason), "header {:?}", value);
+    }
+
+    /// The raw value, negotiated while it is validated (one pass), and the
+    /// parsed value give the same answer; a malformed value is the default.
+    #[test]
+    fn one_pass_and_parsed_values_agree(ranges in long_header(), supported in many_supported(), default in tag(), junk in prop::option::of("[a-z;=.,]{1,3}")) {
+        let n = Negotiator::new(&supported, &default).unwrap();
+        let mut value = render(&ranges);
+        if let Some(junk) = &junk {
+            value.push_str(junk);
+        }
+        let one_pass = n.negotiate_header(Some(&value));
+        prop_assert_eq!(n.negotiate_header_bytes(Some(value.as_bytes())), one_pass);
+        match AcceptLanguage::parse(&value) {
+            Ok(parsed) => prop_assert_eq!(n.negotiate(&parsed), one_pass),
+            Err(_) => prop_assert_eq!((one_pass.tag(), one_pass.reason()), (n.default_tag(), Reason::Malformed)),
+        }
+    }
+
+    /// Appending ranges that only repeat an unsupported exclusion, however
+    /// many, never changes the answer; appending one that decides does.
+    #[test]
+    fn a_decisive_range_counts_after_any_number_of_others(ranges in long_header(), supported in supported(), padding in 0usize..300) {
+        prop_assume!(!supported.is_empty());
+        let n = Negotiator::new(&supported, "en").unwrap();
+        let mut long = ranges.clone();
+        long.extend(std::iter::repeat_n(("xx".to_string(), 0u16), padding));
+        let before = outcome(&n, &render(&ranges));
+        let after = outcome(&n, &render(&long));
+        if ranges.is_empty() {
+            prop_assert_eq!(before.0, after.0);
+        } else {
+            prop_assert_eq!(before, after);
+        }
+        // Exclude every supported tag but the last, then prefer the last:
+        // it wins at q=1, wherever it comes.
+        for t in &supported[..supported.len() - 1] {
+            long.push((t.clone(), 0));
+        }
+        let last = supported[supported.len() - 1].clone();
+        long.push((last.clone(), 1000));
+        let (tag, q, _) = outcome(&n, &render(&long));
+        let (model_tag, model_q, _) = model(&long, &supported, "en");
+        prop_assert_eq!((tag.as_str(), q), (model_tag.as_str(), model_q));
     }
 }

@@ -1,4 +1,4 @@
-//! The `Negotiator`'s own decisions: building, limits, hostile input.
+//! The `Negotiator`'s own decisions: building, long values, hostile input.
 
 use mcp_lang_grammar::Quality;
 use mcp_lang_match::{BuildError, Negotiator, Reason};
@@ -40,44 +40,120 @@ fn default_outside_the_supported_set_is_only_a_fallback() {
 }
 
 #[test]
-fn only_the_first_max_ranges_count() {
+fn every_range_counts_however_many() {
     let n = Negotiator::new(["en", "fr"], "en").unwrap();
-    let mut header: Vec<String> = (0..Negotiator::DEFAULT_MAX_RANGES)
-        .map(|_| "ja".to_string())
-        .collect();
-    header.push("fr".into());
-    let chosen = n.negotiate_header(Some(&header.join(",")));
-    assert_eq!((chosen.tag(), chosen.reason()), ("en", Reason::Default));
-    header.remove(0);
-    assert_eq!(n.negotiate_header(Some(&header.join(","))).tag(), "fr");
-
-    let wide = n.clone().with_max_ranges(usize::MAX);
-    assert_eq!(wide.max_ranges(), Negotiator::RANGE_CAPACITY);
-    let mut header: Vec<String> = (0..Negotiator::RANGE_CAPACITY - 1)
-        .map(|_| "ja".to_string())
-        .collect();
-    header.push("fr".into());
-    assert_eq!(wide.negotiate_header(Some(&header.join(","))).tag(), "fr");
-    assert_eq!(n.clone().with_max_ranges(0).max_ranges(), 1);
+    for count in [0usize, 7, 8, 31, 32, 33, 63, 64, 65, 127, 128, 129, 10_000] {
+        // Unmatched ranges (never buffered), then `fr`.
+        let mut header = vec!["ja"; count];
+        header.push("fr");
+        let chosen = n.negotiate_header(Some(&header.join(",")));
+        assert_eq!(
+            (chosen.tag(), chosen.reason()),
+            ("fr", Reason::Exact),
+            "{count}"
+        );
+        // Ranges of a supported group (buffered, then rated range by range
+        // once the buffer is full), then the one that decides.
+        let mut header: Vec<String> = (0..count).map(|i| format!("en-x-r{i};q=0.1")).collect();
+        header.push("fr;q=0.2".into());
+        let chosen = n.negotiate_header(Some(&header.join(",")));
+        assert_eq!(
+            (chosen.tag(), chosen.quality().get()),
+            ("fr", 200),
+            "{count}"
+        );
+    }
 }
 
+/// Short headers are scored from a buffer of ranges, long ones range by
+/// range; around each buffer size, a late range still changes the answer.
 #[test]
-fn every_buffer_size_gives_the_same_answer() {
-    // 3, 20 and 100 ranges take the 8-, 32- and 128-range stack buffers.
-    let n = Negotiator::new(["en", "de", "fr-CA", "fr"], "en")
-        .unwrap()
-        .with_max_ranges(128);
-    for count in [3usize, 20, 100] {
-        let mut ranges: Vec<String> = (0..count - 2).map(|i| format!("x-r{i};q=0.9")).collect();
+fn buffered_and_streamed_values_give_the_same_answers() {
+    let n = Negotiator::new(["en", "de", "fr-CA", "fr"], "en").unwrap();
+    for count in [
+        0usize, 1, 6, 7, 8, 9, 14, 15, 16, 17, 30, 31, 32, 33, 100, 1000,
+    ] {
+        let mut ranges: Vec<String> = (0..count).map(|i| format!("de-AT-x-n{i};q=0.4")).collect();
         ranges.insert(0, "fr-BE;q=0.5".into());
-        ranges.push("de;q=0.4".into());
         let chosen = n.negotiate_header(Some(&ranges.join(", ")));
         assert_eq!(
             (chosen.tag(), chosen.quality().get(), chosen.reason()),
             ("fr", 500, Reason::Truncated),
             "{count}"
         );
+        // `fr;q=0` last excludes `fr` and `fr-CA`, which leaves `de`,
+        // reached from `de-AT` at 0.4 (when there are any).
+        ranges.push("fr;q=0".into());
+        let expected = if count == 0 {
+            ("en", 0, Reason::Default)
+        } else {
+            ("de", 400, Reason::Truncated)
+        };
+        let chosen = n.negotiate_header(Some(&ranges.join(", ")));
+        let got = (chosen.tag(), chosen.quality().get(), chosen.reason());
+        assert_eq!(got, expected, "{count}");
+        // `fr-CA;q=0.3`, longer than `fr`, rates `fr-CA` again.
+        ranges.push("fr-CA;q=0.3".into());
+        let expected = if count == 0 {
+            ("fr-CA", 300, Reason::Exact)
+        } else {
+            ("de", 400, Reason::Truncated)
+        };
+        let chosen = n.negotiate_header(Some(&ranges.join(", ")));
+        let got = (chosen.tag(), chosen.quality().get(), chosen.reason());
+        assert_eq!(got, expected, "{count}");
     }
+}
+
+/// A supported list longer than one slice of rated tags is rated slice by
+/// slice, each reading the value again: the answer is the same wherever the
+/// winner sits, and ties still go to the earlier tag and to the default.
+#[test]
+fn long_supported_lists_are_rated_whole() {
+    let letters = b'a'..=b'z';
+    let tags: Vec<String> = letters
+        .clone()
+        .flat_map(|a| {
+            letters
+                .clone()
+                .map(move |b| format!("{}{}", a as char, b as char))
+        })
+        .flat_map(|p| [format!("{p}-CA"), p])
+        .collect();
+    let last = tags.len() - 1;
+    assert_eq!(last, 1351);
+    let server = Negotiator::new(&tags, "qqq").unwrap();
+    // Enough ranges of supported groups to be rated range by range.
+    let filler: Vec<String> = (0..40).map(|i| format!("aa-x-f{i};q=0.1")).collect();
+    for winner in [0usize, 1, 511, 512, 513, 1023, 1024, 1025, last] {
+        let mut header = filler.clone();
+        header.push(format!("{};q=0.9", tags[winner]));
+        header.push(format!("{};q=0.8", tags[last - winner]));
+        let chosen = server.negotiate_header(Some(&header.join(",")));
+        assert_eq!(
+            (chosen.index(), chosen.quality().get(), chosen.reason()),
+            (Some(winner), 900, Reason::Exact),
+            "{winner}"
+        );
+    }
+    // `*` alone: every tag ties, the earliest supported wins (the default
+    // is not supported).
+    let mut header = filler.clone();
+    header.push("*;q=0.5".into());
+    header.push("aa;q=0".into());
+    header.push("aa-CA;q=0".into());
+    let chosen = server.negotiate_header(Some(&header.join(",")));
+    assert_eq!(
+        (chosen.index(), chosen.reason()),
+        (Some(2), Reason::Wildcard)
+    );
+    // With a supported default far down the list, `*` picks it.
+    let server = Negotiator::new(&tags, &tags[1300]).unwrap();
+    let chosen = server.negotiate_header(Some(&header.join(",")));
+    assert_eq!(
+        (chosen.index(), chosen.reason()),
+        (Some(1300), Reason::Wildcard)
+    );
 }
 
 #[test]
