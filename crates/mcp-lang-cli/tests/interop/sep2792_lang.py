@@ -15,8 +15,6 @@ import json
 import sys
 
 OWS = " \t"
-MAX_RANGES = 64
-"""Ranges a negotiation considers (M4); later ones are ignored."""
 
 
 class Malformed(ValueError):
@@ -249,7 +247,8 @@ def negotiate(value, supported, default):
     if not isinstance(value, str):
         return fallback, 1000, "malformed"
     try:
-        ranges = parse(value)[:MAX_RANGES]
+        # Every range counts, however many (M10).
+        ranges = parse(value)
     except Malformed:
         return fallback, 1000, "malformed"
     if not ranges:
