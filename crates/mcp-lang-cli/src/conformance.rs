@@ -133,6 +133,19 @@ fn list() -> ExitCode {
     for latitude in Latitude::ALL {
         println!("  {:<36} {}", latitude.name(), latitude.description());
     }
+    let requirements = mcp_lang_conformance::requirements::YAML;
+    let count = |prefix: &str| {
+        requirements
+            .lines()
+            .filter(|l| l.trim_start().starts_with(prefix))
+            .count()
+    };
+    println!(
+        "\ntraceability: {} normative sentences of SEP-2792, {} checked by scenarios, {} excluded with a reason (--requirements prints them)",
+        count("- text:"),
+        count("check:"),
+        count("excluded:")
+    );
     ExitCode::SUCCESS
 }
 

@@ -259,6 +259,21 @@ impl Prober<'_> {
     }
 }
 
+/// What a request without a preference that answered differently from the
+/// first one shows.
+fn reused(method: &str, after: &Answer, bare: &Answer) -> String {
+    format!(
+        "{method} without a preference, after requests with one, answered in {:?} where the first request without a preference answered in {:?}{}: an earlier preference was reused",
+        after.language(),
+        bare.language(),
+        if after.texts == bare.texts {
+            ""
+        } else {
+            " (and its display text changed)"
+        }
+    )
+}
+
 /// A preference naming every probe tag, most wanted first, without the
 /// language of the answer to a request without preference: a multilingual
 /// server answers it with one of its other languages.
@@ -348,15 +363,7 @@ pub(crate) async fn discover(ctx: &mut Ctx) -> Result<Discovery, String> {
     if let Some(after) = p.ask(None).await?
         && (after.language() != bare.language() || after.texts != bare.texts)
     {
-        p.find(
-            "scope.omission",
-            format!(
-                "{method} without a preference, after requests with one, answered in {:?} where the first request without a preference answered in {:?}{}: an earlier preference was reused",
-                after.language(),
-                bare.language(),
-                if after.texts == bare.texts { "" } else { " (and its display text changed)" }
-            ),
-        );
+        p.find("scope.omission", reused(method, &after, &bare));
     }
 
     // 2. Each probe tag alone, then region and script subtags of what answered.
@@ -514,14 +521,7 @@ pub(crate) async fn discover(ctx: &mut Ctx) -> Result<Discovery, String> {
     if let Some(after) = p.ask(None).await?
         && (after.language() != bare.language() || after.texts != bare.texts)
     {
-        p.find(
-            "scope.omission",
-            format!(
-                "{method} without a preference, after requests with one, answered in {:?} where the first request without a preference answered in {:?}: an earlier preference was reused",
-                after.language(),
-                bare.language()
-            ),
-        );
+        p.find("scope.omission", reused(method, &after, &bare));
     }
     let asked = p.asked;
     notes.insert(
@@ -565,12 +565,7 @@ pub(crate) async fn recognize_tools(ctx: &mut Ctx, notes: &mut Vec<String>) {
     let Ok(exchange) = ctx.send(Call::new("tools/list")).await else {
         return;
     };
-    let tools = exchange
-        .result()
-        .and_then(|r| r.get("tools"))
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
+    let tools = exchange.items("tools");
     let name = |t: &Value| t.get("name").and_then(Value::as_str).map(str::to_owned);
     if tools
         .iter()

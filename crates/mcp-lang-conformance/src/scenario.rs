@@ -308,15 +308,9 @@ impl Ctx {
     pub(crate) async fn require_tool(&mut self, name: &str) -> Step<Value> {
         let exchange = self.result(Call::new("tools/list")).await?;
         exchange
-            .result()
-            .and_then(|r| r.get("tools"))
-            .and_then(Value::as_array)
-            .and_then(|tools| {
-                tools
-                    .iter()
-                    .find(|t| t.get("name").and_then(Value::as_str) == Some(name))
-            })
-            .cloned()
+            .items("tools")
+            .into_iter()
+            .find(|t| t.get("name").and_then(Value::as_str) == Some(name))
             .ok_or_else(|| {
                 Outcome::Skip(format!(
                     "the target has no tool {name:?} (name another in the profile)"

@@ -189,6 +189,16 @@ impl Exchange {
         self.response()?.get("result")
     }
 
+    /// The array `key` of the result (`tools`, `prompts`, `resources`),
+    /// empty when there is none.
+    pub(crate) fn items(&self, key: &str) -> Vec<Value> {
+        self.result()
+            .and_then(|r| r.get(key))
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
+    }
+
     /// The `error` member of the response.
     pub(crate) fn error(&self) -> Option<&Value> {
         self.response()?.get("error")

@@ -160,6 +160,14 @@ fn semantic(value: &str) -> Option<Vec<(String, u16)>> {
     )
 }
 
+/// Whether the response's `Content-Type` is `media_type` (parameters aside).
+fn media_type_is(headers: &HeaderMap, media_type: &str) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with(media_type))
+}
+
 fn json_response(status: StatusCode, body: &Value) -> Response<Body> {
     let mut response = Response::new(Body::from(body.to_string()));
     *response.status_mut() = status;
@@ -314,16 +322,8 @@ where
     let Ok(response) = inner.call(Request::from_parts(parts, body)).await;
     let (mut parts, body) = response.into_parts();
 
-    let is_json = parts
-        .headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("application/json"));
-    let is_stream = parts
-        .headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("text/event-stream"));
+    let is_json = media_type_is(&parts.headers, "application/json");
+    let is_stream = media_type_is(&parts.headers, "text/event-stream");
 
     // Response side.
     match fault {
@@ -464,11 +464,7 @@ where
 {
     let Ok(response) = inner.call(request).await;
     let (mut parts, body) = response.into_parts();
-    let is_stream = parts
-        .headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("text/event-stream"));
+    let is_stream = media_type_is(&parts.headers, "text/event-stream");
     if !is_stream {
         return Response::from_parts(parts, Body::new(body));
     }
@@ -521,11 +517,7 @@ where
         .call(Request::from_parts(parts, Body::from(bytes)))
         .await;
     let (mut parts, body) = response.into_parts();
-    let is_stream = parts
-        .headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("text/event-stream"));
+    let is_stream = media_type_is(&parts.headers, "text/event-stream");
     if is_stream && let Some(value) = language.and_then(|l| HeaderValue::from_str(&l).ok()) {
         parts.headers.insert(header::CONTENT_LANGUAGE, value);
     }

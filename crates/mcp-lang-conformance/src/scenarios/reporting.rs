@@ -175,12 +175,7 @@ async fn list(ctx: &mut Ctx, method: &str, key: &str) -> Step<Vec<Value>> {
             exchange.summary()
         )));
     }
-    let items = exchange
-        .result()
-        .and_then(|r| r.get(key))
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
+    let items = exchange.items(key);
     if items.is_empty() {
         return Err(Outcome::Skip(format!("{method} lists nothing")));
     }
@@ -328,19 +323,7 @@ fn tool_results(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 // model-facing text reported as such).
                 let name = ctx.profile.explicit_language_tool.clone();
                 if let Ok(tool) = ctx.require_tool(&name).await {
-                    let mut arguments = serde_json::Map::new();
-                    let required: Vec<String> = tool
-                        .pointer("/inputSchema/required")
-                        .and_then(Value::as_array)
-                        .map(|r| r.iter().filter_map(Value::as_str).map(str::to_owned).collect())
-                        .unwrap_or_default();
-                    for key in required.iter().filter(|k| *k != "language") {
-                        let value = tool
-                            .pointer(&format!("/inputSchema/properties/{key}/enum/0"))
-                            .cloned()
-                            .unwrap_or(json!("example"));
-                        arguments.insert(key.clone(), value);
-                    }
+                    let arguments = super::display::explicit_arguments(&tool);
                     let call = Call::tool(&name, Value::Object(arguments));
                     let (base, exchange) = pair(ctx, &call, &tag).await?;
                     checked |= check_report(ctx, &format!("tools/call {name}"), &tag, &base, &exchange)?;
