@@ -23,11 +23,10 @@ use http::header::{ACCEPT_LANGUAGE, CONTENT_TYPE, HeaderValue};
 use http::{Request, Response};
 use http_body_util::Full;
 use mcp_lang_benches::callgrind::{self, Operation};
+use mcp_lang_benches::layer_bodies::{self, PREFERENCE};
 use mcp_lang_http::LanguageLayer;
 use tower_layer::Layer;
 use tower_service::Service;
-
-const PREFERENCE: &str = "fr-CA,fr;q=0.9,en;q=0.5";
 
 /// A trivial MCP service: answers every request with the same small JSON-RPC result.
 #[derive(Clone)]
@@ -43,8 +42,8 @@ impl Service<Request<Full<Bytes>>> for Trivial {
     }
 
     fn call(&mut self, _: Request<Full<Bytes>>) -> Self::Future {
-        const BODY: &str = r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[],"_meta":{"io.modelcontextprotocol/contentLanguage":"fr-CA"}}}"#;
-        let mut response = Response::new(Full::new(Bytes::from_static(BODY.as_bytes())));
+        let body = Bytes::from_static(layer_bodies::RESPONSE.as_bytes());
+        let mut response = Response::new(Full::new(body));
         response
             .headers_mut()
             .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
@@ -52,20 +51,9 @@ impl Service<Request<Full<Bytes>>> for Trivial {
     }
 }
 
-/// A `tools/call` request of exactly 1024 bytes with the preference in `_meta`.
+/// The request body: `mcp_lang_benches::layer_bodies::request_1k`.
 fn body_1k() -> Bytes {
-    let head = format!(
-        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"weather_current","_meta":{{"io.modelcontextprotocol/acceptLanguage":"{PREFERENCE}"}},"arguments":{{"city":""#
-    );
-    let tail = r#""}}}"#;
-    let pad = 1024 - head.len() - tail.len();
-    // A city name with one non-ASCII letter, then ordinary ASCII text, as tool
-    // arguments usually are.
-    let city = "Montréal, ";
-    let filler = "the quick brown fox jumps over the lazy dog ".repeat(pad / 44 + 1);
-    let body = format!("{head}{city}{}{tail}", &filler[..pad - city.len()]);
-    assert_eq!(body.len(), 1024, "the request body is 1 KiB");
-    Bytes::from(body)
+    Bytes::from(layer_bodies::request_1k())
 }
 
 fn request(body: &Bytes) -> Request<Full<Bytes>> {

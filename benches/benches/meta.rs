@@ -6,7 +6,10 @@
 //! request with French text in its arguments and the preference in `params._meta`: the
 //! preference, the id and the method are read, as the HTTP layer does), and
 //! `meta-extract/response-1k` (a `tools/call` result in French: its `contentLanguage` is
-//! read, as the layer does to mirror it). Functions:
+//! read, as the layer does to mirror it); and `meta-extract/layer-request-1k` and
+//! `meta-extract/layer-response`, the two bodies of the HTTP layer's benchmark
+//! (`mcp_lang_benches::layer_bodies`: mostly ASCII), read as the layer reads them.
+//! Functions:
 //!
 //! - `mcp-lang`: `skim_request` / `extract_content_language`, one validating pass;
 //! - `serde_json-typed`: `mcp_lang_benches::typed_meta` on the bytes: the members needed
@@ -15,6 +18,9 @@
 //! - `serde_json-typed-utf8`: the same after `core::str::from_utf8` on the whole body,
 //!   which the typed path needs to reject invalid UTF-8 in the strings it skips, as the
 //!   skim does;
+//! - `serde_json-typed-validating`: every skipped value deserialized into a type that
+//!   keeps nothing, so that serde_json checks it as it checks a `Value` (the typed path
+//!   whose answers are the skim's; see `mcp_lang_benches::typed_meta`);
 //! - `serde_json-value`: `serde_json::from_slice::<Value>`, then the lookup.
 //!
 //! Before measuring, the bench checks that every implementation gives the same answers on
@@ -27,7 +33,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput};
 use mcp_lang_benches::callgrind::{self, Operation};
-use mcp_lang_benches::typed_meta;
+use mcp_lang_benches::{layer_bodies, typed_meta};
 use mcp_lang_meta::{
     RawPreference, accept_language_from_value, content_language_from_value,
     extract_content_language, skim_request,
@@ -102,12 +108,29 @@ fn typed(body: &[u8]) -> Option<Answer<'_>> {
 
 fn typed_utf8(body: &[u8]) -> Option<Answer<'_>> {
     if is_request(body) {
-        let read = typed_meta::read_request_strict(body).ok()?;
+        let read = typed_meta::read_request_utf8(body).ok()?;
         let (id, method) = (read.id.map(str::to_owned), read.method.map(String::from));
         Some((read.accept_language, id, method))
     } else {
-        core::str::from_utf8(body).ok()?;
-        Some((typed_meta::read_content_language(body).ok()?, None, None))
+        Some((
+            typed_meta::read_content_language_utf8(body).ok()?,
+            None,
+            None,
+        ))
+    }
+}
+
+fn typed_validating(body: &[u8]) -> Option<Answer<'_>> {
+    if is_request(body) {
+        let read = typed_meta::read_request_validating(body).ok()?;
+        let (id, method) = (read.id.map(str::to_owned), read.method.map(String::from));
+        Some((read.accept_language, id, method))
+    } else {
+        Some((
+            typed_meta::read_content_language_validating(body).ok()?,
+            None,
+            None,
+        ))
     }
 }
 
@@ -130,7 +153,7 @@ fn is_request(body: &[u8]) -> bool {
 /// The timed (and counted) operations: each reads what the HTTP layer needs, without
 /// copying it (the answers are compared once, outside, by [`check_answers`]).
 type Implementation = fn(&[u8]) -> usize;
-const IMPLEMENTATIONS: [(&str, Implementation); 4] = [
+const IMPLEMENTATIONS: [(&str, Implementation); 5] = [
     ("mcp-lang", |body| {
         if is_request_fast(body) {
             let skim = skim_request(body).expect("valid body");
@@ -155,13 +178,23 @@ const IMPLEMENTATIONS: [(&str, Implementation); 4] = [
     }),
     ("serde_json-typed-utf8", |body| {
         if is_request_fast(body) {
-            let read = typed_meta::read_request_strict(body).expect("valid body");
+            let read = typed_meta::read_request_utf8(body).expect("valid body");
             black_box(read.id);
             black_box(&read.method);
             read.accept_language.as_str().map_or(0, str::len)
         } else {
-            core::str::from_utf8(body).expect("valid body");
-            let raw = typed_meta::read_content_language(body).expect("valid body");
+            let raw = typed_meta::read_content_language_utf8(body).expect("valid body");
+            raw.as_str().map_or(0, str::len)
+        }
+    }),
+    ("serde_json-typed-validating", |body| {
+        if is_request_fast(body) {
+            let read = typed_meta::read_request_validating(body).expect("valid body");
+            black_box(read.id);
+            black_box(&read.method);
+            read.accept_language.as_str().map_or(0, str::len)
+        } else {
+            let raw = typed_meta::read_content_language_validating(body).expect("valid body");
             raw.as_str().map_or(0, str::len)
         }
     }),
@@ -182,9 +215,10 @@ const IMPLEMENTATIONS: [(&str, Implementation); 4] = [
 ];
 
 /// Which read a body gets, decided without scanning it (the bodies here start with
-/// `{"jsonrpc":"2.0","id":17,` and then `"method"` or `"result"`).
+/// `{"jsonrpc":"2.0","id":N,` and then `"method"` or `"result"`).
 fn is_request_fast(body: &[u8]) -> bool {
-    body.get(25..33) == Some(b"\"method\"")
+    let method: &[u8] = b"\"method\"";
+    body.get(24..32) == Some(method) || body.get(25..33) == Some(method)
 }
 
 /// The bodies, by name.
@@ -193,16 +227,19 @@ fn bodies() -> Vec<(&'static str, Vec<u8>)> {
         ("tools-call-1k", tools_call(1024)),
         ("tools-call-64k", tools_call(64 * 1024)),
         ("response-1k", response(1024)),
+        ("layer-request-1k", layer_bodies::request_1k().into_bytes()),
+        ("layer-response", layer_bodies::RESPONSE.as_bytes().to_vec()),
     ]
 }
 
 /// Every implementation gives the same answers on every body, or the run stops; then the
 /// allocations per read of each are printed.
 fn check_answers(bodies: &[(&str, Vec<u8>)]) {
-    let reads: [(&str, Read); 4] = [
+    let reads: [(&str, Read); 5] = [
         ("mcp-lang", skim),
         ("serde_json-typed", typed),
         ("serde_json-typed-utf8", typed_utf8),
+        ("serde_json-typed-validating", typed_validating),
         ("serde_json-value", value),
     ];
     for (name, body) in bodies {

@@ -10,4 +10,5 @@
 //! valgrind.
 
 pub mod callgrind;
+pub mod layer_bodies;
 pub mod typed_meta;

@@ -4,19 +4,29 @@
 //!
 //! No tree is built. The members the binding needs are deserialized into borrowed types
 //! (the id as a `&RawValue`, strings as `Cow<str>`, borrowed unless they hold escapes);
-//! every other member is skipped with `serde::de::IgnoredAny`. The answers follow the
-//! skim's rules: the last duplicate key wins; a body whose top level is not an object has
-//! no `_meta` to read; a `_meta` value is a string or "not a string".
+//! every other member is skipped. The answers follow the skim's rules: the last duplicate
+//! key wins; a body whose top level is not an object has no `_meta` to read; a `_meta`
+//! value is a string or "not a string".
 //!
-//! Where the two differ (pinned by `benches/tests/typed_meta.rs`): `IgnoredAny` does not
-//! check what it skips as strictly as the skim checks everything. From bytes, a skipped
-//! string may hold invalid UTF-8 or a lone `\ud800` escape, and skipped arrays and objects
-//! may nest without limit; each such body is valid here and an error for the skim (and for
-//! `serde_json::Value`). [`read_request_strict`] closes the UTF-8 gap by checking the body
-//! with `core::str::from_utf8` first.
+//! Three ways to skip, from the fastest to the strictest:
+//!
+//! - [`read_request`] and [`read_content_language`] skip with `serde::de::IgnoredAny`,
+//!   which checks less than the skim does: from bytes, a skipped string may hold invalid
+//!   UTF-8 or a lone `\ud800` escape, and skipped arrays and objects may nest without
+//!   limit; each such body is read here and is an error for the skim (and for
+//!   `serde_json::Value`);
+//! - [`read_request_utf8`] checks the whole body with `core::str::from_utf8` first, which
+//!   closes the UTF-8 gap only;
+//! - [`read_request_validating`] and [`read_content_language_validating`] deserialize every
+//!   skipped value into a type that keeps nothing, so that serde_json checks it as it
+//!   checks a `Value` (UTF-8, escapes, surrogates, nesting). They differ from the skim
+//!   only on numbers out of `f64` range (`1e400`), which they reject, as `Value` does.
+//!
+//! `benches/tests/typed_meta.rs` pins each difference.
 
 use std::borrow::Cow;
 use std::fmt;
+use std::marker::PhantomData;
 
 use mcp_lang_meta::{ACCEPT_LANGUAGE_KEY, CONTENT_LANGUAGE_KEY, RawPreference};
 use serde::de::{
@@ -77,7 +87,7 @@ pub struct TypedRequest<'a> {
     pub method: Option<Cow<'a, str>>,
 }
 
-/// Reads a request body (see [`TypedRequest`]).
+/// Reads a request body (see [`TypedRequest`]), skipping the rest with `IgnoredAny`.
 ///
 /// ```
 /// use mcp_lang_benches::typed_meta::read_request;
@@ -85,34 +95,42 @@ pub struct TypedRequest<'a> {
 /// assert!(read_request(b"{\"id\":1,").is_err());
 /// ```
 pub fn read_request(body: &[u8]) -> Result<TypedRequest<'_>, serde_json::Error> {
-    let message = from_slice(body, ACCEPT_LANGUAGE_KEY)?;
-    Ok(TypedRequest {
-        accept_language: message.params,
-        id: message.id.map(RawValue::get),
-        method: message.method,
-    })
+    request_with::<IgnoredAny>(body)
 }
 
 /// [`read_request`] on a body first checked whole with `core::str::from_utf8`, so that
 /// invalid UTF-8 in a skipped string is an error, as it is for the skim.
 ///
 /// ```
-/// use mcp_lang_benches::typed_meta::{read_request, read_request_strict};
+/// use mcp_lang_benches::typed_meta::{read_request, read_request_utf8};
 ///
 /// let body = b"{\"id\":1,\"x\":\"\xff\"}";
 /// assert!(read_request(body).is_ok());
-/// assert!(read_request_strict(body).is_err());
+/// assert!(read_request_utf8(body).is_err());
 /// ```
-pub fn read_request_strict(body: &[u8]) -> Result<TypedRequest<'_>, serde_json::Error> {
-    let text = core::str::from_utf8(body).map_err(|_| {
-        de::Error::invalid_value(Unexpected::Bytes(b"invalid UTF-8"), &"a UTF-8 JSON text")
-    })?;
-    read_request(text.as_bytes())
+pub fn read_request_utf8(body: &[u8]) -> Result<TypedRequest<'_>, serde_json::Error> {
+    check_utf8(body)?;
+    read_request(body)
+}
+
+/// [`read_request`] with every skipped value checked as strictly as `serde_json::Value`
+/// checks it (see the module docs).
+///
+/// ```
+/// use mcp_lang_benches::typed_meta::{read_request, read_request_validating};
+///
+/// let body = br#"{"id":1,"x":"\ud800"}"#;
+/// assert!(read_request(body).is_ok());
+/// assert!(read_request_validating(body).is_err());
+/// ```
+pub fn read_request_validating(body: &[u8]) -> Result<TypedRequest<'_>, serde_json::Error> {
+    request_with::<Checked>(body)
 }
 
 /// Reads `contentLanguage` from a response or notification body: `result._meta` when
 /// there is a `result`, else `error.data._meta` when there is an `error`, else
-/// `params._meta`, as `mcp_lang_meta::extract_content_language` does.
+/// `params._meta`, as `mcp_lang_meta::extract_content_language` does; the rest is skipped
+/// with `IgnoredAny`.
 ///
 /// ```
 /// use mcp_lang_benches::typed_meta::read_content_language;
@@ -121,7 +139,57 @@ pub fn read_request_strict(body: &[u8]) -> Result<TypedRequest<'_>, serde_json::
 /// assert_eq!(read_content_language(body).unwrap().as_str(), Some("fr"));
 /// ```
 pub fn read_content_language(body: &[u8]) -> Result<RawPreference<'_>, serde_json::Error> {
-    let message = from_slice(body, CONTENT_LANGUAGE_KEY)?;
+    content_language_with::<IgnoredAny>(body)
+}
+
+/// [`read_content_language`] after `core::str::from_utf8` on the whole body.
+///
+/// ```
+/// use mcp_lang_benches::typed_meta::read_content_language_utf8;
+///
+/// assert!(read_content_language_utf8(b"{\"result\":\"\xff\"}").is_err());
+/// ```
+pub fn read_content_language_utf8(body: &[u8]) -> Result<RawPreference<'_>, serde_json::Error> {
+    check_utf8(body)?;
+    read_content_language(body)
+}
+
+/// [`read_content_language`] checking every skipped value as [`read_request_validating`]
+/// does.
+///
+/// ```
+/// use mcp_lang_benches::typed_meta::read_content_language_validating;
+///
+/// let body = br#"{"jsonrpc":"2.0","id":1,"result":{"_meta":{"io.modelcontextprotocol/contentLanguage":"fr"}}}"#;
+/// assert_eq!(read_content_language_validating(body).unwrap().as_str(), Some("fr"));
+/// ```
+pub fn read_content_language_validating(
+    body: &[u8],
+) -> Result<RawPreference<'_>, serde_json::Error> {
+    content_language_with::<Checked>(body)
+}
+
+fn check_utf8(body: &[u8]) -> Result<(), serde_json::Error> {
+    core::str::from_utf8(body).map(|_| ()).map_err(|_| {
+        de::Error::invalid_value(Unexpected::Other("invalid UTF-8"), &"a UTF-8 JSON text")
+    })
+}
+
+fn request_with<'a, K: de::Deserialize<'a>>(
+    body: &'a [u8],
+) -> Result<TypedRequest<'a>, serde_json::Error> {
+    let message = from_slice::<K>(body, ACCEPT_LANGUAGE_KEY)?;
+    Ok(TypedRequest {
+        accept_language: message.params,
+        id: message.id.map(RawValue::get),
+        method: message.method,
+    })
+}
+
+fn content_language_with<'a, K: de::Deserialize<'a>>(
+    body: &'a [u8],
+) -> Result<RawPreference<'a>, serde_json::Error> {
+    let message = from_slice::<K>(body, CONTENT_LANGUAGE_KEY)?;
     Ok(match (message.result, message.error) {
         (Some(result), _) => result,
         (None, Some(error)) => error,
@@ -129,11 +197,60 @@ pub fn read_content_language(body: &[u8]) -> Result<RawPreference<'_>, serde_jso
     })
 }
 
-fn from_slice<'a>(body: &'a [u8], key: &str) -> Result<Message<'a>, serde_json::Error> {
+/// Reads one message, skipping what is not needed as `K`.
+fn from_slice<'a, K: de::Deserialize<'a>>(
+    body: &'a [u8],
+    key: &str,
+) -> Result<Message<'a>, serde_json::Error> {
     let mut deserializer = serde_json::Deserializer::from_slice(body);
-    let message = MessageSeed { key }.deserialize(&mut deserializer)?;
+    let seed = MessageSeed::<K> {
+        key,
+        skip: PhantomData,
+    };
+    let message = seed.deserialize(&mut deserializer)?;
     deserializer.end()?;
     Ok(message)
+}
+
+/// A skipped value deserialized in full and kept as nothing: skipping with it costs
+/// serde_json's own checks of a `Value`, without building one.
+struct Checked;
+
+impl<'de> de::Deserialize<'de> for Checked {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Checked, D::Error> {
+        deserializer.deserialize_any(Checked)
+    }
+}
+
+impl<'de> Visitor<'de> for Checked {
+    type Value = Checked;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Checked, A::Error> {
+        skip_map::<Checked, A>(map).map(|()| Checked)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Checked, A::Error> {
+        skip_seq::<Checked, A>(seq).map(|()| Checked)
+    }
+
+    scalars_are!(Checked);
+    strings_are!(Checked);
+}
+
+/// Skips the rest of a map, each key and value as `K`.
+fn skip_map<'de, K: de::Deserialize<'de>, A: MapAccess<'de>>(mut map: A) -> Result<(), A::Error> {
+    while map.next_entry::<K, K>()?.is_some() {}
+    Ok(())
+}
+
+/// Skips the rest of a sequence, each element as `K`.
+fn skip_seq<'de, K: de::Deserialize<'de>, A: SeqAccess<'de>>(mut seq: A) -> Result<(), A::Error> {
+    while seq.next_element::<K>()?.is_some() {}
+    Ok(())
 }
 
 /// The members of one JSON-RPC message that the binding reads.
@@ -146,12 +263,13 @@ struct Message<'a> {
     error: Option<RawPreference<'a>>,
 }
 
-/// A message, with the `_meta` key to capture.
-struct MessageSeed<'k> {
+/// A message, with the `_meta` key to capture; what is not needed is skipped as `K`.
+struct MessageSeed<'k, K> {
     key: &'k str,
+    skip: PhantomData<K>,
 }
 
-impl<'de> DeserializeSeed<'de> for MessageSeed<'_> {
+impl<'de, K: de::Deserialize<'de>> DeserializeSeed<'de> for MessageSeed<'_, K> {
     type Value = Message<'de>;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Message<'de>, D::Error> {
@@ -159,7 +277,7 @@ impl<'de> DeserializeSeed<'de> for MessageSeed<'_> {
     }
 }
 
-impl<'de> Visitor<'de> for MessageSeed<'_> {
+impl<'de, K: de::Deserialize<'de>> Visitor<'de> for MessageSeed<'_, K> {
     type Value = Message<'de>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -173,12 +291,16 @@ impl<'de> Visitor<'de> for MessageSeed<'_> {
         while let Some(member) = map.next_key::<Member>()? {
             match member {
                 Member::Id => out.id = Some(map.next_value()?),
-                Member::Method => out.method = map.next_value::<Text<'de>>()?.0,
-                Member::Params => out.params = map.next_value_seed(Path(&meta))?,
-                Member::Result => out.result = Some(map.next_value_seed(Path(&meta))?),
-                Member::Error => out.error = Some(map.next_value_seed(Path(&error_meta))?),
+                Member::Method => out.method = map.next_value_seed(Text::<K>::new())?,
+                Member::Params => out.params = map.next_value_seed(Path::<K>::new(&meta))?,
+                Member::Result => {
+                    out.result = Some(map.next_value_seed(Path::<K>::new(&meta))?);
+                }
+                Member::Error => {
+                    out.error = Some(map.next_value_seed(Path::<K>::new(&error_meta))?);
+                }
                 Member::Other => {
-                    map.next_value::<IgnoredAny>()?;
+                    map.next_value::<K>()?;
                 }
             }
         }
@@ -186,7 +308,7 @@ impl<'de> Visitor<'de> for MessageSeed<'_> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Message<'de>, A::Error> {
-        IgnoredAny.visit_seq(seq).map(|_| Message::default())
+        skip_seq::<K, A>(seq).map(|()| Message::default())
     }
 
     scalars_are!(Message::default());
@@ -257,10 +379,17 @@ impl Visitor<'_> for KeyIs<'_> {
 }
 
 /// Follows a path of keys through nested objects; the value at its end is captured. Any
-/// value that is not an object on the way means absent.
-struct Path<'p, 'n>(&'p [&'n str]);
+/// value that is not an object on the way means absent. What is not on the path is
+/// skipped as `K`.
+struct Path<'p, 'n, K>(&'p [&'n str], PhantomData<K>);
 
-impl<'de> DeserializeSeed<'de> for Path<'_, '_> {
+impl<'p, 'n, K> Path<'p, 'n, K> {
+    fn new(path: &'p [&'n str]) -> Self {
+        Path(path, PhantomData)
+    }
+}
+
+impl<'de, K: de::Deserialize<'de>> DeserializeSeed<'de> for Path<'_, '_, K> {
     type Value = RawPreference<'de>;
 
     fn deserialize<D: Deserializer<'de>>(
@@ -271,7 +400,7 @@ impl<'de> DeserializeSeed<'de> for Path<'_, '_> {
     }
 }
 
-impl<'de> Visitor<'de> for Path<'_, '_> {
+impl<'de, K: de::Deserialize<'de>> Visitor<'de> for Path<'_, '_, K> {
     type Value = RawPreference<'de>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -280,87 +409,78 @@ impl<'de> Visitor<'de> for Path<'_, '_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawPreference<'de>, A::Error> {
         let Some((first, rest)) = self.0.split_first() else {
-            IgnoredAny.visit_map(map)?;
+            skip_map::<K, A>(map)?;
             return Ok(RawPreference::Absent);
         };
         let mut found = RawPreference::Absent;
         while let Some(is_first) = map.next_key_seed(KeyIs(first))? {
             if !is_first {
-                map.next_value::<IgnoredAny>()?;
+                map.next_value::<K>()?;
             } else if rest.is_empty() {
-                found = map.next_value::<Leaf<'de>>()?.0;
+                let text = map.next_value_seed(Text::<K>::new())?;
+                found = text.map_or(RawPreference::NotString, RawPreference::String);
             } else {
-                found = map.next_value_seed(Path(rest))?;
+                found = map.next_value_seed(Path::<K>::new(rest))?;
             }
         }
         Ok(found)
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<RawPreference<'de>, A::Error> {
-        IgnoredAny.visit_seq(seq).map(|_| RawPreference::Absent)
+        skip_seq::<K, A>(seq).map(|()| RawPreference::Absent)
     }
 
     scalars_are!(RawPreference::Absent);
     strings_are!(RawPreference::Absent);
 }
 
-/// The captured value: a string (borrowed unless it had escapes) or "not a string".
-struct Leaf<'a>(RawPreference<'a>);
+/// A value kept when it is a string (borrowed unless it had escapes); anything else is
+/// skipped as `K` and gives `None`.
+struct Text<K>(PhantomData<K>);
 
-impl<'de> de::Deserialize<'de> for Leaf<'de> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Leaf<'de>, D::Error> {
-        deserializer.deserialize_any(Text::visitor()).map(|text| {
-            Leaf(
-                text.0
-                    .map_or(RawPreference::NotString, RawPreference::String),
-            )
-        })
+impl<K> Text<K> {
+    fn new() -> Self {
+        Text(PhantomData)
     }
 }
 
-/// A value kept when it is a string (borrowed unless it had escapes), skipped otherwise.
-struct Text<'a>(Option<Cow<'a, str>>);
+impl<'de, K: de::Deserialize<'de>> DeserializeSeed<'de> for Text<K> {
+    type Value = Option<Cow<'de, str>>;
 
-impl<'de> de::Deserialize<'de> for Text<'de> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Text<'de>, D::Error> {
-        deserializer.deserialize_any(Text::visitor())
+    fn deserialize<D: Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<Option<Cow<'de, str>>, D::Error> {
+        deserializer.deserialize_any(self)
     }
 }
 
-impl Text<'_> {
-    fn visitor() -> TextVisitor {
-        TextVisitor
-    }
-}
-
-struct TextVisitor;
-
-impl<'de> Visitor<'de> for TextVisitor {
-    type Value = Text<'de>;
+impl<'de, K: de::Deserialize<'de>> Visitor<'de> for Text<K> {
+    type Value = Option<Cow<'de, str>>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("any JSON value")
     }
 
-    fn visit_borrowed_str<E: de::Error>(self, text: &'de str) -> Result<Text<'de>, E> {
-        Ok(Text(Some(Cow::Borrowed(text))))
+    fn visit_borrowed_str<E: de::Error>(self, text: &'de str) -> Result<Self::Value, E> {
+        Ok(Some(Cow::Borrowed(text)))
     }
 
-    fn visit_str<E: de::Error>(self, text: &str) -> Result<Text<'de>, E> {
-        Ok(Text(Some(Cow::Owned(text.to_owned()))))
+    fn visit_str<E: de::Error>(self, text: &str) -> Result<Self::Value, E> {
+        Ok(Some(Cow::Owned(text.to_owned())))
     }
 
-    fn visit_string<E: de::Error>(self, text: String) -> Result<Text<'de>, E> {
-        Ok(Text(Some(Cow::Owned(text))))
+    fn visit_string<E: de::Error>(self, text: String) -> Result<Self::Value, E> {
+        Ok(Some(Cow::Owned(text)))
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Text<'de>, A::Error> {
-        IgnoredAny.visit_map(map).map(|_| Text(None))
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        skip_map::<K, A>(map).map(|()| None)
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Text<'de>, A::Error> {
-        IgnoredAny.visit_seq(seq).map(|_| Text(None))
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+        skip_seq::<K, A>(seq).map(|()| None)
     }
 
-    scalars_are!(Text(None));
+    scalars_are!(None);
 }
