@@ -19,24 +19,13 @@
 //!
 //! # Instruction counts
 //!
-//! Wall-clock time on a shared machine is noisy; instruction counts are not.
-//! Run with `--callgrind ID ITERATIONS` (an id is `group/function`, e.g.
-//! `parse/typical/mcp-lang`; `--callgrind list` prints them, each with the
-//! size of its input in bytes after a tab) and the binary
-//! runs that one operation `ITERATIONS` times inside `callgrind_loop`, after
-//! one warm-up call, instead of running criterion:
-//!
-//! ```text
-//! valgrind --tool=callgrind --toggle-collect='*callgrind_loop*' \
-//!     target/release/deps/grammar-HASH --callgrind parse/typical/mcp-lang 1000
-//! ```
-//!
-//! The total `Ir` divided by `ITERATIONS` is the instruction count per
-//! operation (`cargo xtask bench` does this for every id).
+//! `--callgrind list` and `--callgrind ID N` (see `mcp_lang_benches::callgrind`)
+//! count every implementation on every input, ids `parse/INPUT/FUNCTION`.
 
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput};
+use mcp_lang_benches::callgrind::{self, Operation};
 use mcp_lang_grammar::AcceptLanguage;
 use mcp_lang_testkit::CountingAllocator;
 
@@ -136,33 +125,19 @@ fn bench(c: &mut Criterion, inputs: &[(&str, &str)]) {
     }
 }
 
-/// Runs `run(value)` `iterations` times; callgrind collects only in here.
-#[inline(never)]
-fn callgrind_loop(run: Implementation, value: &str, iterations: u64) -> usize {
-    let mut sum = 0usize;
-    for _ in 0..iterations {
-        sum = sum.wrapping_add(run(black_box(value)));
+/// The operations `--callgrind` counts: every implementation on every input.
+fn operations<'a>(inputs: &[(&str, &'a str)]) -> Vec<Operation<'a>> {
+    let mut operations = Vec::new();
+    for &(name, value) in inputs {
+        for (imp, run) in IMPLEMENTATIONS {
+            operations.push(Operation::new(
+                format!("parse/{name}/{imp}"),
+                Some(value.len()),
+                move || run(black_box(value)),
+            ));
+        }
     }
-    sum
-}
-
-/// `--callgrind ID ITERATIONS` (see the module docs); `list` prints the ids.
-fn callgrind(inputs: &[(&str, &str)], id: &str, iterations: &str) {
-    let mut all = inputs.iter().flat_map(|&(name, value)| {
-        IMPLEMENTATIONS
-            .iter()
-            .map(move |&(imp, run)| (format!("parse/{name}/{imp}"), run, value))
-    });
-    if id == "list" {
-        all.for_each(|(id, _, value)| println!("{id}\t{}", value.len()));
-        return;
-    }
-    let iterations: u64 = iterations.parse().expect("ITERATIONS is a number");
-    let Some((_, run, value)) = all.find(|(known, _, _)| known == id) else {
-        panic!("unknown id {id:?} (`--callgrind list` prints the ids)");
-    };
-    black_box(run(black_box(value)));
-    black_box(callgrind_loop(run, value, iterations));
+    operations
 }
 
 fn main() {
@@ -176,10 +151,7 @@ fn main() {
         ("browser-12", BROWSER_12),
         ("hostile-64k", &hostile),
     ];
-    let args: Vec<String> = std::env::args().collect();
-    if let Some(at) = args.iter().position(|a| a == "--callgrind") {
-        let arg = |i: usize| args.get(at + i).map_or("", String::as_str);
-        callgrind(&inputs, arg(1), arg(2));
+    if callgrind::hook(|| operations(&inputs)) {
         return;
     }
     let mut c = Criterion::default().configure_from_args();

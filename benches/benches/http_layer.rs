@@ -6,6 +6,10 @@
 //! extension, and on the way back `Vary`, reading the JSON response and mirroring
 //! `contentLanguage` into `Content-Language`. The futures are ready at once (the inner
 //! service and the bodies never wait), so they are polled directly, without a runtime.
+//!
+//! `--callgrind list` and `--callgrind ID N` (see `mcp_lang_benches::callgrind`) count one
+//! request through each; `cargo xtask callgrind` reports the difference as the layer's own
+//! cost (`http-layer/1k-body/own`).
 
 use std::convert::Infallible;
 use std::future::{Future, Ready, ready};
@@ -18,11 +22,11 @@ use criterion::{Criterion, criterion_group};
 use http::header::{ACCEPT_LANGUAGE, CONTENT_TYPE, HeaderValue};
 use http::{Request, Response};
 use http_body_util::Full;
+use mcp_lang_benches::callgrind::{self, Operation};
+use mcp_lang_benches::layer_bodies::{self, PREFERENCE};
 use mcp_lang_http::LanguageLayer;
 use tower_layer::Layer;
 use tower_service::Service;
-
-const PREFERENCE: &str = "fr-CA,fr;q=0.9,en;q=0.5";
 
 /// A trivial MCP service: answers every request with the same small JSON-RPC result.
 #[derive(Clone)]
@@ -38,8 +42,8 @@ impl Service<Request<Full<Bytes>>> for Trivial {
     }
 
     fn call(&mut self, _: Request<Full<Bytes>>) -> Self::Future {
-        const BODY: &str = r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[],"_meta":{"io.modelcontextprotocol/contentLanguage":"fr-CA"}}}"#;
-        let mut response = Response::new(Full::new(Bytes::from_static(BODY.as_bytes())));
+        let body = Bytes::from_static(layer_bodies::RESPONSE.as_bytes());
+        let mut response = Response::new(Full::new(body));
         response
             .headers_mut()
             .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
@@ -47,20 +51,9 @@ impl Service<Request<Full<Bytes>>> for Trivial {
     }
 }
 
-/// A `tools/call` request of exactly 1024 bytes with the preference in `_meta`.
+/// The request body: `mcp_lang_benches::layer_bodies::request_1k`.
 fn body_1k() -> Bytes {
-    let head = format!(
-        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"weather_current","_meta":{{"io.modelcontextprotocol/acceptLanguage":"{PREFERENCE}"}},"arguments":{{"city":""#
-    );
-    let tail = r#""}}}"#;
-    let pad = 1024 - head.len() - tail.len();
-    // A city name with one non-ASCII letter, then ordinary ASCII text, as tool
-    // arguments usually are.
-    let city = "Montréal, ";
-    let filler = "the quick brown fox jumps over the lazy dog ".repeat(pad / 44 + 1);
-    let body = format!("{head}{city}{}{tail}", &filler[..pad - city.len()]);
-    assert_eq!(body.len(), 1024, "the request body is 1 KiB");
-    Bytes::from(body)
+    Bytes::from(layer_bodies::request_1k())
 }
 
 fn request(body: &Bytes) -> Request<Full<Bytes>> {
@@ -121,27 +114,25 @@ fn http_layer(c: &mut Criterion) {
 
 criterion_group!(benches, http_layer);
 
-/// `MCP_LANG_CALLS=N [MCP_LANG_BARE=1]` runs N requests through the layer (or the bare
-/// service) and exits, for instruction counts that the machine's load cannot blur: run it
-/// under `valgrind --tool=callgrind` with two values of N and divide the difference in
-/// instructions by the difference in N (see the crate's README, "Performance").
+/// The operations `--callgrind` counts (see `mcp_lang_benches::callgrind`): one request
+/// through the layer (`http-layer/1k-body/mcp-lang`) and through the service alone
+/// (`http-layer/1k-body/no-layer`); the difference is the layer's own cost per request.
+fn operations(body: &Bytes) -> Vec<Operation<'_>> {
+    let mut layered = LanguageLayer::new().layer(Trivial);
+    let mut bare = Trivial;
+    vec![
+        Operation::new("http-layer/1k-body/mcp-lang", None, move || {
+            usize::from(call(&mut layered, black_box(body)).status().as_u16())
+        }),
+        Operation::new("http-layer/1k-body/no-layer", None, move || {
+            usize::from(call(&mut bare, black_box(body)).status().as_u16())
+        }),
+    ]
+}
+
 fn main() {
-    if let Some(calls) = std::env::var("MCP_LANG_CALLS")
-        .ok()
-        .and_then(|n| n.parse::<usize>().ok())
-    {
-        let body = body_1k();
-        if std::env::var_os("MCP_LANG_BARE").is_some() {
-            let mut bare = Trivial;
-            for _ in 0..calls {
-                black_box(call(&mut bare, black_box(&body)));
-            }
-        } else {
-            let mut layered = LanguageLayer::new().layer(Trivial);
-            for _ in 0..calls {
-                black_box(call(&mut layered, black_box(&body)));
-            }
-        }
+    let body = body_1k();
+    if callgrind::hook(|| operations(&body)) {
         return;
     }
     benches();

@@ -26,20 +26,18 @@
 //!
 //! # Instruction counts
 //!
-//! As in the grammar bench, `--callgrind ID ITERATIONS` (ids are
-//! `group/function`, e.g. `negotiate/typical-20/mcp-lang`; `--callgrind list`
-//! prints them, each with the size of its header in bytes after a tab) runs one operation `ITERATIONS` times inside `callgrind_loop`
-//! instead of running criterion, for
-//! `valgrind --tool=callgrind --toggle-collect='*callgrind_loop*'`.
-//! `GROUP/mcp-lang-negotiate-only` (callgrind only, never timed) counts our
-//! `negotiate` on a header parsed beforehand, to tell the matcher's
-//! instructions from the parser's.
+//! `--callgrind list` and `--callgrind ID N` (see `mcp_lang_benches::callgrind`)
+//! count every implementation on every case, ids `GROUP/FUNCTION` (e.g.
+//! `negotiate/typical-20/mcp-lang`). `GROUP/mcp-lang-negotiate-only` (counted,
+//! never timed) counts our `negotiate` on a header parsed beforehand, to tell
+//! the matcher's instructions from the parser's.
 
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput};
 use fluent_langneg::LanguageIdentifier;
 use fluent_langneg::{NegotiationStrategy, accepted_languages, negotiate_languages};
+use mcp_lang_benches::callgrind::{self, Operation};
 use mcp_lang_match::Negotiator;
 
 const TYPICAL: &str = "fr-CA,fr;q=0.9,en;q=0.5";
@@ -307,16 +305,6 @@ fn bench(c: &mut Criterion, cases: &[Case]) {
     }
 }
 
-/// Runs `run` `iterations` times; callgrind collects only in here.
-#[inline(never)]
-fn callgrind_loop(run: Implementation, case: &Case, iterations: u64) -> usize {
-    let mut sum = 0usize;
-    for _ in 0..iterations {
-        sum = sum.wrapping_add(black_box(run(case, black_box(&case.header))).language_len());
-    }
-    sum
-}
-
 impl Answer<'_> {
     /// A cheap function of the answer, to keep the optimiser from dropping it.
     fn language_len(&self) -> usize {
@@ -328,62 +316,34 @@ impl Answer<'_> {
     }
 }
 
-/// Runs only our `negotiate` on a header parsed beforehand, `iterations`
-/// times, so that the matcher's instructions can be told from the parser's.
-#[inline(never)]
-fn callgrind_loop_negotiate_only(case: &Case, iterations: u64) -> usize {
-    let header = mcp_lang_grammar::AcceptLanguage::parse(&case.header).expect("well-formed");
-    let mut sum = 0usize;
-    for _ in 0..iterations {
-        sum = sum.wrapping_add(case.server.negotiate(black_box(&header)).tag().len());
-    }
-    sum
-}
-
-/// `--callgrind ID ITERATIONS` (see the module docs); `list` prints the ids.
-/// Besides the ids of the timed functions, `GROUP/mcp-lang-negotiate-only`
-/// counts our `negotiate` without the parse (callgrind only, not timed; the
-/// parse of the header once is counted too, negligible against many
-/// iterations).
-fn callgrind(cases: &[Case], id: &str, iterations: &str) {
-    if let Some(case) = id
-        .strip_suffix("/mcp-lang-negotiate-only")
-        .and_then(|group| cases.iter().find(|c| c.name == group))
-    {
-        let iterations: u64 = iterations.parse().expect("ITERATIONS is a number");
-        black_box(callgrind_loop_negotiate_only(case, iterations));
-        return;
-    }
-    let mut all = cases.iter().flat_map(|case| {
-        IMPLEMENTATIONS
-            .iter()
-            .map(move |&(imp, run)| (format!("{}/{imp}", case.name), run, case))
-    });
-    if id == "list" {
-        all.for_each(|(id, _, case)| println!("{id}\t{}", case.header.len()));
-        for case in cases {
-            println!(
-                "{}/mcp-lang-negotiate-only\t{}",
-                case.name,
-                case.header.len()
-            );
+/// The operations `--callgrind` counts: every implementation on every case, and
+/// `GROUP/mcp-lang-negotiate-only` (counted, never timed): our `negotiate` on a header
+/// parsed beforehand, to tell the matcher's instructions from the parser's.
+fn operations(cases: &[Case]) -> Vec<Operation<'_>> {
+    let mut operations = Vec::new();
+    for case in cases {
+        for (imp, run) in IMPLEMENTATIONS {
+            operations.push(Operation::new(
+                format!("{}/{imp}", case.name),
+                Some(case.header.len()),
+                move || black_box(run(case, black_box(&case.header))).language_len(),
+            ));
         }
-        return;
     }
-    let iterations: u64 = iterations.parse().expect("ITERATIONS is a number");
-    let Some((_, run, case)) = all.find(|(known, _, _)| known == id) else {
-        panic!("unknown id {id:?} (`--callgrind list` prints the ids)");
-    };
-    black_box(run(case, black_box(&case.header)).language_len());
-    black_box(callgrind_loop(run, case, iterations));
+    for case in cases {
+        let header = mcp_lang_grammar::AcceptLanguage::parse(&case.header).expect("well-formed");
+        operations.push(Operation::new(
+            format!("{}/mcp-lang-negotiate-only", case.name),
+            Some(case.header.len()),
+            move || case.server.negotiate(black_box(&header)).tag().len(),
+        ));
+    }
+    operations
 }
 
 fn main() {
     let cases = cases();
-    let args: Vec<String> = std::env::args().collect();
-    if let Some(at) = args.iter().position(|a| a == "--callgrind") {
-        let arg = |i: usize| args.get(at + i).map_or("", String::as_str);
-        callgrind(&cases, arg(1), arg(2));
+    if callgrind::hook(|| operations(&cases)) {
         return;
     }
     let mut c = Criterion::default().configure_from_args();

@@ -18,11 +18,11 @@
 //!   linearly, else the mean. Only files written by this run are read, so a benchmark
 //!   removed from the code, or filtered out on the command line, never shows a stale
 //!   figure.
-//! - **instructions**: the bench executables that offer `--callgrind ID N` (their source
-//!   says so) list their ids and input sizes with `--callgrind list`; each id runs `N`
-//!   times under `valgrind --tool=callgrind`, collecting only inside `callgrind_loop`, and
-//!   the total `Ir` over `N` is the count per call. Unlike time on a shared machine, the
-//!   count does not move with the load.
+//! - **instructions**: every bench executable lists its ids and input sizes with
+//!   `--callgrind list` (`benches/src/callgrind.rs`); each id runs `N` times under
+//!   `valgrind --tool=callgrind`, collecting only inside `callgrind_loop`, and the total
+//!   `Ir` over `N` is the count per call. Unlike time on a shared machine, the count does
+//!   not move with the load. `cargo xtask callgrind` uses the same functions for its gate.
 //!
 //! The table has one row per operation, way of ours and profile; each peer's cell holds its
 //! time and count with the ratio peer/ours (above 1 means ours is faster). Above it: the
@@ -53,7 +53,7 @@ pub(crate) const USAGE: &str = "  bench [--profile NAME]… [--no-callgrind] [--
       `-- parse` also limits the instruction counts to the ids containing it.";
 
 /// The benchmarks package.
-const PACKAGE: &str = "mcp-lang-benches";
+pub(crate) const PACKAGE: &str = "mcp-lang-benches";
 
 /// The criterion function id of our implementation; `OURS-…` are other ways of ours.
 const OURS: &str = "mcp-lang";
@@ -258,21 +258,17 @@ pub(crate) fn criterion_filters(args: &[String]) -> Vec<String> {
 }
 
 fn valgrind_available() -> bool {
-    Command::new("valgrind")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
+    tool_version("valgrind").is_some()
 }
 
-/// A bench executable of a profile, with the source file it was built from.
-struct Executable {
-    path: PathBuf,
-    source: PathBuf,
+/// A bench executable of a profile.
+pub(crate) struct Executable {
+    pub(crate) path: PathBuf,
 }
 
 /// The executables of `benches` built with `profile` (building them if needed), from
 /// cargo's JSON messages.
-fn bench_executables(profile: &str, benches: &[String]) -> Result<Vec<Executable>> {
+pub(crate) fn bench_executables(profile: &str, benches: &[String]) -> Result<Vec<Executable>> {
     let mut cmd = Cmd::cargo().args([
         "bench",
         "-p",
@@ -302,7 +298,6 @@ fn executables_from_messages(messages: &str) -> Vec<Executable> {
         .filter_map(|m| {
             Some(Executable {
                 path: PathBuf::from(m["executable"].as_str()?),
-                source: PathBuf::from(m["target"]["src_path"].as_str()?),
             })
         })
         .collect()
@@ -317,61 +312,72 @@ pub(crate) fn iterations_for(bytes: Option<u64>) -> u64 {
     }
 }
 
-/// Counts the instructions of every id of `exe` that the filters keep, when its source
-/// offers `--callgrind`.
+/// Counts the instructions of every id of `exe` that the filters keep.
 fn count_instructions(
     exe: &Executable,
     profile: &str,
     filters: &[String],
     scratch: &Path,
 ) -> Result<Vec<Measurement>> {
-    let source = fs::read_to_string(&exe.source).unwrap_or_default();
-    if !source.contains("\"--callgrind\"") {
-        return Ok(Vec::new());
-    }
-    let listed = Cmd::new(&exe.path)
-        .args(["--callgrind", "list"])
-        .read_stdout()?;
     let mut found = Vec::new();
-    for (id, bytes) in parse_id_list(&listed) {
+    for (id, bytes) in list_ids(exe)? {
         if !filters.is_empty() && !filters.iter().any(|f| id.contains(f.as_str())) {
             continue;
         }
-        let iterations = iterations_for(bytes);
-        let out = scratch.join("callgrind.out");
-        let _ = fs::remove_file(&out);
-        let status = Command::new("valgrind")
-            .args(["--tool=callgrind", "--toggle-collect=*callgrind_loop*"])
-            .arg(format!("--callgrind-out-file={}", out.display()))
-            .arg(&exe.path)
-            .args(["--callgrind", &id, &iterations.to_string()])
-            .output()
-            .map_err(|e| format!("cannot start valgrind: {e}"))?;
-        if !status.status.success() {
-            bail!(
-                "valgrind on {} {id} failed ({})",
-                exe.path.display(),
-                status.status
-            );
-        }
-        let Some(total) = callgrind_total(&fs::read_to_string(&out)?) else {
-            bail!("{}: no `summary:` or `totals:` line", out.display());
-        };
+        let per_call = count_one(exe, &id, iterations_for(bytes), scratch)?;
         let (operation, implementation) = split_id(&id);
-        eprintln!(
-            "callgrind {profile} {id}: {:.0} instructions per call",
-            total as f64 / iterations as f64
-        );
+        eprintln!("callgrind {profile} {id}: {per_call:.0} instructions per call");
         found.push(Measurement {
             operation: operation.to_owned(),
             implementation: implementation.to_owned(),
             profile: profile.to_owned(),
             nanos: None,
-            instructions: Some(total as f64 / iterations as f64),
+            instructions: Some(per_call),
             bytes,
         });
     }
     Ok(found)
+}
+
+/// The ids `exe` offers, each with the size of its input (`--callgrind list`; every
+/// bench executable of the package answers it, see `benches/src/callgrind.rs`).
+pub(crate) fn list_ids(exe: &Executable) -> Result<Vec<(String, Option<u64>)>> {
+    let listed = Cmd::new(&exe.path)
+        .args(["--callgrind", "list"])
+        .read_stdout()?;
+    Ok(parse_id_list(&listed))
+}
+
+/// Runs one id of `exe` `iterations` times under `valgrind --tool=callgrind`, collecting
+/// only inside `callgrind_loop`, and returns the instructions per call (the total `Ir`
+/// over `iterations`).
+pub(crate) fn count_one(
+    exe: &Executable,
+    id: &str,
+    iterations: u64,
+    scratch: &Path,
+) -> Result<f64> {
+    let out = scratch.join("callgrind.out");
+    let _ = fs::remove_file(&out);
+    let status = Command::new("valgrind")
+        .args(["--tool=callgrind", "--toggle-collect=*callgrind_loop*"])
+        .arg(format!("--callgrind-out-file={}", out.display()))
+        .arg(&exe.path)
+        .args(["--callgrind", id, &iterations.to_string()])
+        .output()
+        .map_err(|e| format!("cannot start valgrind: {e}"))?;
+    if !status.status.success() {
+        bail!(
+            "valgrind on {} {id} failed ({}): {}",
+            exe.path.display(),
+            status.status,
+            String::from_utf8_lossy(&status.stderr).trim()
+        );
+    }
+    let Some(total) = callgrind_total(&fs::read_to_string(&out)?) else {
+        bail!("{}: no `summary:` or `totals:` line", out.display());
+    };
+    Ok(total as f64 / iterations as f64)
 }
 
 /// The lines of `--callgrind list`: an id, then (after a tab) the input size in bytes.
@@ -401,7 +407,7 @@ pub(crate) fn callgrind_total(out: &str) -> Option<u64> {
 }
 
 /// `group/…/function` into the operation (`group/…`) and the implementation.
-fn split_id(id: &str) -> (&str, &str) {
+pub(crate) fn split_id(id: &str) -> (&str, &str) {
     id.rsplit_once('/').unwrap_or((id, ""))
 }
 
@@ -603,7 +609,7 @@ fn format_time(nanos: f64) -> String {
 }
 
 /// An instruction count, rounded, with thousands separated by commas.
-fn format_count(count: f64) -> String {
+pub(crate) fn format_count(count: f64) -> String {
     let digits = format!("{:.0}", count.max(0.0));
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
@@ -635,23 +641,9 @@ impl Machine {
 
     /// One paragraph: when, on what, how loaded, with which compiler and profiles.
     fn describe(&self, end: &Machine, profiles: &[String]) -> String {
-        let cpu = fs::read_to_string("/proc/cpuinfo")
-            .ok()
-            .and_then(|c| {
-                c.lines()
-                    .find_map(|l| l.strip_prefix("model name"))
-                    .and_then(|l| l.split_once(':'))
-                    .map(|(_, m)| m.trim().to_owned())
-            })
-            .unwrap_or_else(|| "unknown CPU".to_owned());
+        let cpu = cpu_model();
         let cores = std::thread::available_parallelism().map_or(0, usize::from);
-        let rustc = Command::new("rustc")
-            .arg("--version")
-            .output()
-            .ok()
-            .and_then(|o| String::from_utf8(o.stdout).ok())
-            .map(|v| v.trim().to_owned())
-            .unwrap_or_else(|| "rustc".to_owned());
+        let rustc = tool_version("rustc").unwrap_or_else(|| "rustc".to_owned());
         format!(
             "Measured {} to {} UTC on {cores} cores of {cpu}, load average {} at the start and \
              {} at the end, {rustc}, profiles {}.",
@@ -666,6 +658,33 @@ impl Machine {
                 .join(" and "),
         )
     }
+}
+
+/// The first line of `PROGRAM --version` (`rustc 1.95.0 (59807616e 2026-04-14)`), run
+/// from the workspace root so that a `rust-toolchain` file or `cargo +TOOLCHAIN` (through
+/// `RUSTUP_TOOLCHAIN`) applies as it does to cargo.
+pub(crate) fn tool_version(program: &str) -> Option<String> {
+    Command::new(program)
+        .arg("--version")
+        .current_dir(crate::workspace::root())
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .and_then(|o| String::from_utf8(o.stdout).ok())
+        .and_then(|v| v.lines().next().map(|l| l.trim().to_owned()))
+}
+
+/// The CPU's model name, from `/proc/cpuinfo`.
+pub(crate) fn cpu_model() -> String {
+    fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|c| {
+            c.lines()
+                .find_map(|l| l.strip_prefix("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, m)| m.trim().to_owned())
+        })
+        .unwrap_or_else(|| "unknown CPU".to_owned())
 }
 
 /// `YYYY-MM-DD HH:MM` for seconds since the Unix epoch (UTC; the civil-from-days
@@ -950,7 +969,6 @@ mod tests {
         let found = executables_from_messages(messages);
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].path, PathBuf::from("/t/deps/grammar-1"));
-        assert_eq!(found[0].source, PathBuf::from("/s/benches/grammar.rs"));
     }
 
     #[test]

@@ -88,6 +88,11 @@ const STEPS: &[Step] = &[
         run: bench_build,
     },
     Step {
+        name: "callgrind",
+        about: "cargo xtask callgrind: instruction counts of the hot paths under valgrind (bench profile), failing on a rise of more than 5% over benches/callgrind-baseline.json (installs valgrind with apt-get when missing)",
+        run: callgrind_gate,
+    },
+    Step {
         name: "package",
         about: "cargo package --workspace (publishable crates, verified together)",
         run: package,
@@ -330,6 +335,11 @@ fn bench_build(_: &mut Ci) -> Result<()> {
         return Ok(());
     }
     cmd.run()
+}
+
+/// The instruction-count gate: see `crate::callgrind`.
+fn callgrind_gate(_: &mut Ci) -> Result<()> {
+    crate::callgrind::gate()
 }
 
 /// Packages every publishable crate together (cargo resolves our path dependencies between

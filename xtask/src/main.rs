@@ -11,6 +11,8 @@
 //! - `bench`: runs the criterion benchmarks in the `bench` and `bench-lto` profiles, counts
 //!   instructions under callgrind, and prints one markdown table of ours beside each peer,
 //!   in both profiles, in time and in instructions, then the performance targets.
+//! - `callgrind`: the instruction counts of the hot paths against their committed
+//!   baselines (`--bless` moves them); a CI step.
 //! - `seed-corpus`: writes the fuzz seed corpora from the shared cases in `testdata/`.
 //! - `conformance --official`: the official MCP conformance suite (npm) against
 //!   `mcp-lang serve --http`, checked against the reference server's baseline.
@@ -24,6 +26,7 @@
 
 mod args;
 mod bench;
+mod callgrind;
 mod ci;
 mod conformance;
 mod corpus;
@@ -98,6 +101,11 @@ const TASKS: &[Task] = &[
         name: "bench",
         usage: bench::USAGE,
         run: bench::run,
+    },
+    Task {
+        name: "callgrind",
+        usage: callgrind::USAGE,
+        run: callgrind::run,
     },
     Task {
         name: "conformance",

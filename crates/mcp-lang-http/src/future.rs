@@ -297,14 +297,16 @@ where
     S: Service<Request<B>, Response = Response<ResBody>>,
     B: From<Bytes>,
 {
-    let (preference, raw_id) = match skim_request(&bytes) {
-        Ok(skim) => (skim.accept_language().clone(), skim.id()),
-        // Not one JSON object: no `_meta` to read; the inner server answers the body.
-        Err(_) => (RawPreference::Absent, None),
-    };
+    // Not one JSON object: no `_meta` to read; the inner server answers the body.
+    let skim = skim_request(&bytes).ok();
+    let preference = skim
+        .as_ref()
+        .map_or(RawPreference::Absent, |skim| skim.accept_language().clone());
     let agreement = match check_request(&parts.headers, preference.as_meta_value()) {
         Ok(agreement) => agreement,
         Err(mismatch) => {
+            // The id is read only to be echoed.
+            let raw_id = skim.as_ref().and_then(|skim| skim.id());
             return State::Answer {
                 response: Some(own(mismatch.to_response(&echo_id(raw_id)))),
             };

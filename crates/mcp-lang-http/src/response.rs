@@ -293,23 +293,33 @@ pub fn is_event_stream(headers: &HeaderMap) -> bool {
 /// assert!(is_json(&headers));
 /// ```
 pub fn is_json(headers: &HeaderMap) -> bool {
-    media_type_is(headers, |t| {
+    let is_json = |t: &[u8]| {
         t.eq_ignore_ascii_case(b"application/json")
             || (t.len() > 5
                 && t.get(t.len() - 5..)
                     .is_some_and(|s| s.eq_ignore_ascii_case(b"+json")))
+    };
+    headers.get(CONTENT_TYPE).is_some_and(|v| {
+        // The usual value, as servers write it: one compare, no parsing.
+        v.as_bytes() == b"application/json" || is_json(media_type(v))
     })
 }
 
 fn media_type_is(headers: &HeaderMap, test: impl Fn(&[u8]) -> bool) -> bool {
-    headers.get(CONTENT_TYPE).is_some_and(|v| {
-        let essence = v
-            .as_bytes()
-            .split(|&b| b == b';')
-            .next()
-            .unwrap_or_default();
-        test(essence.trim_ascii())
-    })
+    headers
+        .get(CONTENT_TYPE)
+        .is_some_and(|v| test(media_type(v)))
+}
+
+/// A `Content-Type` value's media type (`type/subtype`), without parameters or
+/// surrounding whitespace.
+fn media_type(value: &HeaderValue) -> &[u8] {
+    value
+        .as_bytes()
+        .split(|&b| b == b';')
+        .next()
+        .unwrap_or_default()
+        .trim_ascii()
 }
 
 /// The non-empty members of a comma-separated list (RFC 9110 §5.6.1), trimmed, with

@@ -37,7 +37,7 @@ use std::borrow::Cow;
 use mcp_lang_agree::MetaValue;
 use serde_json::Value;
 
-use crate::skim::{Captured, ExtractError, skim_message};
+use crate::skim::{Captured, ExtractError, Fields, skim_message};
 use crate::{ACCEPT_LANGUAGE_KEY, CONTENT_LANGUAGE_KEY};
 
 /// A language value as found in `_meta`, before any grammar check.
@@ -157,8 +157,10 @@ impl<'a> RawPreference<'a> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RequestSkim<'a> {
     accept_language: RawPreference<'a>,
-    id: Option<&'a str>,
-    method: Option<Cow<'a, str>>,
+    // The id and the method as UTF-8 bytes, already checked: turned into text only when
+    // asked for, since a server that only checks the preference never needs them.
+    id: Option<&'a [u8]>,
+    method: Option<Cow<'a, [u8]>>,
 }
 
 impl<'a> RequestSkim<'a> {
@@ -197,7 +199,7 @@ impl<'a> RequestSkim<'a> {
     /// assert_eq!(skim_request(br#"{"method":"notifications/initialized"}"#).unwrap().id(), None);
     /// ```
     pub fn id(&self) -> Option<&'a str> {
-        self.id
+        self.id.and_then(|raw| core::str::from_utf8(raw).ok())
     }
 
     /// The top-level `method`, when it is a string.
@@ -209,7 +211,9 @@ impl<'a> RequestSkim<'a> {
     /// assert_eq!(skim_request(br#"{"id":1,"method":7}"#).unwrap().method(), None);
     /// ```
     pub fn method(&self) -> Option<&str> {
-        self.method.as_deref()
+        self.method
+            .as_deref()
+            .and_then(|raw| core::str::from_utf8(raw).ok())
     }
 }
 
@@ -228,7 +232,7 @@ impl<'a> RequestSkim<'a> {
 pub fn skim_request(body: &[u8]) -> Result<RequestSkim<'_>, ExtractError> {
     let Captured {
         id, method, params, ..
-    } = skim_message(body, ACCEPT_LANGUAGE_KEY)?;
+    } = skim_message(body, ACCEPT_LANGUAGE_KEY, Fields::IdAndMethod)?;
     Ok(RequestSkim {
         accept_language: params,
         id,
@@ -263,7 +267,7 @@ pub fn extract_accept_language(body: &[u8]) -> Result<RawPreference<'_>, Extract
 /// assert_eq!(extract_content_language(err).unwrap().as_str(), Some("fr"));
 /// ```
 pub fn extract_content_language(body: &[u8]) -> Result<RawPreference<'_>, ExtractError> {
-    let c = skim_message(body, CONTENT_LANGUAGE_KEY)?;
+    let c = skim_message(body, CONTENT_LANGUAGE_KEY, Fields::MetaOnly)?;
     Ok(if c.has_result {
         c.result
     } else if c.has_error {

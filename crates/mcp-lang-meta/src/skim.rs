@@ -3,9 +3,13 @@
 //!
 //! It never builds a tree. Strings are borrowed from the input unless they contain
 //! escapes and are captured (then, and only then, one `String` is built). Nesting is
-//! bounded by [`MAX_DEPTH`](crate::MAX_DEPTH), recursion is bounded by the same number,
-//! and every byte is looked at a constant number of times, so time is linear in the
-//! input.
+//! bounded by [`MAX_DEPTH`](crate::MAX_DEPTH); the values that are skipped are walked
+//! without recursion (the open arrays and objects are a stack of bits), and every byte
+//! is looked at a constant number of times, so time is linear in the input.
+//!
+//! Why a skimmer of its own rather than serde_json's typed deserialization with
+//! `IgnoredAny`, and what each costs, is decision X10 in `docs/decisions.md`; the
+//! figures are in `benches/` (`meta-extract/…`).
 //!
 //! The skimmer agrees with `serde_json::from_slice::<serde_json::Value>` on every input
 //! that serde_json accepts: the same nesting limit, the same string rules (no control
@@ -137,15 +141,21 @@ impl fmt::Display for ExtractError {
 
 impl std::error::Error for ExtractError {}
 
-type Result<T> = std::result::Result<T, ExtractError>;
+/// The scanner's own result: the error's details wait in [`Scanner::error`], so that every
+/// step returns a small `Result` in registers rather than a whole [`ExtractError`].
+type Step<T> = std::result::Result<T, Stop>;
+
+/// The scanner stopped at an error (recorded in [`Scanner::error`]).
+struct Stop;
 
 /// What one pass over a JSON-RPC message captured.
 #[derive(Debug, Default)]
 pub(crate) struct Captured<'a> {
-    /// Raw JSON text of the last top-level `id`.
-    pub(crate) id: Option<&'a str>,
-    /// The last top-level `method`, when it is a string.
-    pub(crate) method: Option<Cow<'a, str>>,
+    /// Raw JSON text of the last top-level `id` (validated; UTF-8).
+    pub(crate) id: Option<&'a [u8]>,
+    /// The last top-level `method`, when it is a string: its UTF-8 bytes, borrowed from
+    /// the input unless it had escapes.
+    pub(crate) method: Option<Cow<'a, [u8]>>,
     /// `params._meta[key]`.
     pub(crate) params: RawPreference<'a>,
     /// `result._meta[key]`, and whether there is a top-level `result`.
@@ -156,58 +166,85 @@ pub(crate) struct Captured<'a> {
     pub(crate) has_error: bool,
 }
 
-/// Skims one JSON text, capturing `id`, `method` and the value of `key` under
-/// `params._meta`, `result._meta` and `error.data._meta`.
-pub(crate) fn skim_message<'a>(input: &'a [u8], key: &str) -> Result<Captured<'a>> {
-    let mut s = Scanner { input, pos: 0 };
-    let mut out = Captured::default();
-    s.skip_ws();
-    if s.peek() == Some(b'{') {
-        s.object(0, |s, depth, member| {
-            if member.is("id") {
-                let start = s.pos;
-                s.value(depth)?;
-                out.id = Some(s.text(start)?);
-            } else if member.is("method") {
-                out.method = if s.peek() == Some(b'"') {
-                    Some(s.string()?)
-                } else {
-                    s.value(depth)?;
-                    None
-                };
-            } else if member.is("params") {
-                out.params = s.find(depth, &["_meta", key])?;
-            } else if member.is("result") {
-                out.has_result = true;
-                out.result = s.find(depth, &["_meta", key])?;
-            } else if member.is("error") {
-                out.has_error = true;
-                out.error = s.find(depth, &["data", "_meta", key])?;
-            } else {
-                s.value(depth)?;
-            }
-            Ok(())
-        })?;
-    } else {
-        s.value(0)?;
-    }
-    s.skip_ws();
-    if s.pos < input.len() {
-        return Err(ExtractError::new(
+/// Which members of the message [`skim_message`] reads besides the `_meta` values.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Fields {
+    /// `id` and `method` too (a request).
+    IdAndMethod,
+    /// Only the `_meta` values (a response, whose `contentLanguage` is all that is read).
+    MetaOnly,
+}
+
+/// Skims one JSON text, capturing the value of `key` under `params._meta`, `result._meta`
+/// and `error.data._meta`, and `id` and `method` when `fields` asks for them.
+pub(crate) fn skim_message<'a>(
+    input: &'a [u8],
+    key: &str,
+    fields: Fields,
+) -> Result<Captured<'a>, ExtractError> {
+    let mut s = Scanner {
+        input,
+        pos: 0,
+        error: None,
+    };
+    match s.message(key, fields) {
+        Ok(out) => Ok(out),
+        Err(Stop) => Err(s.error.unwrap_or(ExtractError::new(
             s.pos,
-            ExtractErrorKind::TrailingCharacters,
+            ExtractErrorKind::UnexpectedByte,
             "",
-        ));
+        ))),
     }
-    Ok(out)
 }
 
 struct Scanner<'a> {
     input: &'a [u8],
     pos: usize,
+    /// The first error, once the scanner has stopped.
+    error: Option<ExtractError>,
 }
 
 impl<'a> Scanner<'a> {
+    fn message(&mut self, key: &str, fields: Fields) -> Step<Captured<'a>> {
+        let mut out = Captured::default();
+        self.skip_ws();
+        if self.peek() == Some(b'{') {
+            let depth = self.open(0)?;
+            let mut first = true;
+            while let Some(member) = self.next_key(&mut first)? {
+                if fields == Fields::IdAndMethod && member.is("id") {
+                    let start = self.pos;
+                    self.skip_value(depth)?;
+                    out.id = self.input.get(start..self.pos);
+                } else if fields == Fields::IdAndMethod && member.is("method") {
+                    out.method = if self.peek() == Some(b'"') {
+                        Some(self.string_bytes()?)
+                    } else {
+                        self.skip_value(depth)?;
+                        None
+                    };
+                } else if member.is("params") {
+                    out.params = self.find(depth, &["_meta", key])?;
+                } else if member.is("result") {
+                    out.has_result = true;
+                    out.result = self.find(depth, &["_meta", key])?;
+                } else if member.is("error") {
+                    out.has_error = true;
+                    out.error = self.find(depth, &["data", "_meta", key])?;
+                } else {
+                    self.skip_member(depth)?;
+                }
+            }
+        } else {
+            self.skip_value(0)?;
+        }
+        self.skip_ws();
+        if self.pos < self.input.len() {
+            return Err(self.fail_at(self.pos, ExtractErrorKind::TrailingCharacters, ""));
+        }
+        Ok(out)
+    }
+
     #[inline(always)]
     fn peek(&self) -> Option<u8> {
         self.input.get(self.pos).copied()
@@ -220,151 +257,218 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    fn error(&self, kind: ExtractErrorKind, expected: &'static str) -> ExtractError {
+    /// Records an error of `kind` at the current position (an unexpected byte past the
+    /// end is an unexpected end) and stops.
+    #[cold]
+    #[inline(never)]
+    fn fail(&mut self, kind: ExtractErrorKind, expected: &'static str) -> Stop {
         let kind = if self.pos >= self.input.len() && kind == ExtractErrorKind::UnexpectedByte {
             ExtractErrorKind::UnexpectedEnd
         } else {
             kind
         };
-        ExtractError::new(self.pos, kind, expected)
+        self.fail_at(self.pos, kind, expected)
+    }
+
+    /// Records an error of `kind` at `offset` and stops.
+    #[cold]
+    #[inline(never)]
+    fn fail_at(&mut self, offset: usize, kind: ExtractErrorKind, expected: &'static str) -> Stop {
+        self.error = Some(ExtractError::new(offset, kind, expected));
+        Stop
     }
 
     #[inline(always)]
-    fn expect(&mut self, byte: u8, expected: &'static str) -> Result<()> {
+    fn expect(&mut self, byte: u8, expected: &'static str) -> Step<()> {
         if self.peek() == Some(byte) {
             self.pos += 1;
             Ok(())
         } else {
-            Err(self.error(ExtractErrorKind::UnexpectedByte, expected))
+            Err(self.fail(ExtractErrorKind::UnexpectedByte, expected))
         }
     }
 
-    /// The input from `start` to the current position, as text (already validated).
-    fn text(&self, start: usize) -> Result<&'a str> {
-        let bytes = self.input.get(start..self.pos).unwrap_or_default();
-        core::str::from_utf8(bytes)
-            .map_err(|_| ExtractError::new(start, ExtractErrorKind::InvalidUtf8, ""))
-    }
-
-    /// Walks an object (the current byte must be `{`), calling `member` with the
-    /// scanner positioned at each member's value; `member` must consume the value.
-    /// `depth` is the number of containers around this object.
-    fn object<F>(&mut self, depth: usize, mut member: F) -> Result<()>
-    where
-        F: FnMut(&mut Self, usize, Key<'a>) -> Result<()>,
-    {
-        let depth = self.enter(depth)?;
-        self.expect(b'{', "`{`")?;
-        self.skip_ws();
-        if self.peek() == Some(b'}') {
-            self.pos += 1;
-            return Ok(());
-        }
-        loop {
-            self.skip_ws();
-            if self.peek() != Some(b'"') {
-                return Err(
-                    self.error(ExtractErrorKind::UnexpectedByte, "a string (an object key)")
-                );
-            }
-            let key = self.key()?;
-            self.skip_ws();
-            self.expect(b':', "`:`")?;
-            self.skip_ws();
-            member(self, depth, key)?;
-            self.skip_ws();
-            match self.peek() {
-                Some(b',') => self.pos += 1,
-                Some(b'}') => {
-                    self.pos += 1;
-                    return Ok(());
-                }
-                _ => return Err(self.error(ExtractErrorKind::UnexpectedByte, "`,` or `}`")),
-            }
-        }
-    }
-
-    /// One more level of nesting, or an error past [`MAX_DEPTH`].
+    /// Opens an array or object (the current byte) inside `depth` containers: the new
+    /// depth, or an error past [`MAX_DEPTH`].
     #[inline(always)]
-    fn enter(&self, depth: usize) -> Result<usize> {
+    fn open(&mut self, depth: usize) -> Step<usize> {
         let depth = depth + 1;
         if depth > MAX_DEPTH {
-            return Err(ExtractError::new(self.pos, ExtractErrorKind::TooDeep, ""));
+            return Err(self.fail_at(self.pos, ExtractErrorKind::TooDeep, ""));
         }
+        self.pos += 1;
         Ok(depth)
+    }
+
+    /// Inside an object: reads the next member's key and the `:` after it, leaving the
+    /// scanner at the member's value, or the closing `}` (`None`). `first` is true until
+    /// the first call.
+    #[inline(always)]
+    fn next_key(&mut self, first: &mut bool) -> Step<Option<Key<'a>>> {
+        self.skip_ws();
+        if *first {
+            *first = false;
+            if self.peek() == Some(b'}') {
+                self.pos += 1;
+                return Ok(None);
+            }
+        } else {
+            match self.peek() {
+                Some(b',') => {
+                    self.pos += 1;
+                    self.skip_ws();
+                }
+                Some(b'}') => {
+                    self.pos += 1;
+                    return Ok(None);
+                }
+                _ => return Err(self.fail(ExtractErrorKind::UnexpectedByte, "`,` or `}`")),
+            }
+        }
+        if self.peek() != Some(b'"') {
+            return Err(self.fail(ExtractErrorKind::UnexpectedByte, "a string (an object key)"));
+        }
+        let key = self.key()?;
+        self.skip_ws();
+        self.expect(b':', "`:`")?;
+        self.skip_ws();
+        Ok(Some(key))
     }
 
     /// Consumes the value at the current position; when it is an object, follows `path`
     /// (the last element is the key whose value is captured). The last duplicate key
     /// wins, as in `serde_json::Value`.
-    fn find(&mut self, depth: usize, path: &[&str]) -> Result<RawPreference<'a>> {
-        let Some((first, rest)) = path.split_first() else {
-            return self.value(depth).map(|()| RawPreference::Absent);
+    fn find(&mut self, depth: usize, path: &[&str]) -> Step<RawPreference<'a>> {
+        let Some((first_name, rest)) = path.split_first() else {
+            return self.skip_value(depth).map(|()| RawPreference::Absent);
         };
         if self.peek() != Some(b'{') {
-            self.value(depth)?;
+            self.skip_value(depth)?;
             return Ok(RawPreference::Absent);
         }
+        let depth = self.open(depth)?;
         let mut found = RawPreference::Absent;
-        self.object(depth, |s, depth, key| {
-            if !key.is(first) {
-                return s.value(depth);
-            }
-            found = if !rest.is_empty() {
-                s.find(depth, rest)?
-            } else if s.peek() == Some(b'"') {
-                RawPreference::String(s.string()?)
+        let mut first = true;
+        while let Some(key) = self.next_key(&mut first)? {
+            if !key.is(first_name) {
+                self.skip_member(depth)?;
+            } else if !rest.is_empty() {
+                found = self.find(depth, rest)?;
+            } else if self.peek() == Some(b'"') {
+                found = RawPreference::String(self.string()?);
             } else {
-                s.value(depth)?;
-                RawPreference::NotString
-            };
-            Ok(())
-        })?;
+                self.skip_value(depth)?;
+                found = RawPreference::NotString;
+            }
+        }
         Ok(found)
     }
 
-    /// Consumes and validates any JSON value. `depth` is the number of containers
-    /// around it.
-    fn value(&mut self, depth: usize) -> Result<()> {
-        match self.peek() {
-            Some(b'{') => self.object(depth, |s, depth, _| s.value(depth)),
-            Some(b'[') => self.array(depth),
-            Some(b'"') => self.skip_string(),
-            Some(b't') => self.literal(b"true"),
-            Some(b'f') => self.literal(b"false"),
-            Some(b'n') => self.literal(b"null"),
-            Some(b'-' | b'0'..=b'9') => self.number(),
-            _ => Err(self.error(ExtractErrorKind::UnexpectedByte, "a JSON value")),
-        }
-    }
-
-    fn array(&mut self, depth: usize) -> Result<()> {
-        let depth = self.enter(depth)?;
-        self.expect(b'[', "`[`")?;
-        self.skip_ws();
-        if self.peek() == Some(b']') {
-            self.pos += 1;
-            return Ok(());
-        }
+    /// Consumes and validates any JSON value inside `depth` containers, without
+    /// recursion: the arrays and objects opened inside it are a stack of bits (one per
+    /// level: object or array), which [`MAX_DEPTH`] keeps within a `u128`.
+    fn skip_value(&mut self, depth: usize) -> Step<()> {
+        // Bit `n` of `objects`: whether the container opened `n` levels above the current
+        // one is an object. `level`: how many containers this call has opened.
+        let mut objects: u128 = 0;
+        let mut level = 0usize;
         loop {
-            self.skip_ws();
-            self.value(depth)?;
-            self.skip_ws();
+            // A value starts here.
             match self.peek() {
-                Some(b',') => self.pos += 1,
-                Some(b']') => {
-                    self.pos += 1;
+                Some(b'{') => {
+                    self.open(depth + level)?;
+                    self.skip_ws();
+                    if self.peek() == Some(b'}') {
+                        self.pos += 1;
+                    } else {
+                        objects = (objects << 1) | 1;
+                        level += 1;
+                        self.member_key()?;
+                        continue;
+                    }
+                }
+                Some(b'[') => {
+                    self.open(depth + level)?;
+                    self.skip_ws();
+                    if self.peek() == Some(b']') {
+                        self.pos += 1;
+                    } else {
+                        objects <<= 1;
+                        level += 1;
+                        continue;
+                    }
+                }
+                Some(b'"') => self.skip_string()?,
+                Some(b't') => self.literal(b"true")?,
+                Some(b'f') => self.literal(b"false")?,
+                Some(b'n') => self.literal(b"null")?,
+                Some(b'-' | b'0'..=b'9') => self.number()?,
+                _ => return Err(self.fail(ExtractErrorKind::UnexpectedByte, "a JSON value")),
+            }
+            // A value ended: close containers until one has another element.
+            loop {
+                if level == 0 {
                     return Ok(());
                 }
-                _ => return Err(self.error(ExtractErrorKind::UnexpectedByte, "`,` or `]`")),
+                self.skip_ws();
+                let in_object = objects & 1 == 1;
+                match (self.peek(), in_object) {
+                    (Some(b','), true) => {
+                        self.pos += 1;
+                        self.skip_ws();
+                        self.member_key()?;
+                        break;
+                    }
+                    (Some(b','), false) => {
+                        self.pos += 1;
+                        self.skip_ws();
+                        break;
+                    }
+                    (Some(b'}'), true) | (Some(b']'), false) => {
+                        self.pos += 1;
+                        objects >>= 1;
+                        level -= 1;
+                    }
+                    (_, true) => {
+                        return Err(self.fail(ExtractErrorKind::UnexpectedByte, "`,` or `}`"));
+                    }
+                    (_, false) => {
+                        return Err(self.fail(ExtractErrorKind::UnexpectedByte, "`,` or `]`"));
+                    }
+                }
             }
         }
     }
 
-    fn literal(&mut self, word: &'static [u8]) -> Result<()> {
+    /// Consumes the value of a member that is not needed: a string here (the usual
+    /// case, without a call), anything else with [`Scanner::skip_value`].
+    #[inline(always)]
+    fn skip_member(&mut self, depth: usize) -> Step<()> {
+        if self.peek() == Some(b'"') {
+            self.skip_string()
+        } else {
+            self.skip_value(depth)
+        }
+    }
+
+    /// In an object being skipped, at a member: its key, the `:` and the whitespace up to
+    /// its value.
+    #[inline(always)]
+    fn member_key(&mut self) -> Step<()> {
+        if self.peek() != Some(b'"') {
+            return Err(self.fail(ExtractErrorKind::UnexpectedByte, "a string (an object key)"));
+        }
+        self.skip_string()?;
+        self.skip_ws();
+        self.expect(b':', "`:`")?;
+        self.skip_ws();
+        Ok(())
+    }
+
+    fn literal(&mut self, word: &'static [u8]) -> Step<()> {
         for &expected in word {
             if self.peek() != Some(expected) {
-                return Err(self.error(
+                return Err(self.fail(
                     ExtractErrorKind::UnexpectedByte,
                     "`true`, `false` or `null`",
                 ));
@@ -375,14 +479,14 @@ impl<'a> Scanner<'a> {
     }
 
     /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`
-    fn number(&mut self) -> Result<()> {
+    fn number(&mut self) -> Step<()> {
         if self.peek() == Some(b'-') {
             self.pos += 1;
         }
         match self.peek() {
             Some(b'0') => self.pos += 1,
             Some(b'1'..=b'9') => self.digits(),
-            _ => return Err(self.error(ExtractErrorKind::UnexpectedByte, "a digit")),
+            _ => return Err(self.fail(ExtractErrorKind::UnexpectedByte, "a digit")),
         }
         if self.peek() == Some(b'.') {
             self.pos += 1;
@@ -398,15 +502,16 @@ impl<'a> Scanner<'a> {
         Ok(())
     }
 
+    #[inline(always)]
     fn digits(&mut self) {
         while let Some(b'0'..=b'9') = self.peek() {
             self.pos += 1;
         }
     }
 
-    fn one_or_more_digits(&mut self) -> Result<()> {
+    fn one_or_more_digits(&mut self) -> Step<()> {
         if !matches!(self.peek(), Some(b'0'..=b'9')) {
-            return Err(self.error(ExtractErrorKind::UnexpectedByte, "a digit"));
+            return Err(self.fail(ExtractErrorKind::UnexpectedByte, "a digit"));
         }
         self.digits();
         Ok(())
@@ -416,69 +521,62 @@ impl<'a> Scanner<'a> {
     /// has no control characters, and that it is valid UTF-8: returns where its contents
     /// start and end (between the quotes) and whether it has escapes.
     ///
-    /// ASCII text is skipped a word at a time ([`plain_run`]); only the bytes that need
-    /// attention (`"`, `\\`, control characters, and the lead byte of each non-ASCII
-    /// character) are looked at one by one, so the UTF-8 check costs nothing on ASCII
-    /// and one table lookup per non-ASCII character. As with `core::str::from_utf8` after
-    /// the fact, a UTF-8 error is reported at the first invalid sequence, and only once
-    /// the string turned out to be otherwise well-formed.
-    ///
-    /// Always inlined: it is the scanner's innermost step, called for every key and
-    /// string; the calls cost 234 instructions of a 1 KiB request's trip through the
-    /// HTTP layer (callgrind, `benches/benches/http_layer.rs`).
+    /// The text between the bytes that need attention (`"`, `\\`, control characters, an
+    /// invalid UTF-8 sequence) is skipped by [`plain_run`], which checks UTF-8 as it
+    /// goes. As with `core::str::from_utf8` after the fact, a UTF-8 error is reported at
+    /// the first invalid sequence, and only once the string turned out to be otherwise
+    /// well-formed.
     #[inline(always)]
-    fn scan_string(&mut self) -> Result<(usize, usize, bool)> {
+    fn scan_string(&mut self) -> Step<(usize, usize, bool)> {
         self.expect(b'"', "`\"`")?;
         let start = self.pos;
         let mut escaped = false;
         let mut invalid_utf8: Option<usize> = None;
         loop {
             self.pos += plain_run(self.input.get(self.pos..).unwrap_or_default());
-            let Some(b) = self.peek() else {
-                return Err(self.error(ExtractErrorKind::UnexpectedEnd, "`\"`"));
-            };
-            match b {
-                b'"' => break,
-                b'\\' => {
+            match self.peek() {
+                Some(b'"') => break,
+                Some(b'\\') => {
                     escaped = true;
                     self.escape()?;
                 }
-                0x00..=0x1f => return Err(self.error(ExtractErrorKind::ControlCharacter, "")),
-                0x80.. => match utf8_width(self.input.get(self.pos..).unwrap_or_default()) {
-                    Some(width) => self.pos += width,
-                    None => {
-                        invalid_utf8.get_or_insert(self.pos);
-                        self.pos += 1;
-                    }
-                },
-                _ => self.pos += 1,
+                Some(0x00..=0x1f) => {
+                    return Err(self.fail(ExtractErrorKind::ControlCharacter, ""));
+                }
+                // `plain_run` stops at a non-ASCII byte only where a sequence is invalid.
+                Some(_) => {
+                    invalid_utf8.get_or_insert(self.pos);
+                    self.pos += 1;
+                }
+                None => return Err(self.fail(ExtractErrorKind::UnexpectedEnd, "`\"`")),
             }
         }
         let end = self.pos;
         self.pos += 1;
         if let Some(at) = invalid_utf8 {
-            return Err(ExtractError::new(at, ExtractErrorKind::InvalidUtf8, ""));
+            return Err(self.fail_at(at, ExtractErrorKind::InvalidUtf8, ""));
         }
         Ok((start, end, escaped))
     }
 
     /// The contents of a scanned (hence valid UTF-8) string as text.
-    fn contents(&self, start: usize, end: usize) -> Result<&'a str> {
+    fn contents(&mut self, start: usize, end: usize) -> Step<&'a str> {
         let bytes = self.input.get(start..end).unwrap_or_default();
-        core::str::from_utf8(bytes).map_err(|e| {
-            ExtractError::new(start + e.valid_up_to(), ExtractErrorKind::InvalidUtf8, "")
-        })
+        match core::str::from_utf8(bytes) {
+            Ok(text) => Ok(text),
+            Err(e) => Err(self.fail_at(start + e.valid_up_to(), ExtractErrorKind::InvalidUtf8, "")),
+        }
     }
 
     /// Consumes and fully validates a string whose value is not needed.
     #[inline(always)]
-    fn skip_string(&mut self) -> Result<()> {
+    fn skip_string(&mut self) -> Step<()> {
         self.scan_string().map(|_| ())
     }
 
     /// Validates one escape (the current byte is the backslash) and moves past it.
     #[inline(always)]
-    fn escape(&mut self) -> Result<()> {
+    fn escape(&mut self) -> Step<()> {
         let at = self.pos;
         self.pos += 1;
         match self.peek() {
@@ -492,28 +590,26 @@ impl<'a> Scanner<'a> {
                 match unit {
                     0xD800..=0xDBFF => {
                         if self.input.get(self.pos..self.pos + 2) != Some(b"\\u") {
-                            return Err(ExtractError::new(at, ExtractErrorKind::LoneSurrogate, ""));
+                            return Err(self.fail_at(at, ExtractErrorKind::LoneSurrogate, ""));
                         }
                         self.pos += 2;
                         match self.hex4()? {
                             0xDC00..=0xDFFF => Ok(()),
-                            _ => Err(ExtractError::new(at, ExtractErrorKind::LoneSurrogate, "")),
+                            _ => Err(self.fail_at(at, ExtractErrorKind::LoneSurrogate, "")),
                         }
                     }
-                    0xDC00..=0xDFFF => {
-                        Err(ExtractError::new(at, ExtractErrorKind::LoneSurrogate, ""))
-                    }
+                    0xDC00..=0xDFFF => Err(self.fail_at(at, ExtractErrorKind::LoneSurrogate, "")),
                     _ => Ok(()),
                 }
             }
-            _ => Err(self.error(
+            _ => Err(self.fail(
                 ExtractErrorKind::InvalidEscape,
                 "one of `\"\\/bfnrtu` after `\\`",
             )),
         }
     }
 
-    fn hex4(&mut self) -> Result<u16> {
+    fn hex4(&mut self) -> Step<u16> {
         let mut unit: u16 = 0;
         for _ in 0..4 {
             let digit = match self.peek() {
@@ -521,7 +617,7 @@ impl<'a> Scanner<'a> {
                 Some(b @ b'a'..=b'f') => b - b'a' + 10,
                 Some(b @ b'A'..=b'F') => b - b'A' + 10,
                 _ => {
-                    return Err(self.error(
+                    return Err(self.fail(
                         ExtractErrorKind::InvalidEscape,
                         "four hex digits after `\\u`",
                     ));
@@ -535,21 +631,39 @@ impl<'a> Scanner<'a> {
 
     /// Consumes an object key (without decoding it).
     #[inline(always)]
-    fn key(&mut self) -> Result<Key<'a>> {
+    fn key(&mut self) -> Step<Key<'a>> {
         let (start, end, escaped) = self.scan_string()?;
         let text = self.input.get(start..end).unwrap_or_default();
         Ok(Key { text, escaped })
     }
 
+    /// Consumes a string and returns its decoded value as UTF-8 bytes (checked), borrowed
+    /// when it has no escapes; for values that are turned into text only when asked for.
+    #[inline(always)]
+    fn string_bytes(&mut self) -> Step<Cow<'a, [u8]>> {
+        let (start, end, escaped) = self.scan_string()?;
+        let raw = self.input.get(start..end).unwrap_or_default();
+        if !escaped {
+            return Ok(Cow::Borrowed(raw));
+        }
+        let text = self.contents(start, end)?;
+        match decode(text) {
+            Some(decoded) => Ok(Cow::Owned(decoded.into_bytes())),
+            None => Err(self.fail_at(start, ExtractErrorKind::InvalidEscape, "")),
+        }
+    }
+
     /// Consumes a string and returns its decoded value: borrowed when it has no escapes.
     #[inline(always)]
-    fn string(&mut self) -> Result<Cow<'a, str>> {
+    fn string(&mut self) -> Step<Cow<'a, str>> {
         let (start, end, escaped) = self.scan_string()?;
         let text = self.contents(start, end)?;
-        if escaped {
-            decode(text, start).map(Cow::Owned)
-        } else {
-            Ok(Cow::Borrowed(text))
+        if !escaped {
+            return Ok(Cow::Borrowed(text));
+        }
+        match decode(text) {
+            Some(decoded) => Ok(Cow::Owned(decoded)),
+            None => Err(self.fail_at(start, ExtractErrorKind::InvalidEscape, "")),
         }
     }
 }
@@ -557,67 +671,81 @@ impl<'a> Scanner<'a> {
 /// Whether a byte inside a JSON string needs a closer look: `"`, `\\`, a control
 /// character (U+0000 to U+001F), or any byte of a non-ASCII character.
 const fn needs_attention(b: u8) -> bool {
-    // `|`, not `||`: no branch per byte, so that a block of them vectorizes.
-    (b == b'"') | (b == b'\\') | (b < 0x20) | (b > 0x7f)
+    // `|`, not `||`: no branch per byte, so that a block of them vectorizes; one
+    // unsigned compare tells both ends of printable ASCII (0x20..=0x7f) from the rest.
+    (b == b'"') | (b == b'\\') | (b.wrapping_sub(0x20) > 0x5f)
 }
 
-/// The length of the leading run of printable ASCII other than `"` and `\\`: the bytes
-/// of a JSON string that need no attention.
+/// The length of the leading run of a JSON string's bytes that need no attention from
+/// the scanner: printable ASCII other than `"` and `\\`, and well-formed UTF-8 sequences
+/// of non-ASCII characters. It ends at a `"`, a `\\`, a control character, the first byte
+/// of an invalid UTF-8 sequence, or the end of `bytes`.
 ///
-/// Two gears. Eight bytes at a time as SWAR words (see [`attention`]), whose mask gives
-/// the exact position of the first byte that needs attention: most keys and values, and
-/// the runs between the non-ASCII letters of most languages' text, end within a few
-/// words. After [`WORDS_BEFORE_BLOCKS`] plain words the run is a long one, and
-/// [`long_run`] goes on [`BLOCK`] bytes at a time. Only the last few bytes of the input
-/// are looked at one by one.
+/// Three gears. Eight bytes at a time as SWAR words (see [`attention`]), whose mask gives
+/// the exact position of the first byte that needs attention: most keys and values end
+/// within a few words. A non-ASCII character is checked where it stands
+/// ([`utf8_width`]) and the words go on after it, so text in most languages costs a
+/// word or two per character. After [`WORDS_BEFORE_BLOCKS`] words without any such byte
+/// the run is a long one, and [`long_run`] goes on [`BLOCK`] bytes at a time. Only the
+/// last few bytes of the input are looked at one by one.
 #[inline(always)]
 fn plain_run(bytes: &[u8]) -> usize {
-    match word_run::<{ WORDS_BEFORE_BLOCKS * 8 }>(bytes) {
-        Ok(run) => run,
-        Err(skipped) => skipped + long_run(bytes.get(skipped..).unwrap_or_default()),
+    let mut at = 0;
+    let mut plain_words = 0;
+    loop {
+        match bytes.get(at..at + 8).map(<[u8; 8]>::try_from) {
+            Some(Ok(word)) => {
+                let mask = attention(u64::from_le_bytes(word));
+                if mask == 0 {
+                    at += 8;
+                    plain_words += 1;
+                    if plain_words == WORDS_BEFORE_BLOCKS {
+                        at += long_run(bytes.get(at..).unwrap_or_default());
+                        plain_words = 0;
+                    }
+                    continue;
+                }
+                at += (mask.trailing_zeros() / 8) as usize;
+            }
+            _ => {
+                // The last few bytes, one by one.
+                match bytes.get(at) {
+                    Some(&b) if !needs_attention(b) => {
+                        at += 1;
+                        continue;
+                    }
+                    Some(_) => {}
+                    None => return at,
+                }
+            }
+        }
+        // `bytes[at]` needs attention: go on past a well-formed non-ASCII character,
+        // stop at anything else.
+        match bytes.get(at) {
+            Some(&b) if b >= 0x80 => match utf8_width(bytes.get(at..).unwrap_or_default()) {
+                Some(width) => {
+                    at += width;
+                    plain_words = 0;
+                }
+                None => return at,
+            },
+            _ => return at,
+        }
     }
 }
 
-/// The leading run of `bytes` that needs no attention, eight bytes at a time, then the
-/// last few one by one: `Ok` with the position of the first byte that needs attention
-/// (or the length of `bytes` when none does), or `Err(LIMIT)` once `LIMIT` bytes (a
-/// multiple of eight; 0 for no limit) turned out plain.
-#[inline(always)]
-fn word_run<const LIMIT: usize>(bytes: &[u8]) -> std::result::Result<usize, usize> {
-    let mut words = bytes.chunks_exact(8);
-    let mut skipped = 0;
-    for word in &mut words {
-        let Ok(word) = <[u8; 8]>::try_from(word) else {
-            break;
-        };
-        let mask = attention(u64::from_le_bytes(word));
-        if mask != 0 {
-            return Ok(skipped + (mask.trailing_zeros() / 8) as usize);
-        }
-        skipped += 8;
-        if LIMIT != 0 && skipped == LIMIT {
-            return Err(skipped);
-        }
-    }
-    let tail = words.remainder();
-    Ok(skipped
-        + tail
-            .iter()
-            .position(|&b| needs_attention(b))
-            .unwrap_or(tail.len()))
-}
-
-/// How many plain words [`plain_run`] reads before it takes a run for a long one.
+/// How many words without a byte that needs attention [`plain_run`] reads before it
+/// takes a run for a long one.
 const WORDS_BEFORE_BLOCKS: usize = 4;
 
 /// How many bytes a block of [`long_run`] holds.
-const BLOCK: usize = 32;
+const BLOCK: usize = 64;
 
-/// [`plain_run`] past its first words: [`BLOCK`] bytes at a time, each block tested
-/// without a branch per byte, which the compiler turns into vector compares on targets
-/// that have them (SSE2 on x86-64, NEON on aarch64; no `unsafe` here); then the block
-/// that holds the end of the run, and what is left after the last whole block, as words.
-/// Kept out of line so that the short path stays small where it is inlined.
+/// The length of the leading whole [`BLOCK`]s of `bytes` in which no byte needs
+/// attention, each block tested without a branch per byte, which the compiler turns into
+/// vector compares on targets that have them (SSE2 on x86-64, NEON on aarch64; no
+/// `unsafe` here). Kept out of line so that the short path stays small where it is
+/// inlined.
 #[inline(never)]
 fn long_run(bytes: &[u8]) -> usize {
     let mut skipped = 0;
@@ -630,9 +758,7 @@ fn long_run(bytes: &[u8]) -> usize {
         }
         skipped += BLOCK;
     }
-    // No limit: the run ends at a byte that needs attention or at the end of the input.
-    let rest = word_run::<0>(bytes.get(skipped..).unwrap_or_default());
-    skipped + rest.unwrap_or_else(|len| len)
+    skipped
 }
 
 /// For eight bytes read little-endian, a mask whose lowest set bit is the high bit of
@@ -787,19 +913,15 @@ impl Iterator for Unescape<'_> {
     }
 }
 
-/// Decodes the escapes of a validated string body (`offset` is where it starts, for
-/// errors that validation already ruled out).
-fn decode(text: &str, offset: usize) -> Result<String> {
+/// Decodes the escapes of a validated string body; `None` for an escape that validation
+/// would have rejected.
+fn decode(text: &str) -> Option<String> {
     // Decoding never lengthens a string, so this is the only allocation.
     let mut out = String::with_capacity(text.len());
     for c in Unescape::new(text) {
-        out.push(c.ok_or(ExtractError::new(
-            offset,
-            ExtractErrorKind::InvalidEscape,
-            "",
-        ))?);
+        out.push(c?);
     }
-    Ok(out)
+    Some(out)
 }
 
 fn hex_unit(s: &str) -> Option<u16> {
@@ -813,10 +935,35 @@ fn hex_unit(s: &str) -> Option<u16> {
 mod tests {
     use super::{BLOCK, WORDS_BEFORE_BLOCKS, needs_attention, plain_run, utf8_width};
 
+    /// The run `plain_run` must find, byte by byte: up to a `"`, a `\\`, a control
+    /// character or the start of an invalid UTF-8 sequence (by the standard library).
+    fn naive_run(bytes: &[u8]) -> usize {
+        let mut at = 0;
+        while let Some(&b) = bytes.get(at) {
+            if b < 0x80 {
+                if needs_attention(b) {
+                    return at;
+                }
+                at += 1;
+                continue;
+            }
+            let width = (2..=4).find(|&w| {
+                bytes
+                    .get(at..at + w)
+                    .is_some_and(|s| core::str::from_utf8(s).is_ok())
+            });
+            match width {
+                Some(w) => at += w,
+                None => return at,
+            }
+        }
+        at
+    }
+
     #[test]
     fn plain_run_stops_at_the_first_byte_that_needs_attention() {
-        // Every byte value at every position of buffers around the word size, after
-        // plain ASCII and before bytes that would also stop the run.
+        // Every byte value at every position of buffers around the word and block sizes,
+        // after plain ASCII and before bytes that would also stop the run.
         for len in 0..=WORDS_BEFORE_BLOCKS * 8 + 2 * BLOCK + 9 {
             for at in 0..len {
                 for b in 0..=u8::MAX {
@@ -827,12 +974,48 @@ mod tests {
                     for later in buffer.iter_mut().skip(at + 1).step_by(3) {
                         *later = if b % 2 == 0 { b'"' } else { 0xff };
                     }
-                    let naive = buffer
-                        .iter()
-                        .position(|&b| needs_attention(b))
-                        .unwrap_or(len);
-                    assert_eq!(plain_run(&buffer), naive, "{buffer:?}");
+                    assert_eq!(plain_run(&buffer), naive_run(&buffer), "{buffer:?}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn plain_run_goes_on_through_text_in_any_script() {
+        let texts = [
+            "Le comité a adopté le rapport « Perspectives 2025 » à l'unanimité.",
+            "Следующий шаг: утвердить план",
+            "次のステップ：計画を承認する",
+            "emoji 😀 and math ∑ at the end of a word😀",
+        ];
+        for text in texts {
+            for cut in 0..=text.len() {
+                let mut buffer = text.as_bytes().to_vec();
+                buffer.truncate(cut);
+                assert_eq!(
+                    plain_run(&buffer),
+                    naive_run(&buffer),
+                    "{text} cut at {cut}"
+                );
+                buffer.push(b'"');
+                buffer.extend_from_slice(text.as_bytes());
+                assert_eq!(
+                    plain_run(&buffer),
+                    naive_run(&buffer),
+                    "{text} cut at {cut}"
+                );
+            }
+            // A stray continuation byte, an overlong form or a surrogate stops the run.
+            for bad in [
+                &[0x80u8][..],
+                &[0xc0, 0xaf],
+                &[0xed, 0xa0, 0x80],
+                &[0xf4, 0x90, 0x80, 0x80],
+            ] {
+                let mut buffer = text.as_bytes().to_vec();
+                buffer.extend_from_slice(bad);
+                buffer.extend_from_slice(text.as_bytes());
+                assert_eq!(plain_run(&buffer), text.len(), "{text} then {bad:x?}");
             }
         }
     }
