@@ -35,6 +35,12 @@ pub(crate) const USAGE: &str = "  callgrind [--bless]
 /// How far above its baseline a count may go, in percent, before the gate fails.
 pub(crate) const THRESHOLD_PERCENT: f64 = 5.0;
 
+/// The rise that fails the gate on a CPU other than the baseline's: the C library
+/// picks its `memcpy` and `memcmp` variants by CPU, and callgrind counts them too, so
+/// counts taken on two CPU models are compared more coarsely (a real regression of the
+/// size the gate exists for still fails).
+pub(crate) const OTHER_CPU_THRESHOLD_PERCENT: f64 = 25.0;
+
 /// The profile the counts are taken in: the workspace's own optimized build.
 const PROFILE: &str = "bench";
 
@@ -79,7 +85,10 @@ pub(crate) fn run(mut args: Args) -> Result<()> {
 pub(crate) fn gate() -> Result<()> {
     let baseline = Baseline::load()?;
     let run = Run::measure()?;
-    let comparison = compare(&baseline.counts, &run.counts);
+    let mut comparison = compare(&baseline.counts, &run.counts);
+    if baseline.cpu != run.cpu {
+        comparison.threshold = OTHER_CPU_THRESHOLD_PERCENT;
+    }
     println!("\n{}", comparison.table());
     if let Some(note) = machine_note(&baseline, &run) {
         println!("{note}");
@@ -278,7 +287,7 @@ fn toolchain_mismatch(baseline: &Baseline, run: &Run) -> Option<String> {
 fn machine_note(baseline: &Baseline, run: &Run) -> Option<String> {
     (baseline.cpu != run.cpu).then(|| {
         format!(
-            "note: the baseline was taken on {}, this run is on {}; the C library's memcpy and memcmp differ by CPU, so a count that calls them may move a little.",
+            "note: the baseline was taken on {}, this run is on {}; the C library's memcpy and memcmp differ by CPU, so a count that calls them may move a little, and a rise fails only above {OTHER_CPU_THRESHOLD_PERCENT}% here (run `cargo xtask callgrind --bless` on this machine to gate at {THRESHOLD_PERCENT}%).",
             baseline.cpu, run.cpu
         )
     })
@@ -302,17 +311,19 @@ impl Row {
         }
     }
 
-    fn failed(&self) -> bool {
+    fn failed(&self, threshold: f64) -> bool {
         self.gated
             && (self.now.is_none()
                 || self.baseline.is_none()
-                || self.change().is_some_and(|c| c > THRESHOLD_PERCENT))
+                || self.change().is_some_and(|c| c > threshold))
     }
 }
 
 /// Every counted or baselined id, compared.
 struct Comparison {
     rows: Vec<Row>,
+    /// The rise, in percent, that fails a gated count.
+    threshold: f64,
 }
 
 fn is_gated(id: &str) -> bool {
@@ -339,6 +350,7 @@ fn compare(baseline: &BTreeMap<String, f64>, now: &BTreeMap<String, f64>) -> Com
                 gated: is_gated(id) && now.contains_key(id),
             })
             .collect(),
+        threshold: THRESHOLD_PERCENT,
     }
 }
 
@@ -351,7 +363,7 @@ impl Comparison {
         let count = |n: Option<f64>| n.map_or("—".to_owned(), bench::format_count);
         for row in &self.rows {
             let change = row.change().map_or("—".to_owned(), |c| format!("{c:+.1}%"));
-            let verdict = if row.failed() {
+            let verdict = if row.failed(self.threshold) {
                 match (row.baseline, row.now) {
                     (None, _) => "FAIL: no baseline",
                     (_, None) => "FAIL: not counted",
@@ -363,7 +375,7 @@ impl Comparison {
                 } else {
                     "shown, not gated"
                 }
-            } else if row.change().is_some_and(|c| c < -THRESHOLD_PERCENT) {
+            } else if row.change().is_some_and(|c| c < -self.threshold) {
                 "fell: --bless to keep the gain"
             } else {
                 "ok"
@@ -383,15 +395,16 @@ impl Comparison {
         let failed: Vec<&str> = self
             .rows
             .iter()
-            .filter(|r| r.failed())
+            .filter(|r| r.failed(self.threshold))
             .map(|r| r.id.as_str())
             .collect();
+        let threshold = self.threshold;
         if failed.is_empty() {
-            println!("callgrind: every gated count within {THRESHOLD_PERCENT}% of its baseline");
+            println!("callgrind: every gated count within {threshold}% of its baseline");
             return Ok(());
         }
         bail!(
-            "{} rose more than {THRESHOLD_PERCENT}% above the baseline, or has none: {}. Find the cause with callgrind_annotate (benches/README.md); if the rise is meant, run `cargo xtask callgrind --bless` and commit {BASELINE} with the change.",
+            "{} rose more than {threshold}% above the baseline, or has none: {}. Find the cause with callgrind_annotate (benches/README.md); if the rise is meant, run `cargo xtask callgrind --bless` and commit {BASELINE} with the change.",
             if failed.len() == 1 {
                 "one count"
             } else {
@@ -408,6 +421,20 @@ mod tests {
 
     fn counts(pairs: &[(&str, f64)]) -> BTreeMap<String, f64> {
         pairs.iter().map(|(id, n)| ((*id).to_owned(), *n)).collect()
+    }
+
+    #[test]
+    fn on_another_cpu_only_a_larger_rise_fails() {
+        let baseline = counts(&[("parse/typical/mcp-lang", 400.0)]);
+        let now = counts(&[("parse/typical/mcp-lang", 440.0)]);
+        let mut comparison = compare(&baseline, &now);
+        assert!(comparison.verdict().is_err(), "10% over on the same CPU");
+        comparison.threshold = OTHER_CPU_THRESHOLD_PERCENT;
+        assert!(comparison.verdict().is_ok(), "10% over on another CPU");
+        let far = counts(&[("parse/typical/mcp-lang", 520.0)]);
+        let mut comparison = compare(&baseline, &far);
+        comparison.threshold = OTHER_CPU_THRESHOLD_PERCENT;
+        assert!(comparison.verdict().is_err(), "30% over on another CPU");
     }
 
     #[test]
