@@ -25,7 +25,7 @@
 //! ```
 //! use clap::Parser;
 //! let cli = mcp_lang_cli::Cli::try_parse_from([
-//!     "mcp-lang", "conformance", "--only", "match.weights", "--no-client",
+//!     "mcp-lang", "conformance", "--only", "match.weights",
 //! ]).unwrap();
 //! assert_eq!(mcp_lang_cli::run(cli), std::process::ExitCode::SUCCESS);
 //! ```
@@ -72,9 +72,6 @@ pub struct ConformanceArgs {
     /// Run only scenarios whose id starts with this (repeatable).
     #[arg(long, value_name = "PREFIX")]
     pub only: Vec<String>,
-    /// Skip the client-side scenarios (this project's client against scripted servers).
-    #[arg(long)]
-    pub no_client: bool,
     /// Report format: table, json or junit.
     #[arg(long, value_name = "FORMAT", default_value = "table")]
     pub format: Format,
@@ -113,7 +110,6 @@ fn list() -> ExitCode {
         let needs = match scenario.needs {
             Needs::Any => "any",
             Needs::Http => "http",
-            Needs::Client => "client",
         };
         println!(
             "{:<38} item {:>2}  {:<6}  {}\n{:<38}             SEP: \"{}\"",
@@ -251,7 +247,6 @@ pub fn run(args: &ConformanceArgs) -> ExitCode {
     let mut config = Config::new(target);
     config.protocol = args.protocol.clone();
     config.only = args.only.clone();
-    config.client_side = !args.no_client;
     config.alteration = args
         .fault
         .map(Alteration::from)

@@ -61,7 +61,7 @@ impl Drop for HttpServer {
 #[test]
 fn the_stdio_process_passes_with_a_probed_profile() {
     let command = format!("{BIN} serve --stdio");
-    let (code, stdout) = conformance(&["--stdio", &command, "--no-client", "--format", "json"]);
+    let (code, stdout) = conformance(&["--stdio", &command, "--format", "json"]);
     let report: Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(code, 0, "{stdout}");
     assert_eq!(report["summary"]["failed"], 0);
@@ -101,7 +101,6 @@ fn an_injected_fault_fails_its_scenario_with_exit_status_1() {
         &server.1,
         "--only",
         "http.mismatch",
-        "--no-client",
         "--format",
         "junit",
     ]);
@@ -115,7 +114,6 @@ fn an_injected_fault_fails_its_scenario_with_exit_status_1() {
         &command,
         "--only",
         "match.weights",
-        "--no-client",
         "--default",
         "en",
         "--supported",

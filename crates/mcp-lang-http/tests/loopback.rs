@@ -48,6 +48,13 @@ fn json_builder() -> http::response::Builder {
 async fn mcp(request: Request) -> Response {
     let preference = request.extensions().get::<LanguagePreference>().cloned();
     let request_language = request.extensions().get::<RequestLanguage>().cloned();
+    // Every `Accept-Language` field line as the server received it.
+    let lines: Vec<String> = request
+        .headers()
+        .get_all(ACCEPT_LANGUAGE)
+        .iter()
+        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+        .collect();
     let bytes = request
         .into_body()
         .collect()
@@ -66,6 +73,7 @@ async fn mcp(request: Request) -> Response {
         "raw": raw,
         "agreement": preference.as_ref().map(|p| p.agreement().as_str()),
         "bodyLen": bytes.len(),
+        "acceptLanguageLines": lines,
         "_meta": { CONTENT_LANGUAGE_KEY: lang },
     });
     let ok = json!({ "jsonrpc": "2.0", "id": id, "result": saw });
@@ -744,6 +752,10 @@ async fn the_layer_can_negotiate_for_the_handler() {
     }
 }
 
+/// "A Streamable HTTP client that sends acceptLanguage MUST send an
+/// Accept-Language field whose value agrees exactly with it." What
+/// `set_accept_language` builds arrives as one line equal to `_meta`, a
+/// library default replaced, and agrees.
 #[tokio::test]
 async fn a_client_that_mirrors_with_set_accept_language_always_agrees() {
     let addr = server().await;
@@ -752,6 +764,8 @@ async fn a_client_that_mirrors_with_set_accept_language_always_agrees() {
         "*",
         "en-US,en",
         "de-CH;q=1.0 ,  de;q=0.5",
+        "fr-CA,fr;q=0.9,en;q=0.5",
+        "de;q=0.900",
         "",
     ] {
         let mut headers = HeaderMap::new();
@@ -766,6 +780,10 @@ async fn a_client_that_mirrors_with_set_accept_language_always_agrees() {
         .await;
         assert_eq!(a.status, StatusCode::OK, "{preference:?}");
         assert_eq!(a.json()["result"]["agreement"], "agreed");
+        assert_eq!(
+            a.json()["result"]["acceptLanguageLines"],
+            json!([preference])
+        );
         assert!(check_json_response(&a.headers, &a.body).is_ok());
     }
 }

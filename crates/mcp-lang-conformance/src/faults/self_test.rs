@@ -491,7 +491,6 @@ async fn run_case_report(server: &Server, case: &Case) -> Result<Report, String>
             if setup == Setup::HttpSessions {
                 config.protocol = HANDSHAKE_PROTOCOL.to_owned();
             }
-            config.client_side = false;
             config.only = only;
             if case.mode == Mode::Profile {
                 config.profile = Some(Profile::from_file(&profile_file()?)?);
@@ -501,7 +500,6 @@ async fn run_case_report(server: &Server, case: &Case) -> Result<Report, String>
             return report;
         }
     };
-    config.client_side = false;
     config.only = only;
     if case.mode == Mode::Profile {
         config.profile = Some(Profile::from_file(&profile_file()?)?);
