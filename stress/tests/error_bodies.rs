@@ -11,10 +11,8 @@
 
 use std::{net::SocketAddr, path::Path};
 
-use mcp_lang_stress::{
-    child::{HANG_GUARD, ServeProcess, spawn_http},
-    expect::ACCEPT_LANGUAGE_KEY,
-};
+use mcp_lang_http::ACCEPT_LANGUAGE_KEY;
+use mcp_lang_stress::child::{HANG_GUARD, ServeProcess, spawn_http};
 use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 

@@ -19,11 +19,12 @@
 use std::{net::SocketAddr, path::Path, time::Duration};
 
 use mcp_lang_grammar::AcceptLanguage;
+use mcp_lang_http::{ACCEPT_LANGUAGE_KEY, CONTENT_LANGUAGE_KEY};
 use mcp_lang_stress::{
     Expectation,
     child::{HANG_GUARD, ServeProcess, StdioSession, spawn_http},
     client::{Answer, Connection},
-    expect::{ACCEPT_LANGUAGE_KEY, CONTENT_LANGUAGE_KEY, tools_list},
+    expect::tools_list,
     preference::{comma_run, deep_subtags, junk_ranges, malformed, many_ranges},
 };
 use serde_json::{Value, json};

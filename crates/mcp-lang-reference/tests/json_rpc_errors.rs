@@ -11,6 +11,7 @@ use mcp_lang_reference::{
     ReferenceServer,
     serve::{HttpMode, MCP_PATH, serve_transport, spawn_http, stream_transport},
 };
+use mcp_lang_rmcp::CONTENT_LANGUAGE_KEY;
 use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
@@ -116,7 +117,7 @@ async fn stdio_answers_what_it_cannot_read_and_goes_on() {
     let json: Value = serde_json::from_str(&answer).unwrap();
     assert_eq!(json["id"], "after", "{answer}");
     assert_eq!(
-        json["result"]["_meta"]["io.modelcontextprotocol/contentLanguage"], "fr",
+        json["result"]["_meta"][CONTENT_LANGUAGE_KEY], "fr",
         "{answer}"
     );
 

@@ -17,10 +17,8 @@ use tokio_util::sync::CancellationToken;
 use tower_layer::layer_fn;
 use tower_service::Service;
 
-use super::{
-    ACCEPT_LANGUAGE, Alteration, AlteredServer, CONTENT_LANGUAGE, Fault, FaultLayer, Latitude,
-    message,
-};
+use super::{Alteration, AlteredServer, Fault, FaultLayer, Latitude, message};
+use mcp_lang_meta::{ACCEPT_LANGUAGE_KEY, CONTENT_LANGUAGE_KEY};
 use mcp_lang_reference::ReferenceServer;
 use mcp_lang_reference::serve::{HttpMode, HttpServer, spawn_router};
 
@@ -194,7 +192,7 @@ where
         .to_owned();
     let meta = message
         .pointer("/params/_meta")
-        .and_then(|m| m.get(ACCEPT_LANGUAGE))
+        .and_then(|m| m.get(ACCEPT_LANGUAGE_KEY))
         .cloned();
     let meta_str = meta.as_ref().and_then(Value::as_str).map(str::to_owned);
     let lines = accept_language_lines(&parts.headers);
@@ -255,7 +253,7 @@ where
                 && m.trim_matches([' ', '\t']) == joined
                 && let Some(slot) = message
                     .pointer_mut("/params/_meta")
-                    .and_then(|meta| meta.get_mut(ACCEPT_LANGUAGE))
+                    .and_then(|meta| meta.get_mut(ACCEPT_LANGUAGE_KEY))
             {
                 *slot = Value::String(joined.clone());
                 body_changed = true;
@@ -297,7 +295,10 @@ where
             {
                 let meta = params.entry("_meta").or_insert_with(|| json!({}));
                 if let Some(meta) = meta.as_object_mut() {
-                    meta.insert(ACCEPT_LANGUAGE.to_owned(), Value::String(joined.clone()));
+                    meta.insert(
+                        ACCEPT_LANGUAGE_KEY.to_owned(),
+                        Value::String(joined.clone()),
+                    );
                     body_changed = true;
                 }
             }
@@ -385,7 +386,7 @@ where
         Fault::CacheByNegotiatedLanguage if answer.get("result").is_some() => {
             let language = answer
                 .pointer("/result/_meta")
-                .and_then(|m| m.get(CONTENT_LANGUAGE))
+                .and_then(|m| m.get(CONTENT_LANGUAGE_KEY))
                 .and_then(Value::as_str)
                 .unwrap_or_default()
                 .to_owned();
@@ -508,7 +509,7 @@ where
         .is_some_and(|m| m.ends_with("/list"));
     let preference = message
         .pointer("/params/_meta")
-        .and_then(|m| m.get(ACCEPT_LANGUAGE))
+        .and_then(|m| m.get(ACCEPT_LANGUAGE_KEY))
         .and_then(Value::as_str);
     let language = single_message.then(|| {
         server
