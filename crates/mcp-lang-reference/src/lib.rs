@@ -41,7 +41,7 @@ pub mod fixtures;
 #[cfg(any(feature = "stdio", feature = "http"))]
 pub mod serve;
 pub mod server;
-#[cfg(feature = "demo")]
+#[cfg(feature = "http")]
 pub mod wire;
 
 pub use server::ReferenceServer;

@@ -173,7 +173,12 @@ async fn progress_over_sse_carries_the_language_per_message() {
         .iter()
         .filter(|e| e["method"] == "notifications/progress")
         .collect();
-    assert_eq!(progress.len(), 4, "{}", exchange.body);
+    assert_eq!(
+        progress.len(),
+        4,
+        "{}",
+        String::from_utf8_lossy(&exchange.body)
+    );
     for note in &progress {
         assert_eq!(note["params"]["progressToken"], 42);
         assert_eq!(note["params"]["_meta"][CONTENT_LANGUAGE_KEY], "ga");
