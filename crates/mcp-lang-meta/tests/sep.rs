@@ -1095,7 +1095,7 @@ fn agreement_is_evaluated_before_grammar_so_a_malformed_value_that_agrees_is_an_
     assert!(agree(raw.as_meta_value(), [&b"FR"[..]]).is_mismatch());
 }
 
-// ------------------------------------------------- Review (engineer K) regressions
+// ------------------------------------------------------- Writers and reader edges
 
 #[test]
 fn a_writer_never_generates_an_empty_list_element() {
