@@ -42,15 +42,11 @@ fn request(id: &str, value: &str) -> String {
 /// One exchange on its own connection: the whole answer (head and body) as
 /// bytes, read until the server closes (`Connection: close`).
 async fn exchange(addr: SocketAddr, body: String, accept_language: &str) -> Vec<u8> {
-    let host = addr.to_string();
     let lines = [
-        ("Host", host.as_str()),
-        ("Content-Type", "application/json"),
-        ("Accept", "application/json, text/event-stream"),
         ("MCP-Protocol-Version", "2025-11-25"),
         ("Accept-Language", accept_language),
     ];
-    let request = wire::request("POST", "/mcp", &lines, body.as_bytes());
+    let request = wire::post_request(&addr.to_string(), "/mcp", &lines, body.as_bytes());
     tokio::time::timeout(HANG_GUARD, wire::round_trip(addr, &request))
         .await
         .expect("the server answered within the hang guard")

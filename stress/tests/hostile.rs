@@ -306,14 +306,11 @@ async fn hostile_preferences_over_http() {
 /// first (hyper's) reports as a broken pipe instead of the answer. Returns
 /// the status and the body.
 async fn post_rejected(addr: SocketAddr, body: &str, lines: &[&str]) -> (u16, Vec<u8>) {
-    let host = addr.to_string();
-    let mut head = vec![
-        ("Host", host.as_str()),
-        ("Content-Type", "application/json"),
-        ("Accept", "application/json, text/event-stream"),
-    ];
-    head.extend(lines.iter().map(|line| ("Accept-Language", *line)));
-    let request = wire::request("POST", "/mcp", &head, body.as_bytes());
+    let lines: Vec<_> = lines
+        .iter()
+        .map(|line| ("Accept-Language", *line))
+        .collect();
+    let request = wire::post_request(&addr.to_string(), "/mcp", &lines, body.as_bytes());
     let answer = tokio::time::timeout(HANG_GUARD, wire::send(addr, &request))
         .await
         .expect("the server answered within the hang guard")

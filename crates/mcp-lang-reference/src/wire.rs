@@ -297,9 +297,30 @@ pub async fn send(addr: impl ToSocketAddrs, request: &[u8]) -> io::Result<Exchan
     Exchange::parse(&round_trip(addr, request).await?)
 }
 
-/// POSTs the JSON `body` to `path` on `addr` with `Host`, `Content-Type` and
-/// `Accept` as an MCP client sends them, then the `extra` field lines, each
-/// written as one line.
+/// The bytes of a POST of the JSON `body` to `path` on `host`: `Host`,
+/// `Content-Type` and `Accept` as an MCP client sends them, then the `extra`
+/// field lines, each written as one line ([`request`]).
+///
+/// ```
+/// use mcp_lang_reference::wire::post_request;
+///
+/// let bytes = post_request("127.0.0.1:8080", "/mcp", &[("Accept-Language", "de")], b"{}");
+/// let text = String::from_utf8(bytes).unwrap();
+/// assert!(text.starts_with("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nContent-Type: application/json\r\n"));
+/// assert!(text.contains("\r\nAccept-Language: de\r\n"));
+/// ```
+pub fn post_request(host: &str, path: &str, extra: &[(&str, &str)], body: &[u8]) -> Vec<u8> {
+    let mut lines = vec![
+        ("Host", host),
+        ("Content-Type", "application/json"),
+        ("Accept", "application/json, text/event-stream"),
+    ];
+    lines.extend_from_slice(extra);
+    request("POST", path, &lines, body)
+}
+
+/// POSTs the JSON `body` to `path` on `addr` ([`post_request`]) and reads
+/// the answer.
 ///
 /// # Errors
 ///
@@ -324,14 +345,8 @@ pub async fn post(
     extra: &[(&str, &str)],
     body: &str,
 ) -> io::Result<Exchange> {
-    let host = addr.to_string();
-    let mut lines = vec![
-        ("Host", host.as_str()),
-        ("Content-Type", "application/json"),
-        ("Accept", "application/json, text/event-stream"),
-    ];
-    lines.extend_from_slice(extra);
-    send(addr, &request("POST", path, &lines, body.as_bytes())).await
+    let request = post_request(&addr.to_string(), path, extra, body.as_bytes());
+    send(addr, &request).await
 }
 
 /// Decodes a chunked body (extensions and trailers ignored).

@@ -82,13 +82,7 @@ pub(crate) fn post(url: &str, headers: &[(&str, &str)], body: &str) -> String {
     stream
         .set_read_timeout(Some(Duration::from_secs(20)))
         .expect("timeout");
-    let mut lines = vec![
-        ("Host", authority),
-        ("Content-Type", "application/json"),
-        ("Accept", "application/json, text/event-stream"),
-    ];
-    lines.extend_from_slice(headers);
-    let request = wire::request("POST", &format!("/{path}"), &lines, body.as_bytes());
+    let request = wire::post_request(authority, &format!("/{path}"), headers, body.as_bytes());
     stream.write_all(&request).expect("send");
     let mut reply = String::new();
     stream.read_to_string(&mut reply).expect("read");
