@@ -22,8 +22,10 @@
 //! process, over stdio and Streamable HTTP (stateless and with sessions),
 //! with and without a profile; `--embedded` runs it in process instead.
 //!
-//! ```
+//! ```no_run
 //! use clap::Parser;
+//! // No --url or --stdio: the reference server, in this process
+//! // (`tests/conformance_cli.rs` runs it).
 //! let cli = mcp_lang_cli::Cli::try_parse_from([
 //!     "mcp-lang", "conformance", "--only", "match.weights",
 //! ]).unwrap();

@@ -58,6 +58,22 @@ impl Drop for HttpServer {
     }
 }
 
+/// Without `--url` or `--stdio`, the target is the reference server in the
+/// same process, over both transports.
+#[test]
+fn without_a_target_the_embedded_reference_server_passes() {
+    let (code, stdout) = conformance(&["--only", "match.weights", "--format", "json"]);
+    assert_eq!(code, 0, "{stdout}");
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    assert!(
+        report["target"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("embedded")),
+        "{report}"
+    );
+    assert_eq!(report["summary"]["passed"], 2, "{report}"); // stdio and HTTP
+}
+
 #[test]
 fn the_stdio_process_passes_with_a_probed_profile() {
     let command = format!("{BIN} serve --stdio");

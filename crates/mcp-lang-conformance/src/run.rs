@@ -12,15 +12,15 @@
 //! MCP, a stdio server that exits) is an error ([`run`] returns `Err`, the
 //! command exits 2), never a list of failures.
 //!
-//! ```
+//! ```no_run
 //! use mcp_lang_conformance::{Config, Target, Verdict, run};
 //!
-//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
-//! let mut config = Config::new(Target::Embedded);
+//! # async fn example() -> Result<(), String> {
+//! let mut config = Config::new(Target::Url("http://127.0.0.1:8080/mcp".into()));
 //! config.only = vec!["scope.".into()]; // every request-scope scenario
-//! let report = run(&config).await.unwrap();
+//! let report = run(&config).await?;
 //! assert_eq!(report.verdict(), Verdict::Passed, "{}", report.table());
-//! # });
+//! # Ok(()) }
 //! ```
 
 use std::time::Duration;
@@ -157,17 +157,16 @@ impl Config {
 /// does not answer MCP, or a stdio server exits before discovery is done
 /// (the error says with which status, and what it last wrote on stderr).
 ///
-/// ```
+/// ```no_run
 /// use mcp_lang_conformance::{Config, Target, Verdict, run, faults::Fault};
 ///
-/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// # async fn example() -> Result<(), String> {
 /// let mut config = Config::new(Target::Embedded);
 /// config.only = vec!["cache.vary".into()];
 /// config.alteration = Some(Fault::DropVary.into());
-/// let report = run(&config).await.unwrap();
+/// let report = run(&config).await?;
 /// assert_eq!(report.verdict(), Verdict::Failed); // the injected fault is caught
-/// assert_eq!(report.rows_of("cache.vary").map(|r| r.outcome.as_str()).collect::<Vec<_>>(), ["skip", "fail"]);
-/// # });
+/// # Ok(()) }
 /// ```
 pub async fn run(config: &Config) -> Result<Report, String> {
     let scenarios = config.selected();

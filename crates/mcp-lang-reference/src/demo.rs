@@ -8,12 +8,13 @@
 //! loopback behind the SEP-2792 tower layer and prints the status and the
 //! language headers. Nothing is scripted on the server side.
 //!
+//! ```no_run
+//! # async fn example() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+//! mcp_lang_reference::demo::run(&mut std::io::stdout()).await?;
+//! # Ok(()) }
 //! ```
-//! let mut out = Vec::new();
-//! let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-//! runtime.block_on(mcp_lang_reference::demo::run(&mut out)).unwrap();
-//! assert!(String::from_utf8(out).unwrap().contains("SEP-2792"));
-//! ```
+//!
+//! (`tests/demo.rs` runs it and checks the story.)
 
 use mcp_lang_rmcp::{ACCEPT_LANGUAGE_KEY, CONTENT_LANGUAGE_KEY};
 use std::io::Write;
@@ -144,12 +145,12 @@ impl Story<'_> {
 /// The server could not start, an exchange failed, or a SEP behaviour did not
 /// hold (the demo checks what it shows and stops at the first surprise).
 ///
-/// ```
+/// ```no_run
+/// # async fn example() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
 /// let mut out = Vec::new();
-/// let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-/// runtime.block_on(mcp_lang_reference::demo::run(&mut out)).unwrap();
-/// let story = String::from_utf8(out).unwrap();
-/// assert!(story.contains("Météo actuelle"));
+/// mcp_lang_reference::demo::run(&mut out).await?;
+/// assert!(String::from_utf8(out)?.contains("Météo actuelle"));
+/// # Ok(()) }
 /// ```
 pub async fn run(out: &mut dyn Write) -> DemoResult {
     let mut story = Story { out };

@@ -32,28 +32,18 @@ use super::{Alteration, Fault, FaultLayer, Latitude};
 /// server implements: serve it like the reference server.
 ///
 /// Seen from the wire: with `omit-content-language`, a result reports no
-/// `contentLanguage`, so the HTTP layer has no `Content-Language` to mirror.
+/// `contentLanguage`, so the HTTP layer has no `Content-Language` to mirror
+/// (`tests/fault_pieces.rs`).
 ///
 /// ```
-/// use axum::body::Body;
-/// use http::{Request, header::{CONTENT_LANGUAGE, CONTENT_TYPE}};
-/// use mcp_lang_reference::ReferenceServer;
-/// use mcp_lang_conformance::faults::{Fault, http_router};
-/// use mcp_lang_reference::serve::{HttpMode, MCP_PATH};
+/// use mcp_lang_conformance::faults::{AlteredServer, Fault};
+/// use mcp_lang_reference::{ReferenceServer, serve::{HttpMode, http_router_for}};
 /// use tokio_util::sync::CancellationToken;
-/// use tower_service::Service;
 ///
-/// let fault = Some(Fault::OmitContentLanguage.into());
-/// let mut router = http_router(ReferenceServer::new().unwrap(), HttpMode::Stateless, CancellationToken::new(), fault);
-/// let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",
-///   "capabilities":{},"clientInfo":{"name":"doc","version":"0"},
-///   "_meta":{"io.modelcontextprotocol/acceptLanguage":"de"}}}"#;
-/// let request = Request::post(MCP_PATH).header(CONTENT_TYPE, "application/json")
-///     .header("accept", "application/json, text/event-stream").header("host", "localhost")
-///     .body(Body::from(init)).unwrap();
-/// # let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-/// let response = runtime.block_on(router.call(request)).unwrap();
-/// assert!(response.headers().get(CONTENT_LANGUAGE).is_none());
+/// // Served through the router `mcp-lang serve --http` ships, one handler per session.
+/// let altered = AlteredServer::new(ReferenceServer::new().unwrap(), Some(Fault::OmitContentLanguage.into()));
+/// let router = http_router_for(move || altered.for_session(), HttpMode::Stateless, CancellationToken::new());
+/// # let _ = router;
 /// ```
 #[derive(Clone, Debug)]
 pub struct AlteredServer {
