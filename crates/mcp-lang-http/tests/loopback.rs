@@ -288,6 +288,22 @@ async fn raw(addr: SocketAddr, head: &str, body: &[u8]) -> Answer {
     exchange(addr, placeholder, Some(bytes)).await
 }
 
+/// POSTs `body` without a `Content-Length`, in chunks of `piece` bytes, after
+/// `header_lines` (each ending in CRLF).
+async fn post_chunked(addr: SocketAddr, header_lines: &str, body: &[u8], piece: usize) -> Answer {
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n{header_lines}Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+    );
+    let mut chunked = Vec::new();
+    for piece in body.chunks(piece) {
+        chunked.extend_from_slice(format!("{:x}\r\n", piece.len()).as_bytes());
+        chunked.extend_from_slice(piece);
+        chunked.extend_from_slice(b"\r\n");
+    }
+    chunked.extend_from_slice(b"0\r\n\r\n");
+    raw(addr, &head, &chunked).await
+}
+
 fn raw_head(addr: SocketAddr, header_lines: &str, body: &[u8]) -> String {
     format!(
         "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n{header_lines}Content-Length: {}\r\nConnection: close\r\n\r\n",
@@ -700,17 +716,7 @@ async fn oversized_body_is_413_with_a_clear_message() {
     assert!(json["error"]["message"].as_str().unwrap().contains("limit"));
 
     // The same without a Content-Length: a chunked body that grows past the limit.
-    let head = format!(
-        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
-    );
-    let mut chunked = Vec::new();
-    for piece in body.as_bytes().chunks(4096) {
-        chunked.extend_from_slice(format!("{:x}\r\n", piece.len()).as_bytes());
-        chunked.extend_from_slice(piece);
-        chunked.extend_from_slice(b"\r\n");
-    }
-    chunked.extend_from_slice(b"0\r\n\r\n");
-    let a = raw(addr, &head, &chunked).await;
+    let a = post_chunked(addr, "", body.as_bytes(), 4096).await;
     assert_eq!(a.status, StatusCode::PAYLOAD_TOO_LARGE);
 }
 
@@ -734,17 +740,7 @@ async fn a_body_at_the_limit_is_checked_and_forwarded() {
 async fn a_body_in_several_chunks_is_read_whole() {
     let addr = server().await;
     let body = message(json!(42), "tools/list", Some(json!("de")));
-    let head = format!(
-        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nAccept-Language: de\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
-    );
-    let mut chunked = Vec::new();
-    for piece in body.as_bytes().chunks(7) {
-        chunked.extend_from_slice(format!("{:x}\r\n", piece.len()).as_bytes());
-        chunked.extend_from_slice(piece);
-        chunked.extend_from_slice(b"\r\n");
-    }
-    chunked.extend_from_slice(b"0\r\n\r\n");
-    let a = raw(addr, &head, &chunked).await;
+    let a = post_chunked(addr, "Accept-Language: de\r\n", body.as_bytes(), 7).await;
     assert_eq!(a.status, StatusCode::OK);
     assert_eq!(a.json()["result"]["bodyLen"], body.len());
     assert_eq!(a.json()["result"]["raw"], "de");

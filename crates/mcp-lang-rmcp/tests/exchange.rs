@@ -51,6 +51,13 @@ fn with(
     response
 }
 
+/// `RESULT_FR` as JSON, with these `Content-Language` lines.
+fn result_fr_under(lines: &[&'static str]) -> Response {
+    let mut headers = vec![(header::CONTENT_TYPE, "application/json")];
+    headers.extend(lines.iter().map(|line| (header::CONTENT_LANGUAGE, *line)));
+    with(StatusCode::OK, &headers, RESULT_FR)
+}
+
 async fn answer(
     State(seen): State<Seen>,
     Path(case): Path<String>,
@@ -108,39 +115,11 @@ async fn answer(
             "hi",
         ),
         // A JSON answer in "fr" under these Content-Language lines.
-        (Method::POST, "lines-fr") => with(
-            StatusCode::OK,
-            &[json, (header::CONTENT_LANGUAGE, "fr")],
-            RESULT_FR,
-        ),
-        (Method::POST, "lines-de") => with(
-            StatusCode::OK,
-            &[json, (header::CONTENT_LANGUAGE, "de")],
-            RESULT_FR,
-        ),
-        (Method::POST, "lines-FR") => with(
-            StatusCode::OK,
-            &[json, (header::CONTENT_LANGUAGE, "FR")],
-            RESULT_FR,
-        ),
-        (Method::POST, "lines-fr-fr") => with(
-            StatusCode::OK,
-            &[
-                json,
-                (header::CONTENT_LANGUAGE, "fr"),
-                (header::CONTENT_LANGUAGE, "fr"),
-            ],
-            RESULT_FR,
-        ),
-        (Method::POST, "lines-fr-de") => with(
-            StatusCode::OK,
-            &[
-                json,
-                (header::CONTENT_LANGUAGE, "fr"),
-                (header::CONTENT_LANGUAGE, "de"),
-            ],
-            RESULT_FR,
-        ),
+        (Method::POST, "lines-fr") => result_fr_under(&["fr"]),
+        (Method::POST, "lines-de") => result_fr_under(&["de"]),
+        (Method::POST, "lines-FR") => result_fr_under(&["FR"]),
+        (Method::POST, "lines-fr-fr") => result_fr_under(&["fr", "fr"]),
+        (Method::POST, "lines-fr-de") => result_fr_under(&["fr", "de"]),
         // A stream declared "fr": an agreeing notification, then a response in "de".
         (Method::POST, "stream-fr-then-de") => with(
             StatusCode::OK,
