@@ -31,7 +31,8 @@ use std::time::Duration;
 
 use mcp_lang_reference::ReferenceServer;
 use mcp_lang_reference::serve::{HttpMode, MCP_PATH, spawn_http};
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use mcp_lang_reference::wire::{self, Exchange};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 /// A boxed error: the generator reports, it does not recover.
 pub type BoxError = Box<dyn Error + Send + Sync>;
@@ -309,91 +310,15 @@ pub fn generate() -> Result<Vec<(&'static str, String)>, BoxError> {
     })
 }
 
-/// A reply as read from the socket: status line, header lines (name, value) in order,
-/// and the body with any chunked framing removed.
-struct HttpReply {
-    status: String,
-    headers: Vec<(String, String)>,
-    body: Vec<u8>,
-}
-
-async fn send_http(addr: SocketAddr, request: &HttpRequest) -> Result<HttpReply, BoxError> {
+async fn send_http(addr: SocketAddr, request: &HttpRequest) -> Result<Exchange, BoxError> {
     let body = json_text(&request.body, Layout::Compact)?;
-    let mut wire = format!(
-        "POST {MCP_PATH} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"
-    );
-    for (name, value) in &request.headers {
-        let _ = write!(wire, "{name}: {value}\r\n");
-    }
-    let _ = write!(
-        wire,
-        "Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    let mut stream = tokio::net::TcpStream::connect(addr).await?;
-    stream.write_all(wire.as_bytes()).await?;
-    let mut raw = Vec::new();
-    stream.read_to_end(&mut raw).await?;
-    parse_reply(&raw)
-}
-
-fn parse_reply(raw: &[u8]) -> Result<HttpReply, BoxError> {
-    let split = raw
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .ok_or("the reply has no end of headers")?;
-    let head = std::str::from_utf8(&raw[..split])?;
-    let rest = &raw[split + 4..];
-    let mut lines = head.split("\r\n");
-    let status = lines.next().ok_or("empty reply")?.to_owned();
-    if !status.starts_with("HTTP/1.1 ") {
-        return Err(format!("not an HTTP/1.1 reply: {status}").into());
-    }
-    let mut headers = Vec::new();
-    for line in lines {
-        let (name, value) = line
-            .split_once(':')
-            .ok_or_else(|| format!("bad header line: {line}"))?;
-        headers.push((name.to_owned(), value.trim().to_owned()));
-    }
-    let chunked = headers
-        .iter()
-        .any(|(n, v)| n.eq_ignore_ascii_case("transfer-encoding") && v.contains("chunked"));
-    let body = if chunked {
-        dechunk(rest)?
-    } else {
-        rest.to_vec()
-    };
-    Ok(HttpReply {
-        status,
-        headers,
-        body,
-    })
-}
-
-fn dechunk(mut rest: &[u8]) -> Result<Vec<u8>, BoxError> {
-    let mut body = Vec::new();
-    loop {
-        let end = rest
-            .windows(2)
-            .position(|w| w == b"\r\n")
-            .ok_or("chunk size line not terminated")?;
-        let size_text = std::str::from_utf8(&rest[..end])?;
-        let size = usize::from_str_radix(size_text.split(';').next().unwrap_or("").trim(), 16)?;
-        rest = &rest[end + 2..];
-        if size == 0 {
-            return Ok(body);
-        }
-        let chunk = rest.get(..size).ok_or("chunk shorter than its size")?;
-        body.extend_from_slice(chunk);
-        rest = rest.get(size + 2..).ok_or("chunk not terminated")?;
-    }
+    Ok(wire::post(addr, MCP_PATH, &request.headers, &body).await?)
 }
 
 /// Headers the rendering leaves out (see the module docs).
 const UNSHOWN: &[&str] = &["date", "content-length", "transfer-encoding", "connection"];
 
-fn render_http(request: &HttpRequest, reply: &HttpReply) -> Result<String, BoxError> {
+fn render_http(request: &HttpRequest, reply: &Exchange) -> Result<String, BoxError> {
     let mut out = String::from("```http\n");
     let _ = writeln!(out, "POST {MCP_PATH} HTTP/1.1");
     out.push_str("Content-Type: application/json\nAccept: application/json, text/event-stream\n");
@@ -403,8 +328,7 @@ fn render_http(request: &HttpRequest, reply: &HttpReply) -> Result<String, BoxEr
     out.push('\n');
     out.push_str(&json_text(&request.body, Layout::Pretty)?);
     out.push_str("\n```\n\n```http\n");
-    out.push_str(&reply.status);
-    out.push('\n');
+    let _ = writeln!(out, "HTTP/1.1 {} {}", reply.status, reply.reason);
     for (name, value) in &reply.headers {
         if !UNSHOWN.iter().any(|u| name.eq_ignore_ascii_case(u)) {
             let _ = writeln!(out, "{name}: {value}");
@@ -413,9 +337,9 @@ fn render_http(request: &HttpRequest, reply: &HttpReply) -> Result<String, BoxEr
     out.push('\n');
     let body = std::str::from_utf8(&reply.body)?;
     let is_json = reply
-        .headers
+        .header_values("content-type")
         .iter()
-        .any(|(n, v)| n.eq_ignore_ascii_case("content-type") && v.starts_with("application/json"));
+        .any(|v| v.starts_with("application/json"));
     if is_json {
         out.push_str(&json_text(body, Layout::Pretty)?);
         out.push('\n');
@@ -683,17 +607,5 @@ mod tests {
         let twice =
             "<!-- exchange: a -->\n<!-- /exchange -->\n<!-- exchange: a -->\n<!-- /exchange -->\n";
         assert_eq!(splice(twice, &one), Err(SpliceError::Repeated("a".into())));
-    }
-
-    #[test]
-    fn chunked_bodies_are_joined() {
-        let reply = parse_reply(
-            b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n3\r\nabc\r\n2;x=y\r\nde\r\n0\r\n\r\n",
-        )
-        .unwrap();
-        assert_eq!(reply.body, b"abcde");
-        assert!(
-            parse_reply(b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n9\r\nab").is_err()
-        );
     }
 }

@@ -1,5 +1,5 @@
-//! The exchanges in `docs/specification-chapter.md` are what the reference server says
-//! today: regenerate them and compare with the checked-in chapter.
+//! The exchanges in `docs/specification-chapter.md` are what the reference server says:
+//! regenerate them and compare with the checked-in chapter.
 
 use mcp_lang_examples::exchanges;
 

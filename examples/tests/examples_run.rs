@@ -92,7 +92,6 @@ fn conformance(url: String, profile: &str, protocol: &str) -> mcp_lang_conforman
     let mut config = Config::new(Target::Url(url));
     config.profile = Some(Profile::from_toml(profile).expect("profile"));
     config.protocol = protocol.to_owned();
-    config.client_side = false;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

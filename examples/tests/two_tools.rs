@@ -14,6 +14,7 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 use common::{Running, example, example_from, post, start_server};
+use mcp_lang_meta::CONTENT_LANGUAGE_KEY;
 use serde_json::Value;
 
 /// The most lines the SEP may add to the two-tool server.
@@ -78,7 +79,7 @@ fn profile() -> PathBuf {
     .clone()
 }
 
-/// `mcp-lang conformance --profile FILE --no-client --format json TARGET…`: the JSON
+/// `mcp-lang conformance --profile FILE --format json TARGET…`: the JSON
 /// report, after checking that the command found no failure.
 fn conformance(target: &[&str]) -> Value {
     let output = Command::new(example_from(
@@ -88,7 +89,7 @@ fn conformance(target: &[&str]) -> Value {
     .arg("conformance")
     .arg("--profile")
     .arg(profile())
-    .args(["--no-client", "--format", "json"])
+    .args(["--format", "json"])
     .args(target)
     .output()
     .expect("run mcp-lang conformance");
@@ -199,17 +200,11 @@ fn the_localized_error_over_stdio() {
         error["error"]["message"],
         "La division par zéro n'est pas définie."
     );
-    assert_eq!(
-        error["error"]["data"]["_meta"]["io.modelcontextprotocol/contentLanguage"],
-        "fr"
-    );
+    assert_eq!(error["error"]["data"]["_meta"][CONTENT_LANGUAGE_KEY], "fr");
     // A number is in no language: the result reports the default, English.
     let quotient = answer(&call(3, "divide", r#"{"a":1,"b":4}"#, "de"));
     assert_eq!(quotient["result"]["content"][0]["text"], "0.25");
-    assert_eq!(
-        quotient["result"]["_meta"]["io.modelcontextprotocol/contentLanguage"],
-        "en"
-    );
+    assert_eq!(quotient["result"]["_meta"][CONTENT_LANGUAGE_KEY], "en");
 }
 
 #[test]

@@ -7,6 +7,7 @@
 //! `serde_json` into a `Value`, the lines trimmed of SP/HTAB and joined with ", ".
 #![no_main]
 
+use mcp_lang_http::ACCEPT_LANGUAGE_KEY;
 use std::collections::BTreeMap;
 use std::convert::Infallible;
 use std::future::{Future, Ready, ready};
@@ -23,7 +24,6 @@ use serde_json::{Value, json, value::RawValue};
 use tower_layer::Layer;
 use tower_service::Service;
 
-const KEY: &str = "io.modelcontextprotocol/acceptLanguage";
 
 /// Answers 200 with a fixed JSON-RPC result, after checking what the layer forwarded.
 #[derive(Clone)]
@@ -98,7 +98,7 @@ fuzz_target!(|data: &[u8]| {
     let remainder: Vec<&[u8]> = segments.collect();
     let body: Bytes = if flags & 8 != 0 {
         let meta = String::from_utf8_lossy(remainder.first().copied().unwrap_or_default());
-        json!({"jsonrpc":"2.0","id":7,"method":"tools/list","params":{"_meta":{KEY: meta}}})
+        json!({"jsonrpc":"2.0","id":7,"method":"tools/list","params":{"_meta":{ACCEPT_LANGUAGE_KEY: meta}}})
             .to_string()
             .into()
     } else {
@@ -150,7 +150,7 @@ fuzz_target!(|data: &[u8]| {
         .filter(|p| p.is_object())
         .and_then(|p| p.get("_meta"))
         .filter(|m| m.is_object())
-        .and_then(|m| m.get(KEY));
+        .and_then(|m| m.get(ACCEPT_LANGUAGE_KEY));
     let mut joined = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         if i > 0 {

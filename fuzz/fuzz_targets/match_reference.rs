@@ -1,5 +1,5 @@
 //! Differential: the `Negotiator` against a slow, obviously-correct model of
-//! decisions D3 and D4 written here from ARCHITECTURE.md's words, not from the
+//! decisions D3 and D4 written here from the words of `docs/decisions.md`, not from the
 //! crate's code.
 //!
 //! The model scores every supported tag from every range of the header:

@@ -3,14 +3,10 @@
 //! [`Negotiator`] over the server's supported set and default, and the titles
 //! read straight from the Fluent catalogs in `data/catalogs/`.
 
+use mcp_lang_http::{ACCEPT_LANGUAGE_KEY, CONTENT_LANGUAGE_KEY};
 use mcp_lang_match::Negotiator;
 use mcp_lang_reference::{ReferenceServer, catalog::Catalog};
 use serde_json::Value;
-
-/// The `_meta` key of the preference on a request.
-pub const ACCEPT_LANGUAGE_KEY: &str = "io.modelcontextprotocol/acceptLanguage";
-/// The `_meta` key of the language used, on a response.
-pub const CONTENT_LANGUAGE_KEY: &str = "io.modelcontextprotocol/contentLanguage";
 
 /// Each tool of the reference server, by its stable name, and the catalog
 /// message ids of its title and its annotations' title.

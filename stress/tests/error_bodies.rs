@@ -11,12 +11,10 @@
 
 use std::{net::SocketAddr, path::Path};
 
-use mcp_lang_stress::{
-    child::{HANG_GUARD, ServeProcess, spawn_http},
-    expect::ACCEPT_LANGUAGE_KEY,
-};
+use mcp_lang_http::ACCEPT_LANGUAGE_KEY;
+use mcp_lang_reference::wire::{self, Exchange};
+use mcp_lang_stress::child::{HANG_GUARD, ServeProcess, spawn_http};
 use serde_json::Value;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 const KIB: usize = 1 << 10;
 const MIB: usize = 1 << 20;
@@ -44,44 +42,21 @@ fn request(id: &str, value: &str) -> String {
 /// One exchange on its own connection: the whole answer (head and body) as
 /// bytes, read until the server closes (`Connection: close`).
 async fn exchange(addr: SocketAddr, body: String, accept_language: &str) -> Vec<u8> {
-    tokio::time::timeout(HANG_GUARD, async move {
-        let stream = tokio::net::TcpStream::connect(addr).await.unwrap();
-        let (mut read, mut write) = stream.into_split();
-        let head = format!(
-            "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
-             Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2025-11-25\r\n\
-             Connection: close\r\nAccept-Language: {accept_language}\r\nContent-Length: {}\r\n\r\n",
-            body.len()
-        );
-        let writer = tokio::spawn(async move {
-            let _ = write.write_all(head.as_bytes()).await;
-            let _ = write.write_all(body.as_bytes()).await;
-            write
-        });
-        let mut answer = Vec::new();
-        let _ = read.read_to_end(&mut answer).await;
-        drop(writer.await);
-        answer
-    })
-    .await
-    .expect("the server answered within the hang guard")
+    let lines = [
+        ("MCP-Protocol-Version", "2025-11-25"),
+        ("Accept-Language", accept_language),
+    ];
+    let request = wire::post_request(&addr.to_string(), "/mcp", &lines, body.as_bytes());
+    tokio::time::timeout(HANG_GUARD, wire::round_trip(addr, &request))
+        .await
+        .expect("the server answered within the hang guard")
+        .expect("an answer")
 }
 
-/// The status and the JSON body of an answer with `Content-Length`.
+/// The status and the JSON body of an answer.
 fn parse(answer: &[u8]) -> (u16, Value) {
-    let split = answer
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .expect("an HTTP response head");
-    let head = String::from_utf8_lossy(answer.get(..split).unwrap_or_default()).into_owned();
-    let status = head
-        .split(' ')
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
-    let body = answer.get(split + 4..).unwrap_or_default();
-    let json = serde_json::from_slice(body).unwrap_or(Value::Null);
-    (status, json)
+    let answer = Exchange::parse(answer).expect("an HTTP response");
+    (answer.status, answer.json().unwrap_or(Value::Null))
 }
 
 fn report(label: &str, process: &ServeProcess) -> u64 {

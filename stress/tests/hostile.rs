@@ -19,11 +19,13 @@
 use std::{net::SocketAddr, path::Path, time::Duration};
 
 use mcp_lang_grammar::AcceptLanguage;
+use mcp_lang_http::{ACCEPT_LANGUAGE_KEY, CONTENT_LANGUAGE_KEY};
+use mcp_lang_reference::wire::{self, Exchange};
 use mcp_lang_stress::{
     Expectation,
     child::{HANG_GUARD, ServeProcess, StdioSession, spawn_http},
     client::{Answer, Connection},
-    expect::{ACCEPT_LANGUAGE_KEY, CONTENT_LANGUAGE_KEY, tools_list},
+    expect::tools_list,
     preference::{comma_run, deep_subtags, junk_ranges, malformed, many_ranges},
 };
 use serde_json::{Value, json};
@@ -298,68 +300,22 @@ async fn hostile_preferences_over_http() {
     process.stop().await;
 }
 
-/// POSTs `body` on a raw socket, writing and reading at once: a server that
-/// rejects a request early answers and closes while the client is still
-/// writing, which a client that writes first (hyper's) reports as a broken
-/// pipe instead of the answer. Returns the status and the body.
+/// POSTs `body` on a raw socket, writing and reading at once
+/// ([`wire::round_trip`]): a server that rejects a request early answers and
+/// closes while the client is still writing, which a client that writes
+/// first (hyper's) reports as a broken pipe instead of the answer. Returns
+/// the status and the body.
 async fn post_rejected(addr: SocketAddr, body: &str, lines: &[&str]) -> (u16, Vec<u8>) {
-    let stream = tokio::net::TcpStream::connect(addr).await.unwrap();
-    let (mut read, mut write) = stream.into_split();
-    let mut request = format!(
-        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
-         Accept: application/json, text/event-stream\r\nConnection: close\r\n\
-         Content-Length: {}\r\n",
-        body.len()
-    );
-    for line in lines {
-        request.push_str(&format!("Accept-Language: {line}\r\n"));
-    }
-    request.push_str("\r\n");
-    request.push_str(body);
-    let writer = tokio::spawn(async move {
-        let _ = write.write_all(request.as_bytes()).await;
-        write
-    });
-    let mut response = Vec::new();
-    let mut buffer = vec![0u8; 64 * KIB];
-    tokio::time::timeout(HANG_GUARD, async {
-        // A reset after the answer ends the read like an end of file.
-        while let Ok(n) = read.read(&mut buffer).await {
-            if n == 0 {
-                break;
-            }
-            response.extend_from_slice(buffer.get(..n).unwrap_or_default());
-        }
-    })
-    .await
-    .expect("the server answered within the hang guard");
-    drop(writer.await);
-    let split = response
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .expect("an HTTP response head");
-    let head = String::from_utf8_lossy(response.get(..split).unwrap_or_default()).into_owned();
-    let status = head
-        .split(' ')
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
-    let mut rest = response.get(split + 4..).unwrap_or_default().to_vec();
-    if head
-        .to_ascii_lowercase()
-        .contains("transfer-encoding: chunked")
-    {
-        // One chunk is all these short error bodies use.
-        let start = rest
-            .windows(2)
-            .position(|w| w == b"\r\n")
-            .map_or(0, |p| p + 2);
-        rest = rest.get(start..).unwrap_or_default().to_vec();
-        if let Some(end) = rest.windows(2).position(|w| w == b"\r\n") {
-            rest.truncate(end);
-        }
-    }
-    (status, rest)
+    let lines: Vec<_> = lines
+        .iter()
+        .map(|line| ("Accept-Language", *line))
+        .collect();
+    let request = wire::post_request(&addr.to_string(), "/mcp", &lines, body.as_bytes());
+    let answer = tokio::time::timeout(HANG_GUARD, wire::send(addr, &request))
+        .await
+        .expect("the server answered within the hang guard")
+        .expect("an HTTP response");
+    (answer.status, answer.body)
 }
 
 /// POSTs a chunked body of up to `total` bytes while reading the answer;
@@ -401,11 +357,7 @@ async fn stream_chunked(addr: SocketAddr, total: usize) -> (u16, usize) {
                 break;
             }
         }
-        let text = String::from_utf8_lossy(&response);
-        text.split(' ')
-            .nth(1)
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(0)
+        Exchange::parse(&response).map_or(0, |answer| answer.status)
     })
     .await
     .expect("the server answered within the hang guard");

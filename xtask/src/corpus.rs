@@ -13,8 +13,14 @@
 //! Targets with another prefix get no seeds from here (their inputs are not header
 //! values). Seed files are named `seed-<16 hex digits>` after a hash of their content, so
 //! rerunning is idempotent; stale `seed-*` files (from cases since removed) are deleted,
-//! and every other file in the corpus (inputs merged by `cargo xtask fuzz --merge`) is
-//! left alone. The corpora are small and checked in under `fuzz/corpus/<target>/`.
+//! and every other file in the corpus is left alone.
+//!
+//! Seeds are generated, never checked in (`.gitignore` has `fuzz/corpus/*/seed-*`): what
+//! git holds under `fuzz/corpus/<target>/` is the inputs a long run found beyond them
+//! (`cargo xtask fuzz --merge`, minimized with `cargo fuzz cmin`) and hand-written
+//! regression inputs. `cargo xtask fuzz` (and the CI's smoke run) writes the seeds into
+//! its scratch corpus before every run, so a fresh clone fuzzes from them; this command
+//! writes them into `fuzz/corpus/` for plain `cargo fuzz run`.
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -26,10 +32,10 @@ use crate::args::Args;
 use crate::fuzz::{self, FuzzTarget};
 use crate::{Result, bail, workspace};
 
-pub(crate) const USAGE: &str = "  seed-corpus [--check]
-      Writes fuzz/corpus/<target>/seed-* from the inputs in testdata/**/*.json, routed by
-      target-name prefix (grammar_*, match_*, agree_*). --check changes nothing and fails
-      when the checked-in seeds are out of date.";
+pub(crate) const USAGE: &str = "  seed-corpus
+      Writes fuzz/corpus/<target>/seed-* (not tracked by git) from the inputs in
+      testdata/**/*.json, routed by target-name prefix (grammar_*, match_*, agree_*), for
+      plain `cargo fuzz run`; `cargo xtask fuzz` generates them itself.";
 
 /// Seeds larger than this are skipped: the corpora stay small and quick to replay.
 const MAX_SEED_LEN: usize = 4096;
@@ -37,39 +43,24 @@ const MAX_SEED_LEN: usize = 4096;
 /// The file-name prefix of generated seeds.
 const SEED_PREFIX: &str = "seed-";
 
-pub(crate) fn run(mut args: Args) -> Result<()> {
-    let check = args.flag("--check");
+pub(crate) fn run(args: Args) -> Result<()> {
     args.finish()?;
     let root = workspace::root();
     let cases = load_testdata(&root.join("testdata"))?;
-    let targets = fuzz::targets(root)?;
-    let mut stale = Vec::new();
-    for target in &targets {
+    for target in fuzz::targets(root)? {
         let seeds = seeds_for(&target.name, &cases);
-        let dir = fuzz::corpus_dir(root, &target.name);
         if seeds.is_empty() {
             println!("{}: no testdata routes to this target", target.name);
             continue;
         }
-        let change = sync_seeds(&dir, &seeds, check)?;
-        if change.is_empty() {
-            println!("{}: {} seeds, up to date", target.name, seeds.len());
-        } else {
-            let verb = if check { "would change" } else { "changed" };
-            println!(
-                "{}: {} seeds, {verb}: {} added, {} removed",
-                target.name,
-                seeds.len(),
-                change.added,
-                change.removed
-            );
-            stale.push(target.name.clone());
-        }
-    }
-    if check && !stale.is_empty() {
-        bail!(
-            "seed corpora out of date for {}: run `cargo xtask seed-corpus`",
-            stale.join(", ")
+        let dir = fuzz::corpus_dir(root, &target.name);
+        let change = sync_seeds(&dir, &seeds)?;
+        println!(
+            "{}: {} seeds ({} added, {} removed)",
+            target.name,
+            seeds.len(),
+            change.added,
+            change.removed
         );
     }
     Ok(())
@@ -171,21 +162,15 @@ fn collect_json_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
     Ok(())
 }
 
-/// What [`sync_seeds`] changed (or would change).
+/// What [`sync_seeds`] changed.
 #[derive(Debug, Default, PartialEq)]
 pub(crate) struct Change {
     pub(crate) added: usize,
     pub(crate) removed: usize,
 }
 
-impl Change {
-    fn is_empty(&self) -> bool {
-        self.added == 0 && self.removed == 0
-    }
-}
-
-/// Makes the `seed-*` files of `dir` exactly `seeds` (only counting when `dry_run`).
-pub(crate) fn sync_seeds(dir: &Path, seeds: &BTreeSet<Vec<u8>>, dry_run: bool) -> Result<Change> {
+/// Makes the `seed-*` files of `dir` exactly `seeds`.
+pub(crate) fn sync_seeds(dir: &Path, seeds: &BTreeSet<Vec<u8>>) -> Result<Change> {
     let wanted: BTreeSet<String> = seeds.iter().map(|s| seed_file_name(s)).collect();
     let mut change = Change::default();
     let mut present = BTreeSet::new();
@@ -200,9 +185,7 @@ pub(crate) fn sync_seeds(dir: &Path, seeds: &BTreeSet<Vec<u8>>, dry_run: bool) -
                 present.insert(name);
             } else {
                 change.removed += 1;
-                if !dry_run {
-                    fs::remove_file(entry.path())?;
-                }
+                fs::remove_file(entry.path())?;
             }
         }
     }
@@ -212,10 +195,8 @@ pub(crate) fn sync_seeds(dir: &Path, seeds: &BTreeSet<Vec<u8>>, dry_run: bool) -
             continue;
         }
         change.added += 1;
-        if !dry_run {
-            fs::create_dir_all(dir)?;
-            fs::write(dir.join(&name), seed)?;
-        }
+        fs::create_dir_all(dir)?;
+        fs::write(dir.join(&name), seed)?;
     }
     Ok(change)
 }
@@ -303,22 +284,14 @@ mod tests {
         .unwrap();
         let seeds: BTreeSet<Vec<u8>> = [b"en".to_vec(), b"fr".to_vec()].into();
 
-        let dry = sync_seeds(&dir, &seeds, true).unwrap();
         assert_eq!(
-            dry,
+            sync_seeds(&dir, &seeds).unwrap(),
             Change {
                 added: 2,
                 removed: 1
             }
         );
-        assert_eq!(
-            fs::read_dir(&dir).unwrap().count(),
-            2,
-            "a dry run writes nothing"
-        );
-
-        assert_eq!(sync_seeds(&dir, &seeds, false).unwrap(), dry);
-        assert_eq!(sync_seeds(&dir, &seeds, false).unwrap(), Change::default());
+        assert_eq!(sync_seeds(&dir, &seeds).unwrap(), Change::default());
         let mut names: Vec<String> = fs::read_dir(&dir)
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())

@@ -15,9 +15,10 @@
 //!   Every build has debug assertions and overflow checks on (`-a`).
 //! - Corpora: each run writes new inputs to a scratch corpus under `fuzz/target/xtask/`
 //!   (first directory given to libFuzzer), seeded with the current `testdata/` cases, and
-//!   reads the checked-in `fuzz/corpus/<target>/` as a second, read-only directory. The
-//!   checked-in corpus only changes through `cargo xtask seed-corpus` and
-//!   `cargo xtask fuzz --merge` (which adds just the inputs that reach new coverage).
+//!   reads `fuzz/corpus/<target>/` as a second, read-only directory. What git holds
+//!   there (no seeds: they are generated, see `corpus.rs`) only changes through
+//!   `cargo xtask fuzz --merge`, which adds just the inputs that reach coverage beyond the
+//!   seeds and the corpus.
 //! - CPU time per target is measured around each run (see [`Cmd::run_measured`]); runs go
 //!   in parallel, one per core, with each target's output in its own log.
 //! - `--time` is wall time (libFuzzer's `-max_total_time`). On a shared machine a target
@@ -368,7 +369,9 @@ pub(crate) fn run_plan(plan: &Plan) -> Result<Vec<Outcome>> {
         for target in &targets {
             let work = scratch.join("corpus").join(&target.name);
             let checked_in = corpus_dir(root, &target.name);
-            fs::create_dir_all(&checked_in)?;
+            // The seeds first (not tracked by git), so that only inputs reaching
+            // coverage beyond them are added.
+            corpus::write_seeds(&checked_in, &corpus::seeds_from_testdata(target)?)?;
             let before = count_files(&checked_in);
             toolchain
                 .cargo_fuzz("run")

@@ -22,10 +22,12 @@
 //! process, over stdio and Streamable HTTP (stateless and with sessions),
 //! with and without a profile; `--embedded` runs it in process instead.
 //!
-//! ```
+//! ```no_run
 //! use clap::Parser;
+//! // No --url or --stdio: the reference server, in this process
+//! // (`tests/conformance_cli.rs` runs it).
 //! let cli = mcp_lang_cli::Cli::try_parse_from([
-//!     "mcp-lang", "conformance", "--only", "match.weights", "--no-client",
+//!     "mcp-lang", "conformance", "--only", "match.weights",
 //! ]).unwrap();
 //! assert_eq!(mcp_lang_cli::run(cli), std::process::ExitCode::SUCCESS);
 //! ```
@@ -72,9 +74,6 @@ pub struct ConformanceArgs {
     /// Run only scenarios whose id starts with this (repeatable).
     #[arg(long, value_name = "PREFIX")]
     pub only: Vec<String>,
-    /// Skip the client-side scenarios (this project's client against scripted servers).
-    #[arg(long)]
-    pub no_client: bool,
     /// Report format: table, json or junit.
     #[arg(long, value_name = "FORMAT", default_value = "table")]
     pub format: Format,
@@ -113,7 +112,6 @@ fn list() -> ExitCode {
         let needs = match scenario.needs {
             Needs::Any => "any",
             Needs::Http => "http",
-            Needs::Client => "client",
         };
         println!(
             "{:<38} item {:>2}  {:<6}  {}\n{:<38}             SEP: \"{}\"",
@@ -264,7 +262,6 @@ pub fn run(args: &ConformanceArgs) -> ExitCode {
     let mut config = Config::new(target);
     config.protocol = args.protocol.clone();
     config.only = args.only.clone();
-    config.client_side = !args.no_client;
     config.alteration = args
         .fault
         .map(Alteration::from)

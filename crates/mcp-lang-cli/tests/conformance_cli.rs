@@ -58,10 +58,26 @@ impl Drop for HttpServer {
     }
 }
 
+/// Without `--url` or `--stdio`, the target is the reference server in the
+/// same process, over both transports.
+#[test]
+fn without_a_target_the_embedded_reference_server_passes() {
+    let (code, stdout) = conformance(&["--only", "match.weights", "--format", "json"]);
+    assert_eq!(code, 0, "{stdout}");
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    assert!(
+        report["target"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("embedded")),
+        "{report}"
+    );
+    assert_eq!(report["summary"]["passed"], 2, "{report}"); // stdio and HTTP
+}
+
 #[test]
 fn the_stdio_process_passes_with_a_probed_profile() {
     let command = format!("{BIN} serve --stdio");
-    let (code, stdout) = conformance(&["--stdio", &command, "--no-client", "--format", "json"]);
+    let (code, stdout) = conformance(&["--stdio", &command, "--format", "json"]);
     let report: Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(code, 0, "{stdout}");
     assert_eq!(report["summary"]["failed"], 0);
@@ -101,7 +117,6 @@ fn an_injected_fault_fails_its_scenario_with_exit_status_1() {
         &server.1,
         "--only",
         "http.mismatch",
-        "--no-client",
         "--format",
         "junit",
     ]);
@@ -115,7 +130,6 @@ fn an_injected_fault_fails_its_scenario_with_exit_status_1() {
         &command,
         "--only",
         "match.weights",
-        "--no-client",
         "--default",
         "en",
         "--supported",

@@ -40,10 +40,7 @@ fn conformance(profile: &PathBuf, args: &[&str]) -> (i32, String, String) {
 
 /// The embedded suite's matching scenarios (both transports) as JSON.
 fn matching_report(profile: &PathBuf) -> (i32, Value) {
-    let (code, stdout, stderr) = conformance(
-        profile,
-        &["--only", "match.", "--no-client", "--format", "json"],
-    );
+    let (code, stdout, stderr) = conformance(profile, &["--only", "match.", "--format", "json"]);
     let report = serde_json::from_str(&stdout)
         .unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}\n{stderr}"));
     (code, report)
@@ -119,13 +116,7 @@ fn a_profile_file_gives_the_languages_the_scenarios_check() {
     let command = format!("{BIN} serve --stdio");
     let (code, stdout, stderr) = conformance(
         &wrong_default,
-        &[
-            "--stdio",
-            &command,
-            "--only",
-            "match.fallback",
-            "--no-client",
-        ],
+        &["--stdio", &command, "--only", "match.fallback"],
     );
     assert_eq!(code, 1, "{stdout}\n{stderr}");
     assert!(stdout.contains("not the default \"de\""), "{stdout}");
@@ -167,7 +158,7 @@ fn a_malformed_profile_file_stops_the_run_with_exit_status_2() {
     ];
     for (name, text, why) in cases {
         let path = profile_file(name, text);
-        let (code, stdout, stderr) = conformance(&path, &["--only", "match.", "--no-client"]);
+        let (code, stdout, stderr) = conformance(&path, &["--only", "match."]);
         assert_eq!(code, 2, "{name}: {stdout}\n{stderr}");
         assert!(stdout.is_empty(), "{name}: no report is printed: {stdout}");
         assert!(
@@ -179,7 +170,7 @@ fn a_malformed_profile_file_stops_the_run_with_exit_status_2() {
     }
 
     let missing = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("no-such-profile.toml");
-    let (code, _, stderr) = conformance(&missing, &["--no-client"]);
+    let (code, _, stderr) = conformance(&missing, &[]);
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("cannot read"), "{stderr}");
     assert!(stderr.contains("no-such-profile.toml"), "{stderr}");

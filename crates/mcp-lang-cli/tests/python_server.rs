@@ -257,7 +257,7 @@ fn start_http_server(python: &Path, fault: Option<&str>) -> (KillOnDrop, String)
 fn run_suite(python: &Path, run: &Run) -> Ran {
     let started = Instant::now();
     let mut command = Command::new(env!("CARGO_BIN_EXE_mcp-lang"));
-    command.args(["conformance", "--no-client", "--format", "json"]);
+    command.args(["conformance", "--format", "json"]);
     if run.profile {
         command
             .arg("--profile")

@@ -223,7 +223,7 @@ impl Prober<'_> {
             .and_then(|e| e.get("code"))
             .and_then(Value::as_i64);
         let finding = match (self.ctx.transport(), exchange.status, code) {
-            (Some(Transport::Http), Some(400), _) if preference.is_some() => (
+            (Transport::Http, Some(400), _) if preference.is_some() => (
                 "http.request-mirror",
                 format!(
                     "{method} with acceptLanguage {preference:?}, mirrored exactly in Accept-Language, was rejected: {}",

@@ -23,8 +23,8 @@ use http::{Request, Uri};
 use http_body_util::{BodyExt, Full};
 use hyper::client::conn::http1::SendRequest;
 use hyper_util::rt::TokioIo;
+use mcp_lang_reference::wire;
 use serde_json::{Map, Value};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 use crate::stdio::{MAX_MESSAGE_BYTES, REQUEST_TIMEOUT};
@@ -333,7 +333,7 @@ impl HttpConnection {
             scanned = resume;
             if end > event_start {
                 let events = bytes.get(event_start..end).unwrap_or_default();
-                for message in sse_messages(events) {
+                for message in wire::event_messages(events) {
                     if is_server_request(&message) {
                         self.answer(&answer_server_request(&message)).await?;
                     }
@@ -379,7 +379,7 @@ fn complete_events(body: &[u8], event_start: usize, scanned: usize) -> (usize, u
 /// Builds the exchange from a response.
 fn finish(request: Value, status: u16, headers: Vec<(String, String)>, body: &[u8]) -> Exchange {
     let messages = if is_event_stream(&headers) {
-        sse_messages(body)
+        wire::event_messages(body)
     } else {
         serde_json::from_slice::<Value>(body)
             .ok()
@@ -397,41 +397,9 @@ fn finish(request: Value, status: u16, headers: Vec<(String, String)>, body: &[u
     }
 }
 
-/// The JSON messages of an event stream: each event's `data:` lines joined
-/// with `\n` (events without data, such as priming events, are skipped).
-pub(crate) fn sse_messages(body: &[u8]) -> Vec<Value> {
-    let text = String::from_utf8_lossy(body);
-    let mut out = Vec::new();
-    let mut data = String::new();
-    for line in text.split('\n') {
-        let line = line.strip_suffix('\r').unwrap_or(line);
-        if line.is_empty() {
-            if !data.is_empty() {
-                if let Ok(v) = serde_json::from_str(&data) {
-                    out.push(v);
-                }
-                data.clear();
-            }
-            continue;
-        }
-        if let Some(rest) = line.strip_prefix("data:") {
-            if !data.is_empty() {
-                data.push('\n');
-            }
-            data.push_str(rest.strip_prefix(' ').unwrap_or(rest));
-        }
-    }
-    if !data.is_empty()
-        && let Ok(v) = serde_json::from_str(&data)
-    {
-        out.push(v);
-    }
-    out
-}
-
-/// Writes one POST by hand on a new TCP connection, with the given
-/// `Accept-Language` lines exactly as given (after `Accept-Language:`), and
-/// reads the response until the server closes.
+/// Writes one POST by hand on a new TCP connection ([`wire::send`]), with
+/// the given `Accept-Language` lines exactly as given, and reads the response
+/// until the server closes.
 async fn raw_post(
     addr: &str,
     path: &str,
@@ -440,110 +408,22 @@ async fn raw_post(
     message: Value,
     body: String,
 ) -> Result<Exchange, WireError> {
-    let mut head = format!("POST {path} HTTP/1.1\r\n");
-    for (name, value) in &headers {
-        head.push_str(&format!("{name}: {value}\r\n"));
-    }
-    for line in accept_language {
-        head.push_str(&format!("Accept-Language:{line}\r\n"));
-    }
-    head.push_str(&format!(
-        "Content-Length: {}\r\nConnection: close\r\n\r\n",
-        body.len()
-    ));
-    let mut stream = TcpStream::connect(addr).await?;
-    stream.write_all(head.as_bytes()).await?;
-    stream.write_all(body.as_bytes()).await?;
-    stream.flush().await?;
-    let mut raw = Vec::new();
-    stream.take(MAX_MESSAGE_BYTES).read_to_end(&mut raw).await?;
-    let (status, lines, body) = parse_response(&raw)?;
-    Ok(finish(message, status, lines, &body))
-}
-
-/// A response as read from the wire: status, field lines (names lower-cased,
-/// in received order), and the decoded body.
-pub(crate) type RawResponse = (u16, Vec<(String, String)>, Vec<u8>);
-
-/// Parses an HTTP/1.1 response read to the end of the connection.
-///
-/// # Errors
-///
-/// The bytes are not an HTTP/1.1 response.
-pub(crate) fn parse_response(raw: &[u8]) -> Result<RawResponse, WireError> {
-    let split = raw
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .ok_or_else(|| WireError("the response has no end of header section".into()))?;
-    let head = String::from_utf8_lossy(raw.get(..split).unwrap_or_default());
-    let rest = raw.get(split + 4..).unwrap_or_default();
-    let mut lines = head.split("\r\n");
-    let status_line = lines.next().unwrap_or_default();
-    let status = status_line
-        .split(' ')
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .ok_or_else(|| WireError(format!("bad status line {status_line:?}")))?;
-    let mut headers = Vec::new();
-    for line in lines {
-        if let Some((name, value)) = line.split_once(':') {
-            headers.push((
-                name.trim().to_ascii_lowercase(),
-                value.trim_matches([' ', '\t']).to_owned(),
-            ));
-        }
-    }
-    let chunked = headers
+    let lines: Vec<(&str, &str)> = headers
         .iter()
-        .any(|(n, v)| n == "transfer-encoding" && v.to_ascii_lowercase().contains("chunked"));
-    let body = if chunked {
-        dechunk(rest)
-    } else {
-        rest.to_vec()
-    };
-    Ok((status, headers, body))
-}
-
-/// Decodes a chunked body (extensions and trailers ignored).
-fn dechunk(mut data: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    while let Some(end) = data.windows(2).position(|w| w == b"\r\n") {
-        let size_text = String::from_utf8_lossy(data.get(..end).unwrap_or_default());
-        let size_text = size_text.split(';').next().unwrap_or_default().trim();
-        let Ok(size) = usize::from_str_radix(size_text, 16) else {
-            break;
-        };
-        if size == 0 {
-            break;
-        }
-        let start = end + 2;
-        let Some(chunk) = data.get(start..start.saturating_add(size)) else {
-            out.extend_from_slice(data.get(start..).unwrap_or_default());
-            break;
-        };
-        out.extend_from_slice(chunk);
-        data = data.get(start + size + 2..).unwrap_or_default();
-    }
-    out
+        .map(|(n, v)| (n.as_str(), v.as_str()))
+        .chain(
+            accept_language
+                .iter()
+                .map(|l| ("Accept-Language", l.as_str())),
+        )
+        .collect();
+    let answer = wire::send(addr, &wire::request("POST", path, &lines, body.as_bytes())).await?;
+    Ok(finish(message, answer.status, answer.headers, &answer.body))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn parses_repeated_lines_and_chunks() {
-        let raw = b"HTTP/1.1 200 OK\r\nContent-Language: de\r\ncontent-language:  fr \r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n";
-        let (status, headers, body) = parse_response(raw).unwrap();
-        assert_eq!(status, 200);
-        let cl: Vec<_> = headers
-            .iter()
-            .filter(|(n, _)| n == "content-language")
-            .map(|(_, v)| v.as_str())
-            .collect();
-        assert_eq!(cl, ["de", "fr"]);
-        assert_eq!(body, b"abcde");
-    }
 
     #[test]
     fn finds_the_end_of_complete_events_as_frames_arrive() {
@@ -555,19 +435,9 @@ mod tests {
         let (end, resume) = complete_events(&body, 13, 13);
         assert_eq!(body.get(end..), Some(&b"data: {}"[..]));
         assert_eq!(resume, end);
-        let events = sse_messages(body.get(13..end).unwrap());
+        let events = wire::event_messages(body.get(13..end).unwrap());
         assert_eq!(events, vec![serde_json::json!({"id": 0, "method": "ping"})]);
         // Nothing complete yet: the start stays where it was.
         assert_eq!(complete_events(b"data: {", 0, 0), (0, 0));
-    }
-
-    #[test]
-    fn splits_event_stream_messages() {
-        let body = b"id: 0\nretry: 3000\ndata:\n\ndata: {\"a\":1}\n\ndata: {\"b\":\ndata: 2}\n\n";
-        let messages = sse_messages(body);
-        assert_eq!(
-            messages,
-            vec![serde_json::json!({"a":1}), serde_json::json!({"b":2})]
-        );
     }
 }

@@ -29,7 +29,6 @@
 //! # tokio::runtime::Runtime::new().unwrap().block_on(async {
 //! let mut config = Config::new(Target::Embedded); // the reference server, in process
 //! config.only = vec!["match.weights".into()];
-//! config.client_side = false;
 //! let report = run(&config).await.unwrap();
 //! assert_eq!(report.verdict(), Verdict::Passed, "{}", report.table());
 //! assert_eq!(report.rows.len(), 2); // stdio and HTTP

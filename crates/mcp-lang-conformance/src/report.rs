@@ -27,7 +27,7 @@ use crate::scenario::{Outcome, Scenario};
 pub struct Row {
     /// The scenario.
     pub scenario: Scenario,
-    /// `"stdio"`, `"http"`, or `"client"` for client-side scenarios.
+    /// `"stdio"` or `"http"`.
     pub transport: &'static str,
     /// How it ended.
     pub outcome: Outcome,

@@ -12,16 +12,15 @@
 //! MCP, a stdio server that exits) is an error ([`run`] returns `Err`, the
 //! command exits 2), never a list of failures.
 //!
-//! ```
+//! ```no_run
 //! use mcp_lang_conformance::{Config, Target, Verdict, run};
 //!
-//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
-//! let mut config = Config::new(Target::Embedded);
+//! # async fn example() -> Result<(), String> {
+//! let mut config = Config::new(Target::Url("http://127.0.0.1:8080/mcp".into()));
 //! config.only = vec!["scope.".into()]; // every request-scope scenario
-//! config.client_side = false;
-//! let report = run(&config).await.unwrap();
+//! let report = run(&config).await?;
 //! assert_eq!(report.verdict(), Verdict::Passed, "{}", report.table());
-//! # });
+//! # Ok(()) }
 //! ```
 
 use std::time::Duration;
@@ -95,8 +94,9 @@ pub enum Target {
 /// ```
 /// use mcp_lang_conformance::{Config, Target};
 ///
-/// let config = Config::new(Target::Embedded);
-/// assert!(config.client_side);
+/// let mut config = Config::new(Target::Embedded);
+/// config.only = vec!["http.".into()]; // the HTTP binding's scenarios only
+/// assert!(config.profile.is_none()); // discovered when the run starts
 /// ```
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -110,8 +110,6 @@ pub struct Config {
     pub protocol: String,
     /// Run only scenarios whose id starts with one of these (all when empty).
     pub only: Vec<String>,
-    /// Also run the client-side scenarios.
-    pub client_side: bool,
     /// The embedded server only: a fault to inject or a latitude to take.
     pub alteration: Option<Alteration>,
     /// The embedded server only: how its Streamable HTTP endpoint keeps
@@ -136,7 +134,6 @@ impl Config {
             profile: None,
             protocol: PROTOCOL_STATELESS.to_owned(),
             only: Vec::new(),
-            client_side: true,
             alteration: None,
             http_mode: HttpMode::Stateless,
         }
@@ -160,18 +157,16 @@ impl Config {
 /// does not answer MCP, or a stdio server exits before discovery is done
 /// (the error says with which status, and what it last wrote on stderr).
 ///
-/// ```
+/// ```no_run
 /// use mcp_lang_conformance::{Config, Target, Verdict, run, faults::Fault};
 ///
-/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// # async fn example() -> Result<(), String> {
 /// let mut config = Config::new(Target::Embedded);
 /// config.only = vec!["cache.vary".into()];
-/// config.client_side = false;
 /// config.alteration = Some(Fault::DropVary.into());
-/// let report = run(&config).await.unwrap();
+/// let report = run(&config).await?;
 /// assert_eq!(report.verdict(), Verdict::Failed); // the injected fault is caught
-/// assert_eq!(report.rows_of("cache.vary").map(|r| r.outcome.as_str()).collect::<Vec<_>>(), ["skip", "fail"]);
-/// # });
+/// # Ok(()) }
 /// ```
 pub async fn run(config: &Config) -> Result<Report, String> {
     let scenarios = config.selected();
@@ -258,18 +253,6 @@ pub async fn run(config: &Config) -> Result<Report, String> {
             result?;
         }
     }
-    if config.client_side {
-        for scenario in scenarios.iter().filter(|s| s.needs == Needs::Client) {
-            let profile = Profile::new(vec!["en".into()], "en".into())?;
-            let mut ctx = Ctx::new(None, profile);
-            let outcome = run_one(scenario, &mut ctx).await;
-            report.rows.push(Row {
-                scenario: *scenario,
-                transport: "client",
-                outcome,
-            });
-        }
-    }
     Ok(report)
 }
 
@@ -313,7 +296,7 @@ async fn run_transport(
         Some(p) => p,
         None => Profile::new(vec!["en".into()], "en".into())?,
     };
-    let mut ctx = Ctx::new(Some(connection), placeholder);
+    let mut ctx = Ctx::new(connection, placeholder);
     let mut findings = Vec::new();
     // Why the scenarios cannot run, when discovery could not decide.
     let mut not_run: Option<String> = None;
@@ -354,7 +337,6 @@ async fn run_transport(
     let first_row = report.rows.len();
     for scenario in scenarios {
         let outcome = match (scenario.needs, transport, &not_run, &ctx.gone) {
-            (Needs::Client, _, _, _) => continue,
             (Needs::Http, Transport::Stdio, _, _) => Outcome::Skip(
                 "needs Streamable HTTP: field lines, status codes and caching headers do not exist on stdio".into(),
             ),
@@ -388,7 +370,7 @@ async fn run_transport(
             }
         }
     }
-    if let Some(Connection::Stdio(connection)) = ctx.connection.take() {
+    if let Connection::Stdio(connection) = ctx.connection {
         connection.close().await;
     }
     Ok(())

@@ -103,8 +103,6 @@ pub enum Needs {
     Any,
     /// HTTP fields, status codes or caching headers: Streamable HTTP only.
     Http,
-    /// A client-side check against scripted servers; no target needed.
-    Client,
 }
 
 /// The transport a connection uses.
@@ -170,7 +168,7 @@ pub(crate) enum Connection {
 /// What a scenario runs against.
 #[derive(Debug)]
 pub(crate) struct Ctx {
-    pub(crate) connection: Option<Connection>,
+    pub(crate) connection: Connection,
     pub(crate) profile: Profile,
     /// Set when the server is gone (a stdio server that exited): why. Later
     /// scenarios are not run.
@@ -181,7 +179,7 @@ pub(crate) struct Ctx {
 pub(crate) type Step<T> = Result<T, Outcome>;
 
 impl Ctx {
-    pub(crate) fn new(connection: Option<Connection>, profile: Profile) -> Self {
+    pub(crate) fn new(connection: Connection, profile: Profile) -> Self {
         Self {
             connection,
             profile,
@@ -189,19 +187,17 @@ impl Ctx {
         }
     }
 
-    pub(crate) fn transport(&self) -> Option<Transport> {
+    pub(crate) fn transport(&self) -> Transport {
         match self.connection {
-            Some(Connection::Stdio(_)) => Some(Transport::Stdio),
-            Some(Connection::Http(_)) => Some(Transport::Http),
-            None => None,
+            Connection::Stdio(_) => Transport::Stdio,
+            Connection::Http(_) => Transport::Http,
         }
     }
 
-    pub(crate) fn protocol(&self) -> Option<&str> {
+    pub(crate) fn protocol(&self) -> &str {
         match &self.connection {
-            Some(Connection::Stdio(c)) => Some(c.protocol()),
-            Some(Connection::Http(c)) => Some(c.protocol()),
-            None => None,
+            Connection::Stdio(c) => c.protocol(),
+            Connection::Http(c) => c.protocol(),
         }
     }
 
@@ -213,14 +209,13 @@ impl Ctx {
             return Err(Outcome::Skip(format!("not run: {gone}")));
         }
         let result = match &mut self.connection {
-            Some(Connection::Stdio(c)) => c.send(&call).await,
-            Some(Connection::Http(c)) => c.send(&call).await,
-            None => return Err(Outcome::Skip("no target connection".into())),
+            Connection::Stdio(c) => c.send(&call).await,
+            Connection::Http(c) => c.send(&call).await,
         };
         match result {
             Ok(exchange) => Ok(exchange),
             Err(e) => {
-                if let Some(Connection::Stdio(c)) = &mut self.connection
+                if let Connection::Stdio(c) = &mut self.connection
                     && let Some(exit) = c.exited().await
                 {
                     self.gone = Some(exit.clone());

@@ -13,9 +13,7 @@
 
 use serde_json::{Map, Value, json};
 
-pub(crate) use mcp_lang_meta::{
-    ACCEPT_LANGUAGE_KEY as ACCEPT_LANGUAGE, CONTENT_LANGUAGE_KEY as CONTENT_LANGUAGE,
-};
+use mcp_lang_meta::{ACCEPT_LANGUAGE_KEY, CONTENT_LANGUAGE_KEY};
 
 /// The newest protocol version the suite speaks: stateless, every request
 /// carries its protocol version and client capabilities in `_meta` (SEP-2575),
@@ -130,7 +128,7 @@ impl Call {
     pub(crate) fn to_message(&self, id: i64, extra_meta: &Map<String, Value>) -> Value {
         let mut meta = extra_meta.clone();
         if let Preference::Value(value) = &self.preference {
-            meta.insert(ACCEPT_LANGUAGE.to_owned(), value.clone());
+            meta.insert(ACCEPT_LANGUAGE_KEY.to_owned(), value.clone());
         }
         if self.progress {
             meta.insert("progressToken".to_owned(), json!(format!("progress-{id}")));
@@ -211,7 +209,7 @@ impl Exchange {
         response
             .pointer("/result/_meta")
             .or_else(|| response.pointer("/error/data/_meta"))
-            .and_then(|meta| meta.get(CONTENT_LANGUAGE))
+            .and_then(|meta| meta.get(CONTENT_LANGUAGE_KEY))
     }
 
     /// [`Self::content_language`] when it is a string.

@@ -1,6 +1,5 @@
 //! The suite against the reference server: every scenario passes over stdio
-//! and Streamable HTTP, and the client-side scenarios pass against their
-//! scripted servers.
+//! and Streamable HTTP.
 
 use mcp_lang_conformance::{Config, Format, Needs, Target, Verdict, run, scenarios};
 
@@ -20,7 +19,7 @@ async fn the_reference_server_passes_over_stdio_and_http() {
             );
         }
     }
-    // Every server scenario ran on both transports; HTTP-only ones are
+    // Every scenario ran on both transports; HTTP-only ones are
     // skipped, with the reason, on stdio and pass on HTTP.
     for scenario in scenarios::all() {
         let rows: Vec<_> = report.rows_of(scenario.id).collect();
@@ -52,10 +51,6 @@ async fn the_reference_server_passes_over_stdio_and_http() {
                     http.outcome.reason()
                 );
             }
-            Needs::Client => {
-                assert_eq!(rows.len(), 1);
-                assert_eq!(rows[0].outcome.as_str(), "pass", "{}", scenario.id);
-            }
         }
     }
     // The machine formats carry the same results.
@@ -71,7 +66,6 @@ async fn the_reference_server_passes_over_stdio_and_http() {
 async fn the_handshake_protocol_passes_too() {
     let mut config = Config::new(Target::Embedded);
     config.protocol = "2025-11-25".into();
-    config.client_side = false;
     config.only = vec![
         "match.".into(),
         "scope.".into(),
@@ -107,7 +101,6 @@ async fn a_server_with_sessions_passes_by_url() {
     for protocol in ["2025-11-25", "2026-07-28"] {
         let mut config = Config::new(Target::Url(server.url()));
         config.protocol = protocol.into();
-        config.client_side = false;
         let report = run(&config).await.unwrap();
         assert!(!report.failed(), "{protocol}\n{}", report.table());
         let passed = report.rows.iter().filter(|r| r.outcome.as_str() == "pass");
@@ -128,7 +121,6 @@ async fn elicitation_over_http_with_sessions_passes() {
     let server = sessions_server().await;
     let mut config = Config::new(Target::Url(server.url()));
     config.protocol = "2025-11-25".into();
-    config.client_side = false;
     config.only = vec!["elicitation.".into()];
     let report = run(&config).await.unwrap();
     server.shutdown().await;

@@ -43,10 +43,7 @@ impl ServerHandler for English {
         let mut result = ListToolsResult::with_all_items(vec![tool]);
         if self.report {
             let mut meta = rmcp::model::MetaObject::new();
-            meta.insert(
-                "io.modelcontextprotocol/contentLanguage".into(),
-                json!("en"),
-            );
+            meta.insert(mcp_lang_meta::CONTENT_LANGUAGE_KEY.into(), json!("en"));
             result.meta = Some(meta);
         }
         Ok(result)
@@ -62,16 +59,10 @@ async fn serve(report: bool) -> HttpServer {
     .unwrap()
 }
 
-fn config(target: Target) -> Config {
-    let mut config = Config::new(target);
-    config.client_side = false;
-    config
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_that_ignores_the_preference_is_not_participating() {
     let server = serve(false).await;
-    let report = run(&config(Target::Url(server.url()))).await.unwrap();
+    let report = run(&Config::new(Target::Url(server.url()))).await.unwrap();
     server.shutdown().await;
     let verdict = report.verdict();
     assert!(
@@ -90,7 +81,7 @@ async fn a_server_that_ignores_the_preference_is_not_participating() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_with_only_its_default_is_inconclusive_not_passed() {
     let server = serve(true).await;
-    let report = run(&config(Target::Url(server.url()))).await.unwrap();
+    let report = run(&Config::new(Target::Url(server.url()))).await.unwrap();
     server.shutdown().await;
     let verdict = report.verdict();
     assert!(
@@ -112,9 +103,11 @@ async fn an_unreachable_url_is_one_error() {
         .local_addr()
         .unwrap()
         .port();
-    let error = run(&config(Target::Url(format!("http://127.0.0.1:{port}/mcp"))))
-        .await
-        .unwrap_err();
+    let error = run(&Config::new(Target::Url(format!(
+        "http://127.0.0.1:{port}/mcp"
+    ))))
+    .await
+    .unwrap_err();
     assert!(error.contains("tools/list"), "{error}");
 }
 
@@ -125,7 +118,7 @@ async fn a_url_that_is_not_mcp_is_one_error() {
     let app =
         axum::Router::new().fallback(|| async { (http::StatusCode::NOT_FOUND, "no such page") });
     tokio::spawn(async move { axum::serve(listener, app).await });
-    let error = run(&config(Target::Url(format!("http://{addr}/mcp"))))
+    let error = run(&Config::new(Target::Url(format!("http://{addr}/mcp"))))
         .await
         .unwrap_err();
     assert!(error.contains("cannot be tested"), "{error}");
@@ -135,7 +128,7 @@ async fn a_url_that_is_not_mcp_is_one_error() {
 async fn a_stdio_server_that_exits_is_one_error_with_its_status_and_stderr() {
     let command =
         "sh -c 'echo \"Traceback: ModuleNotFoundError: no module named mcp\" >&2; exit 1'";
-    let error = run(&config(Target::Stdio(command.into())))
+    let error = run(&Config::new(Target::Stdio(command.into())))
         .await
         .unwrap_err();
     assert!(error.contains("exited with status 1"), "{error}");

@@ -24,8 +24,10 @@ use mcp_lang_http::{
 use mcp_lang_match::Negotiator;
 use mcp_lang_meta::RequestLanguage;
 use serde_json::{Value, json};
+use std::pin::Pin;
 use std::sync::Arc;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use std::task::{Context, Poll, ready};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 
 const BODY_LIMIT: usize = 16 * 1024;
@@ -48,6 +50,13 @@ fn json_builder() -> http::response::Builder {
 async fn mcp(request: Request) -> Response {
     let preference = request.extensions().get::<LanguagePreference>().cloned();
     let request_language = request.extensions().get::<RequestLanguage>().cloned();
+    // Every `Accept-Language` field line as the server received it.
+    let lines: Vec<String> = request
+        .headers()
+        .get_all(ACCEPT_LANGUAGE)
+        .iter()
+        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+        .collect();
     let bytes = request
         .into_body()
         .collect()
@@ -66,6 +75,7 @@ async fn mcp(request: Request) -> Response {
         "raw": raw,
         "agreement": preference.as_ref().map(|p| p.agreement().as_str()),
         "bodyLen": bytes.len(),
+        "acceptLanguageLines": lines,
         "_meta": { CONTENT_LANGUAGE_KEY: lang },
     });
     let ok = json!({ "jsonrpc": "2.0", "id": id, "result": saw });
@@ -152,11 +162,6 @@ impl Answer {
 
 /// One request with hyper's HTTP/1.1 client on a fresh connection.
 async fn send(addr: SocketAddr, method: Method, headers: HeaderMap, body: String) -> Answer {
-    let stream = TcpStream::connect(addr).await.unwrap();
-    let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
-        .await
-        .unwrap();
-    tokio::spawn(conn);
     let mut request = http::Request::builder()
         .method(method)
         .uri("/mcp")
@@ -167,6 +172,27 @@ async fn send(addr: SocketAddr, method: Method, headers: HeaderMap, body: String
     for (name, value) in &headers {
         request.headers_mut().append(name, value.clone());
     }
+    exchange(addr, request, None).await
+}
+
+/// Sends `request` with hyper's HTTP/1.1 client, or, given `raw`, writes those
+/// bytes in its place (field lines no client library would send: control
+/// characters, a chunked body cut into odd pieces); hyper reads the answer
+/// either way.
+async fn exchange(
+    addr: SocketAddr,
+    request: http::Request<Full<Bytes>>,
+    raw: Option<Vec<u8>>,
+) -> Answer {
+    let stream = TcpStream::connect(addr).await.unwrap();
+    let io = RawRequest {
+        stream,
+        raw: raw.map(|bytes| (bytes, 0)),
+    };
+    let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(io))
+        .await
+        .unwrap();
+    tokio::spawn(conn);
     let response = sender.send_request(request).await.unwrap();
     let (parts, body) = response.into_parts();
     let body = body.collect().await.unwrap().to_bytes();
@@ -174,6 +200,60 @@ async fn send(addr: SocketAddr, method: Method, headers: HeaderMap, body: String
         status: parts.status,
         headers: parts.headers,
         body,
+    }
+}
+
+/// A connection whose request, when `raw` is given, is those bytes: what the
+/// client writes is dropped, and `raw` is written in its place.
+struct RawRequest {
+    stream: TcpStream,
+    /// The bytes to write, and how many are written.
+    raw: Option<(Vec<u8>, usize)>,
+}
+
+impl RawRequest {
+    fn write_raw(&mut self, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        let Some((bytes, written)) = &mut self.raw else {
+            return Poll::Ready(Ok(()));
+        };
+        while *written < bytes.len() {
+            let rest = bytes.get(*written..).unwrap_or_default();
+            *written += ready!(Pin::new(&mut self.stream).poll_write(cx, rest))?;
+        }
+        Poll::Ready(Ok(()))
+    }
+}
+
+impl AsyncRead for RawRequest {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.stream).poll_read(cx, buf)
+    }
+}
+
+impl AsyncWrite for RawRequest {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        if self.raw.is_none() {
+            return Pin::new(&mut self.stream).poll_write(cx, buf);
+        }
+        ready!(self.write_raw(cx))?;
+        Poll::Ready(Ok(buf.len()))
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        ready!(self.write_raw(cx))?;
+        Pin::new(&mut self.stream).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.stream).poll_shutdown(cx)
     }
 }
 
@@ -197,59 +277,31 @@ async fn post_json(addr: SocketAddr, lines: &[&'static str], body: String) -> An
     send(addr, Method::POST, accept_language(lines), body).await
 }
 
-/// Writes `head` and `body` on a raw socket and parses the HTTP/1.1 answer.
+/// Writes `head` and `body` on a raw socket; hyper reads the answer.
 async fn raw(addr: SocketAddr, head: &str, body: &[u8]) -> Answer {
-    let mut stream = TcpStream::connect(addr).await.unwrap();
-    stream.write_all(head.as_bytes()).await.unwrap();
-    stream.write_all(body).await.unwrap();
-    let mut out = Vec::new();
-    stream.read_to_end(&mut out).await.unwrap();
-    parse_response(&out)
+    let mut bytes = head.as_bytes().to_vec();
+    bytes.extend_from_slice(body);
+    let placeholder = http::Request::post("/mcp")
+        .header("host", addr.to_string())
+        .body(Full::default())
+        .unwrap();
+    exchange(addr, placeholder, Some(bytes)).await
 }
 
-fn parse_response(bytes: &[u8]) -> Answer {
-    let split = bytes
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .expect("a complete head");
-    let head = std::str::from_utf8(&bytes[..split]).unwrap();
-    let mut rest = &bytes[split + 4..];
-    let mut lines = head.split("\r\n");
-    let status_line = lines.next().unwrap();
-    let status: u16 = status_line.split(' ').nth(1).unwrap().parse().unwrap();
-    let mut headers = HeaderMap::new();
-    for line in lines {
-        let (name, value) = line.split_once(':').unwrap();
-        headers.append(
-            http::header::HeaderName::from_bytes(name.as_bytes()).unwrap(),
-            HeaderValue::from_str(value.trim()).unwrap(),
-        );
+/// POSTs `body` without a `Content-Length`, in chunks of `piece` bytes, after
+/// `header_lines` (each ending in CRLF).
+async fn post_chunked(addr: SocketAddr, header_lines: &str, body: &[u8], piece: usize) -> Answer {
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n{header_lines}Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+    );
+    let mut chunked = Vec::new();
+    for piece in body.chunks(piece) {
+        chunked.extend_from_slice(format!("{:x}\r\n", piece.len()).as_bytes());
+        chunked.extend_from_slice(piece);
+        chunked.extend_from_slice(b"\r\n");
     }
-    let chunked = headers
-        .get("transfer-encoding")
-        .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"chunked"));
-    let body = if chunked {
-        let mut body = Vec::new();
-        loop {
-            let end = rest.windows(2).position(|w| w == b"\r\n").unwrap();
-            let size =
-                usize::from_str_radix(std::str::from_utf8(&rest[..end]).unwrap(), 16).unwrap();
-            rest = &rest[end + 2..];
-            if size == 0 {
-                break;
-            }
-            body.extend_from_slice(&rest[..size]);
-            rest = &rest[size + 2..];
-        }
-        body
-    } else {
-        rest.to_vec()
-    };
-    Answer {
-        status: StatusCode::from_u16(status).unwrap(),
-        headers,
-        body: body.into(),
-    }
+    chunked.extend_from_slice(b"0\r\n\r\n");
+    raw(addr, &head, &chunked).await
 }
 
 fn raw_head(addr: SocketAddr, header_lines: &str, body: &[u8]) -> String {
@@ -664,17 +716,7 @@ async fn oversized_body_is_413_with_a_clear_message() {
     assert!(json["error"]["message"].as_str().unwrap().contains("limit"));
 
     // The same without a Content-Length: a chunked body that grows past the limit.
-    let head = format!(
-        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
-    );
-    let mut chunked = Vec::new();
-    for piece in body.as_bytes().chunks(4096) {
-        chunked.extend_from_slice(format!("{:x}\r\n", piece.len()).as_bytes());
-        chunked.extend_from_slice(piece);
-        chunked.extend_from_slice(b"\r\n");
-    }
-    chunked.extend_from_slice(b"0\r\n\r\n");
-    let a = raw(addr, &head, &chunked).await;
+    let a = post_chunked(addr, "", body.as_bytes(), 4096).await;
     assert_eq!(a.status, StatusCode::PAYLOAD_TOO_LARGE);
 }
 
@@ -698,17 +740,7 @@ async fn a_body_at_the_limit_is_checked_and_forwarded() {
 async fn a_body_in_several_chunks_is_read_whole() {
     let addr = server().await;
     let body = message(json!(42), "tools/list", Some(json!("de")));
-    let head = format!(
-        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nAccept-Language: de\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
-    );
-    let mut chunked = Vec::new();
-    for piece in body.as_bytes().chunks(7) {
-        chunked.extend_from_slice(format!("{:x}\r\n", piece.len()).as_bytes());
-        chunked.extend_from_slice(piece);
-        chunked.extend_from_slice(b"\r\n");
-    }
-    chunked.extend_from_slice(b"0\r\n\r\n");
-    let a = raw(addr, &head, &chunked).await;
+    let a = post_chunked(addr, "Accept-Language: de\r\n", body.as_bytes(), 7).await;
     assert_eq!(a.status, StatusCode::OK);
     assert_eq!(a.json()["result"]["bodyLen"], body.len());
     assert_eq!(a.json()["result"]["raw"], "de");
@@ -744,6 +776,10 @@ async fn the_layer_can_negotiate_for_the_handler() {
     }
 }
 
+/// "A Streamable HTTP client that sends acceptLanguage MUST send an
+/// Accept-Language field whose value agrees exactly with it." What
+/// `set_accept_language` builds arrives as one line equal to `_meta`, a
+/// library default replaced, and agrees.
 #[tokio::test]
 async fn a_client_that_mirrors_with_set_accept_language_always_agrees() {
     let addr = server().await;
@@ -752,6 +788,8 @@ async fn a_client_that_mirrors_with_set_accept_language_always_agrees() {
         "*",
         "en-US,en",
         "de-CH;q=1.0 ,  de;q=0.5",
+        "fr-CA,fr;q=0.9,en;q=0.5",
+        "de;q=0.900",
         "",
     ] {
         let mut headers = HeaderMap::new();
@@ -766,6 +804,10 @@ async fn a_client_that_mirrors_with_set_accept_language_always_agrees() {
         .await;
         assert_eq!(a.status, StatusCode::OK, "{preference:?}");
         assert_eq!(a.json()["result"]["agreement"], "agreed");
+        assert_eq!(
+            a.json()["result"]["acceptLanguageLines"],
+            json!([preference])
+        );
         assert!(check_json_response(&a.headers, &a.body).is_ok());
     }
 }

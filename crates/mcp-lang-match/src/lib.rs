@@ -78,7 +78,7 @@
 //! counts, up to a 4 MiB value). The free functions of [`basic`],
 //! [`extended`] and [`lookup`](mod@lookup) allocate their result lists.
 //!
-//! # Decisions this crate makes (beyond ARCHITECTURE.md)
+//! # Decisions this crate makes (beyond the founding decisions of `docs/decisions.md`)
 //!
 //! * A range with `q=0` excludes; it never reaches a tag by truncation (in
 //!   the [`Negotiator`] and in [`lookup::lookup`]), so `en-US;q=0, *` still

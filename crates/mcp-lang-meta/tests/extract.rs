@@ -1,6 +1,7 @@
 //! The raw skim against the `serde_json::Value` path, and the skim's handling of hostile
 //! and unusual JSON.
 
+use mcp_lang_meta::{ACCEPT_LANGUAGE_KEY, CONTENT_LANGUAGE_KEY};
 use std::borrow::Cow;
 
 use mcp_lang_meta::{
@@ -34,12 +35,10 @@ fn both(body: &str) -> Option<(RawPreference<'_>, RawPreference<'static>)> {
     }
 }
 
-const KEY: &str = "io.modelcontextprotocol/acceptLanguage";
-
 #[test]
 fn finds_the_preference_in_params_meta() {
     let body = format!(
-        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{{"_meta":{{"{KEY}":"fr-CA,fr;q=0.9"}}}}}}"#
+        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{{"_meta":{{"{ACCEPT_LANGUAGE_KEY}":"fr-CA,fr;q=0.9"}}}}}}"#
     );
     let (raw, _) = both(&body).unwrap();
     assert_eq!(raw, RawPreference::String(Cow::Borrowed("fr-CA,fr;q=0.9")));
@@ -54,10 +53,10 @@ fn absent_in_every_way_it_can_be_absent() {
         r#"{"params":[{"_meta":{}}]}"#.to_owned(),
         r#"{"params":{"_meta":"x"}}"#.to_owned(),
         r#"{"params":{"_meta":{"other":"en"}}}"#.to_owned(),
-        format!(r#"{{"_meta":{{"{KEY}":"en"}}}}"#),
-        format!(r#"{{"params":{{"arguments":{{"_meta":{{"{KEY}":"en"}}}}}}}}"#),
-        format!(r#"{{"result":{{"_meta":{{"{KEY}":"en"}}}}}}"#),
-        format!(r#"[{{"params":{{"_meta":{{"{KEY}":"en"}}}}}}]"#),
+        format!(r#"{{"_meta":{{"{ACCEPT_LANGUAGE_KEY}":"en"}}}}"#),
+        format!(r#"{{"params":{{"arguments":{{"_meta":{{"{ACCEPT_LANGUAGE_KEY}":"en"}}}}}}}}"#),
+        format!(r#"{{"result":{{"_meta":{{"{ACCEPT_LANGUAGE_KEY}":"en"}}}}}}"#),
+        format!(r#"[{{"params":{{"_meta":{{"{ACCEPT_LANGUAGE_KEY}":"en"}}}}}}]"#),
         r#""just a string""#.to_owned(),
         "42".to_owned(),
     ] {
@@ -69,7 +68,7 @@ fn absent_in_every_way_it_can_be_absent() {
 #[test]
 fn present_but_not_a_string() {
     for v in ["null", "42", "true", "[\"en\"]", "{\"v\":\"en\"}", "-0.5e3"] {
-        let body = format!(r#"{{"params":{{"_meta":{{"{KEY}":{v}}}}}}}"#);
+        let body = format!(r#"{{"params":{{"_meta":{{"{ACCEPT_LANGUAGE_KEY}":{v}}}}}}}"#);
         let (raw, _) = both(&body).unwrap();
         assert_eq!(raw, RawPreference::NotString, "{body}");
     }
@@ -77,12 +76,14 @@ fn present_but_not_a_string() {
 
 #[test]
 fn escapes_are_decoded_into_an_owned_string_only_when_present() {
-    let body = format!(r#"{{"params":{{"_meta":{{"{KEY}":"fr-CA,\u0065n;q=0.5 \"\\\/\t"}}}}}}"#);
+    let body = format!(
+        r#"{{"params":{{"_meta":{{"{ACCEPT_LANGUAGE_KEY}":"fr-CA,\u0065n;q=0.5 \"\\\/\t"}}}}}}"#
+    );
     let (raw, _) = both(&body).unwrap();
     assert_eq!(raw.as_str(), Some("fr-CA,en;q=0.5 \"\\/\t"));
     assert!(matches!(raw, RawPreference::String(Cow::Owned(_))));
     // A surrogate pair.
-    let body = format!(r#"{{"params":{{"_meta":{{"{KEY}":"\ud83d\ude00"}}}}}}"#);
+    let body = format!(r#"{{"params":{{"_meta":{{"{ACCEPT_LANGUAGE_KEY}":"\ud83d\ude00"}}}}}}"#);
     assert_eq!(both(&body).unwrap().0.as_str(), Some("\u{1F600}"));
 }
 
@@ -96,23 +97,27 @@ fn escaped_keys_match_like_decoded_keys() {
 fn the_last_duplicate_key_wins_as_in_serde_json() {
     let cases = [
         (
-            format!(r#"{{"params":{{"_meta":{{"{KEY}":"en","{KEY}":"fr"}}}}}}"#),
+            format!(
+                r#"{{"params":{{"_meta":{{"{ACCEPT_LANGUAGE_KEY}":"en","{ACCEPT_LANGUAGE_KEY}":"fr"}}}}}}"#
+            ),
             Some("fr"),
         ),
         (
-            format!(r#"{{"params":{{"_meta":{{"{KEY}":"en"}},"_meta":{{}}}}}}"#),
+            format!(r#"{{"params":{{"_meta":{{"{ACCEPT_LANGUAGE_KEY}":"en"}},"_meta":{{}}}}}}"#),
             None,
         ),
         (
-            format!(r#"{{"params":{{"_meta":{{"{KEY}":"en"}}}},"params":{{}}}}"#),
+            format!(r#"{{"params":{{"_meta":{{"{ACCEPT_LANGUAGE_KEY}":"en"}}}},"params":{{}}}}"#),
             None,
         ),
         (
-            format!(r#"{{"params":{{}},"params":{{"_meta":{{"{KEY}":"ja"}}}}}}"#),
+            format!(r#"{{"params":{{}},"params":{{"_meta":{{"{ACCEPT_LANGUAGE_KEY}":"ja"}}}}}}"#),
             Some("ja"),
         ),
         (
-            format!(r#"{{"params":{{"_meta":{{"{KEY}":"en","{KEY}":1}}}}}}"#),
+            format!(
+                r#"{{"params":{{"_meta":{{"{ACCEPT_LANGUAGE_KEY}":"en","{ACCEPT_LANGUAGE_KEY}":1}}}}}}"#
+            ),
             None,
         ),
     ];
@@ -229,11 +234,11 @@ fn numbers_follow_the_json_grammar_only() {
         "-3.25e-7",
         "123456789012345678901234567890",
     ] {
-        let body = format!(r#"{{"id":{n},"params":{{"_meta":{{"{KEY}":"en"}}}}}}"#);
+        let body = format!(r#"{{"id":{n},"params":{{"_meta":{{"{ACCEPT_LANGUAGE_KEY}":"en"}}}}}}"#);
         assert_eq!(both(&body).unwrap().0.as_str(), Some("en"), "{n}");
     }
     // Valid JSON that does not fit an f64: the skim never converts numbers, so it reads on.
-    let body = format!(r#"{{"id":1e400,"params":{{"_meta":{{"{KEY}":"en"}}}}}}"#);
+    let body = format!(r#"{{"id":1e400,"params":{{"_meta":{{"{ACCEPT_LANGUAGE_KEY}":"en"}}}}}}"#);
     assert_eq!(
         extract_accept_language(body.as_bytes()).unwrap().as_str(),
         Some("en")
@@ -242,7 +247,7 @@ fn numbers_follow_the_json_grammar_only() {
 
 #[test]
 fn content_language_is_read_from_result_error_data_or_params() {
-    let cl = "io.modelcontextprotocol/contentLanguage";
+    let cl = CONTENT_LANGUAGE_KEY;
     let cases = [
         (
             format!(r#"{{"id":1,"result":{{"_meta":{{"{cl}":"fr-CA"}}}}}}"#),
@@ -269,7 +274,7 @@ fn content_language_is_read_from_result_error_data_or_params() {
             None,
         ),
         (
-            format!(r#"{{"id":1,"result":{{"_meta":{{"{KEY}":"de"}}}}}}"#),
+            format!(r#"{{"id":1,"result":{{"_meta":{{"{ACCEPT_LANGUAGE_KEY}":"de"}}}}}}"#),
             None,
         ),
     ];
@@ -292,7 +297,7 @@ fn content_language_is_read_from_result_error_data_or_params() {
 fn a_realistic_tools_call_body_of_64_kib() {
     let filler = "x".repeat(60 * 1024);
     let body = format!(
-        r#"{{"jsonrpc":"2.0","id":"call-1","method":"tools/call","params":{{"name":"summarize","arguments":{{"text":"{filler}","tags":[1,2.5,true,null,{{"a":"\u00e9"}}]}},"_meta":{{"progressToken":"p1","{KEY}":"de-CH, de;q=0.9, en;q=0.5"}}}}}}"#
+        r#"{{"jsonrpc":"2.0","id":"call-1","method":"tools/call","params":{{"name":"summarize","arguments":{{"text":"{filler}","tags":[1,2.5,true,null,{{"a":"\u00e9"}}]}},"_meta":{{"progressToken":"p1","{ACCEPT_LANGUAGE_KEY}":"de-CH, de;q=0.9, en;q=0.5"}}}}}}"#
     );
     let (raw, _) = both(&body).unwrap();
     assert_eq!(raw.as_str(), Some("de-CH, de;q=0.9, en;q=0.5"));

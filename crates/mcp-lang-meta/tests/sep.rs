@@ -5,10 +5,11 @@
 use mcp_lang_grammar::{AcceptLanguage, ContentLanguage};
 use mcp_lang_match::{Negotiator, Reason};
 use mcp_lang_meta::{
-    CacheRequest, CacheScope, DisplayField, IdentifierGuard, Localizer, ManualClock,
-    PreferenceBuilder, RawPreference, RequestLanguage, ResponseCache, Stored, WriteError,
-    accept_language_from_value, content_language_from_value, display_fields, write_accept_language,
-    write_content_language, write_error_content_language, write_notification_content_language,
+    CONTENT_LANGUAGE_KEY, CacheRequest, CacheScope, DisplayField, IdentifierGuard, Localizer,
+    ManualClock, PreferenceBuilder, RawPreference, RequestLanguage, ResponseCache, Stored,
+    WriteError, accept_language_from_value, content_language_from_value, display_fields,
+    write_accept_language, write_content_language, write_error_content_language,
+    write_notification_content_language,
 };
 use serde_json::{Value, json};
 
@@ -254,10 +255,7 @@ fn content_language_is_carried_in_result_meta_for_a_successful_or_input_required
     ] {
         let mut response = json!({"jsonrpc": "2.0", "id": 1, "result": result});
         write_content_language(&mut response, "fr").unwrap();
-        assert_eq!(
-            response["result"]["_meta"]["io.modelcontextprotocol/contentLanguage"],
-            "fr"
-        );
+        assert_eq!(response["result"]["_meta"][CONTENT_LANGUAGE_KEY], "fr");
     }
 }
 
@@ -267,7 +265,7 @@ fn content_language_is_carried_in_error_data_meta_for_a_localized_error() {
         json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32602, "message": "Ville inconnue"}});
     write_content_language(&mut response, "fr").unwrap();
     assert_eq!(
-        response["error"]["data"]["_meta"]["io.modelcontextprotocol/contentLanguage"],
+        response["error"]["data"]["_meta"][CONTENT_LANGUAGE_KEY],
         "fr"
     );
 }
@@ -276,10 +274,7 @@ fn content_language_is_carried_in_error_data_meta_for_a_localized_error() {
 fn content_language_is_carried_in_params_meta_for_a_localized_notification() {
     let mut note = json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progressToken": 1, "progress": 5}});
     write_content_language(&mut note, "ja").unwrap();
-    assert_eq!(
-        note["params"]["_meta"]["io.modelcontextprotocol/contentLanguage"],
-        "ja"
-    );
+    assert_eq!(note["params"]["_meta"][CONTENT_LANGUAGE_KEY], "ja");
     let mut params = json!({"progressToken": 1, "progress": 5, "_meta": {"other": 1}});
     write_notification_content_language(&mut params, "ga").unwrap();
     assert_eq!(
@@ -797,11 +792,15 @@ fn a_cached_response_must_not_be_served_for_a_different_preference_even_when_bot
         cache.get(&CacheRequest::new("tools/list").accept_language(Some(p2))),
         None
     );
-    // Not even a different spelling of the same preference (D10: the raw string).
-    assert_eq!(
-        cache.get(&CacheRequest::new("tools/list").accept_language(Some("fr-ca"))),
-        None
-    );
+    // Not a different spelling of the same preference (D10: the raw string),
+    // one that adds a wildcard, or none at all.
+    for other in [Some("fr-ca"), Some("fr-CA,*;q=0.1"), None] {
+        assert_eq!(
+            cache.get(&CacheRequest::new("tools/list").accept_language(other)),
+            None,
+            "{other:?}"
+        );
+    }
     assert!(
         cache
             .get(&CacheRequest::new("tools/list").accept_language(Some(p1)))
@@ -963,6 +962,23 @@ fn clients_should_send_only_the_detail_needed_for_the_interaction() {
             .as_deref(),
         Some("de-DE,en-US;q=0.9")
     );
+    // Whatever the user's list holds, at most the configured number of
+    // ranges, and no region, variant, extension or private use when dropped.
+    let user = [
+        "zh-Hant-TW",
+        "en-US-u-ca-buddhist",
+        "de-DE-1996",
+        "fr-CA",
+        "ja",
+    ];
+    let two = PreferenceBuilder::new()
+        .languages(user)
+        .max_ranges(2)
+        .drop_region(true)
+        .build()
+        .unwrap();
+    assert_eq!(two, "zh-Hant,en;q=0.9");
+    assert!(AcceptLanguage::parse(&two).is_ok());
     let ten = PreferenceBuilder::new().languages(
         ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"].map(|l| format!("{l}{l}")),
     );
@@ -1079,7 +1095,7 @@ fn agreement_is_evaluated_before_grammar_so_a_malformed_value_that_agrees_is_an_
     assert!(agree(raw.as_meta_value(), [&b"FR"[..]]).is_mismatch());
 }
 
-// ------------------------------------------------- Review (engineer K) regressions
+// ------------------------------------------------------- Writers and reader edges
 
 #[test]
 fn a_writer_never_generates_an_empty_list_element() {
@@ -1201,7 +1217,7 @@ fn the_guard_ignores_an_unchanged_non_string_at_a_display_path() {
         "result": {"tools": [{"name": "t", "title": 7}]}});
     assert_eq!(IdentifierGuard::new().check(&message, &message.clone()), []);
     let mut changed = message.clone();
-    changed["_meta"]["io.modelcontextprotocol/contentLanguage"] = json!(false);
+    changed["_meta"][CONTENT_LANGUAGE_KEY] = json!(false);
     changed["result"]["tools"][0]["title"] = json!("7");
     let paths: Vec<_> = IdentifierGuard::new()
         .check(&message, &changed)

@@ -8,13 +8,15 @@
 //! loopback behind the SEP-2792 tower layer and prints the status and the
 //! language headers. Nothing is scripted on the server side.
 //!
+//! ```no_run
+//! # async fn example() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+//! mcp_lang_reference::demo::run(&mut std::io::stdout()).await?;
+//! # Ok(()) }
 //! ```
-//! let mut out = Vec::new();
-//! let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-//! runtime.block_on(mcp_lang_reference::demo::run(&mut out)).unwrap();
-//! assert!(String::from_utf8(out).unwrap().contains("SEP-2792"));
-//! ```
+//!
+//! (`tests/demo.rs` runs it and checks the story.)
 
+use mcp_lang_rmcp::{ACCEPT_LANGUAGE_KEY, CONTENT_LANGUAGE_KEY};
 use std::io::Write;
 use std::net::SocketAddr;
 
@@ -28,8 +30,6 @@ use crate::ReferenceServer;
 use crate::serve::{HttpMode, MCP_PATH, spawn_http};
 use crate::wire;
 
-const ACCEPT: &str = "io.modelcontextprotocol/acceptLanguage";
-const CONTENT: &str = "io.modelcontextprotocol/contentLanguage";
 const LEGACY: &str = "2025-11-25";
 
 type DemoResult<T = ()> = Result<T, Box<dyn std::error::Error + Send + Sync>>;
@@ -91,15 +91,15 @@ impl LineClient {
 
 fn meta(preference: Option<&str>) -> Value {
     match preference {
-        Some(p) => json!({ ACCEPT: p }),
+        Some(p) => json!({ ACCEPT_LANGUAGE_KEY: p }),
         None => json!({}),
     }
 }
 
 fn reported(response: &Value) -> String {
-    let value = response["result"]["_meta"][CONTENT]
+    let value = response["result"]["_meta"][CONTENT_LANGUAGE_KEY]
         .as_str()
-        .or_else(|| response["error"]["data"]["_meta"][CONTENT].as_str());
+        .or_else(|| response["error"]["data"]["_meta"][CONTENT_LANGUAGE_KEY].as_str());
     value.map_or_else(|| "(none)".to_owned(), |v| format!("{v:?}"))
 }
 
@@ -145,19 +145,19 @@ impl Story<'_> {
 /// The server could not start, an exchange failed, or a SEP behaviour did not
 /// hold (the demo checks what it shows and stops at the first surprise).
 ///
-/// ```
+/// ```no_run
+/// # async fn example() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
 /// let mut out = Vec::new();
-/// let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-/// runtime.block_on(mcp_lang_reference::demo::run(&mut out)).unwrap();
-/// let story = String::from_utf8(out).unwrap();
-/// assert!(story.contains("Météo actuelle"));
+/// mcp_lang_reference::demo::run(&mut out).await?;
+/// assert!(String::from_utf8(out)?.contains("Météo actuelle"));
+/// # Ok(()) }
 /// ```
 pub async fn run(out: &mut dyn Write) -> DemoResult {
     let mut story = Story { out };
     let server = ReferenceServer::new()?;
     story.line("SEP-2792 per-request user language preference: the mcp-lang reference server")?;
     story.line(format!(
-        "Supported languages: {} (default {}); the preference travels in _meta {ACCEPT:?}.",
+        "Supported languages: {} (default {}); the preference travels in _meta {ACCEPT_LANGUAGE_KEY:?}.",
         server
             .languages()
             .supported()
@@ -187,7 +187,7 @@ pub async fn run(out: &mut dyn Write) -> DemoResult {
                 "protocolVersion": LEGACY,
                 "capabilities": {"elicitation": {}},
                 "clientInfo": {"name": "mcp-lang-demo", "version": env!("CARGO_PKG_VERSION")},
-                "_meta": { ACCEPT: "ga" }
+                "_meta": { ACCEPT_LANGUAGE_KEY: "ga" }
             }),
             "",
         )
@@ -279,7 +279,7 @@ pub async fn run(out: &mut dyn Write) -> DemoResult {
             let email = &params["requestedSchema"]["properties"]["email"];
             story.line(format!(
                 "   ← elicitation/create (params._meta contentLanguage {})\n       message: {}\n       property key \"email\" (type {}, format {}): title {}, description {}",
-                params["_meta"][CONTENT], params["message"], email["type"], email["format"], email["title"], email["description"]
+                params["_meta"][CONTENT_LANGUAGE_KEY], params["message"], email["type"], email["format"], email["title"], email["description"]
             ))?;
         }
     }
@@ -297,7 +297,7 @@ pub async fn run(out: &mut dyn Write) -> DemoResult {
     let outcome = stdio
         .request(
             "tools/call",
-            json!({"name": "prepare_report", "arguments": {}, "_meta": {ACCEPT: "ja", "progressToken": "report-1"}}),
+            json!({"name": "prepare_report", "arguments": {}, "_meta": {ACCEPT_LANGUAGE_KEY: "ja", "progressToken": "report-1"}}),
             "",
         )
         .await?;
@@ -313,7 +313,7 @@ pub async fn run(out: &mut dyn Write) -> DemoResult {
             params["progress"],
             params["total"],
             params["message"],
-            params["_meta"][CONTENT]
+            params["_meta"][CONTENT_LANGUAGE_KEY]
         ))?;
     }
     story.line(format!(
@@ -403,7 +403,7 @@ async fn http_part(story: &mut Story<'_>, server: ReferenceServer) -> DemoResult
         ("de", &[], "header stripped by an intermediary: tolerated"),
     ];
     for (meta_value, lines, why) in cases {
-        let body = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {"_meta": {ACCEPT: meta_value}}});
+        let body = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {"_meta": {ACCEPT_LANGUAGE_KEY: meta_value}}});
         let mut headers = vec![version[0]];
         headers.extend(lines.iter().map(|l| ("Accept-Language", *l)));
         let exchange = wire::post(addr, MCP_PATH, &headers, &body.to_string()).await?;
@@ -431,7 +431,7 @@ async fn http_part(story: &mut Story<'_>, server: ReferenceServer) -> DemoResult
     let body = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {
     "name": "send_confirmation", "arguments": {},
     "_meta": {
-        ACCEPT: "de",
+        ACCEPT_LANGUAGE_KEY: "de",
         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
         "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}},
         "io.modelcontextprotocol/clientInfo": {"name": "mcp-lang-demo", "version": env!("CARGO_PKG_VERSION")}

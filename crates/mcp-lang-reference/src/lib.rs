@@ -1,15 +1,15 @@
 //! The reference MCP server of SEP-2792 "Per-Request User Language
 //! Preference", on rmcp.
 //!
-//! It exists so that a reviewer, an SDK maintainer or a conformance suite can
-//! see every behaviour of the SEP on a real server: localized `tools/list`
-//! titles with stable names, a localized `serverInfo` title, an elicitation and
-//! progress messages in the request's language, an explicit `language`
-//! argument that wins for the content it controls, list results with `ttlMs` and
-//! `cacheScope`, and `io.modelcontextprotocol/contentLanguage` on every result,
-//! localized error and notification. Catalogs are Fluent files in
-//! `data/catalogs/` (English — the default —, French, Canadian French, German,
-//! Japanese, Irish).
+//! It exists so that anyone evaluating the SEP, an SDK maintainer or a
+//! conformance suite can see every behaviour of the SEP on a real server:
+//! localized `tools/list` titles with stable names, a localized `serverInfo`
+//! title, an elicitation and progress messages in the request's language, an
+//! explicit `language` argument that wins for the content it controls, list
+//! results with `ttlMs` and `cacheScope`, and
+//! `io.modelcontextprotocol/contentLanguage` on every result, localized error
+//! and notification. Catalogs are Fluent files in `data/catalogs/` (English —
+//! the default —, French, Canadian French, German, Japanese, Irish).
 //!
 //! Use it to try the SEP, as the target of `mcp-lang conformance`, or as an
 //! example of `mcp-lang-rmcp`. It is not a framework: a real server keeps its
@@ -41,7 +41,7 @@ pub mod fixtures;
 #[cfg(any(feature = "stdio", feature = "http"))]
 pub mod serve;
 pub mod server;
-#[cfg(feature = "demo")]
+#[cfg(feature = "http")]
 pub mod wire;
 
 pub use server::ReferenceServer;

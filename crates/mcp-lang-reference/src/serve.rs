@@ -33,16 +33,18 @@
 //! cannot be read is not answered (JSON-RPC never answers those), and a line
 //! over rmcp's 16 MiB limit is answered `-32600` with `"id": null`.
 //!
-//! ```
+//! ```no_run
 //! use std::net::SocketAddr;
 //! use mcp_lang_reference::{ReferenceServer, serve::{HttpMode, spawn_http}};
 //!
-//! # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
-//! let http = spawn_http(ReferenceServer::new().unwrap(), SocketAddr::from(([127, 0, 0, 1], 0)), HttpMode::Stateless).await.unwrap();
-//! assert!(http.url().ends_with("/mcp"));
-//! http.shutdown().await;
-//! # });
+//! # async fn example() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+//! let http = spawn_http(ReferenceServer::new()?, SocketAddr::from(([127, 0, 0, 1], 8080)), HttpMode::Stateless).await?;
+//! println!("serving on {}", http.url()); // http://127.0.0.1:8080/mcp
+//! http.wait().await?;
+//! # Ok(()) }
 //! ```
+//!
+//! The crate's `tests/serving.rs` runs each of these functions.
 
 #[cfg(feature = "http")]
 mod conn;
@@ -155,20 +157,17 @@ pub fn stdio_transport() -> impl rmcp::transport::Transport<rmcp::RoleServer> + 
 /// for text that is not JSON, `-32600` with the id as written for JSON that is
 /// not a message, and the session goes on.
 ///
-/// ```
+/// ```no_run
 /// use mcp_lang_reference::{ReferenceServer, serve::{serve_transport, stream_transport}};
-/// use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 ///
-/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// # async fn example() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+/// // The server on one end of an in-process pipe; a client writes JSON-RPC
+/// // lines on the other.
 /// let (server_io, client_io) = tokio::io::duplex(1 << 16);
 /// let (read, write) = tokio::io::split(server_io);
-/// tokio::spawn(serve_transport(ReferenceServer::new().unwrap(), stream_transport(read, write)));
-/// let (read, mut write) = tokio::io::split(client_io);
-/// let list = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/acceptLanguage":"de","io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"doc","version":"0"}}}}"#;
-/// write.write_all(format!("{list}\n").as_bytes()).await.unwrap();
-/// let answer = BufReader::new(read).lines().next_line().await.unwrap().unwrap();
-/// assert!(answer.contains(r#""io.modelcontextprotocol/contentLanguage":"de""#), "{answer}");
-/// # });
+/// tokio::spawn(serve_transport(ReferenceServer::new()?, stream_transport(read, write)));
+/// # drop(client_io);
+/// # Ok(()) }
 /// ```
 pub fn stream_transport<R, W>(
     read: R,
@@ -207,26 +206,17 @@ where
 /// The axum router with the MCP endpoint at [`MCP_PATH`], behind the
 /// SEP-2792 layer. `cancel` stops rmcp's open streams on shutdown.
 ///
-/// Driven in process, without a socket:
+/// A tower service like any other: serve it with [`spawn_router`], or drive
+/// it in process with `tower_service::Service::call` (as
+/// `tests/serving.rs` does).
 ///
 /// ```
-/// use axum::body::Body;
-/// use http::{Request, header::{CONTENT_LANGUAGE, CONTENT_TYPE}};
 /// use mcp_lang_reference::{ReferenceServer, serve::{HttpMode, MCP_PATH, http_router}};
 /// use tokio_util::sync::CancellationToken;
-/// use tower_service::Service;
 ///
-/// let server = ReferenceServer::new().unwrap();
-/// let mut router = http_router(server, HttpMode::Stateless, CancellationToken::new());
-/// let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",
-///   "capabilities":{},"clientInfo":{"name":"doc","version":"0"},
-///   "_meta":{"io.modelcontextprotocol/acceptLanguage":"ga"}}}"#;
-/// let request = Request::post(MCP_PATH).header(CONTENT_TYPE, "application/json")
-///     .header("accept", "application/json, text/event-stream").header("host", "localhost")
-///     .header("accept-language", "ga").body(Body::from(init)).unwrap();
-/// # let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-/// let response = runtime.block_on(router.call(request)).unwrap();
-/// assert_eq!(response.headers()[CONTENT_LANGUAGE], "ga");
+/// let router = http_router(ReferenceServer::new().unwrap(), HttpMode::Stateless, CancellationToken::new());
+/// let app: axum::Router = axum::Router::new().nest_service("/v1", router); // the endpoint is now /v1/mcp
+/// # let _ = (app, MCP_PATH);
 /// ```
 pub fn http_router(
     server: ReferenceServer,
@@ -282,16 +272,16 @@ where
 #[cfg(feature = "http")]
 /// A running HTTP server: its address and a handle to stop it.
 ///
-/// ```
+/// ```no_run
 /// use std::net::SocketAddr;
-/// use mcp_lang_reference::{ReferenceServer, serve::{HttpMode, spawn_http}};
+/// use mcp_lang_reference::{ReferenceServer, serve::{HttpMode, HttpServer, spawn_http}};
 ///
-/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+/// # async fn example() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
 /// let any_port = SocketAddr::from(([127, 0, 0, 1], 0));
-/// let http = spawn_http(ReferenceServer::new().unwrap(), any_port, HttpMode::Stateless).await.unwrap();
-/// assert_ne!(http.local_addr().port(), 0);
+/// let http: HttpServer = spawn_http(ReferenceServer::new()?, any_port, HttpMode::Stateless).await?;
+/// println!("{} on port {}", http.url(), http.local_addr().port());
 /// http.shutdown().await;
-/// # });
+/// # Ok(()) }
 /// ```
 #[derive(Debug)]
 pub struct HttpServer {
@@ -304,15 +294,10 @@ pub struct HttpServer {
 impl HttpServer {
     /// The bound address (useful with port 0).
     ///
-    /// ```
-    /// use std::net::SocketAddr;
-    /// use mcp_lang_reference::{ReferenceServer, serve::{HttpMode, spawn_http}};
-    ///
-    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
-    /// let http = spawn_http(ReferenceServer::new().unwrap(), SocketAddr::from(([127, 0, 0, 1], 0)), HttpMode::Stateless).await.unwrap();
-    /// assert!(http.local_addr().ip().is_loopback());
-    /// # http.shutdown().await;
-    /// # });
+    /// ```no_run
+    /// # async fn example(http: mcp_lang_reference::serve::HttpServer) {
+    /// let port = http.local_addr().port(); // never 0, even when port 0 was asked for
+    /// # let _ = port; }
     /// ```
     pub fn local_addr(&self) -> SocketAddr {
         self.addr
@@ -320,15 +305,10 @@ impl HttpServer {
 
     /// The endpoint URL, `http://ADDR/mcp`.
     ///
-    /// ```
-    /// use std::net::SocketAddr;
-    /// use mcp_lang_reference::{ReferenceServer, serve::{HttpMode, spawn_http}};
-    ///
-    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
-    /// let http = spawn_http(ReferenceServer::new().unwrap(), SocketAddr::from(([127, 0, 0, 1], 0)), HttpMode::Stateless).await.unwrap();
+    /// ```no_run
+    /// # async fn example(http: mcp_lang_reference::serve::HttpServer) {
     /// assert_eq!(http.url(), format!("http://{}/mcp", http.local_addr()));
-    /// # http.shutdown().await;
-    /// # });
+    /// # }
     /// ```
     pub fn url(&self) -> String {
         format!("http://{}{MCP_PATH}", self.addr)
@@ -336,16 +316,12 @@ impl HttpServer {
 
     /// Stops accepting, ends open streams, and waits for the server task.
     ///
-    /// ```
-    /// use std::net::SocketAddr;
-    /// use mcp_lang_reference::{ReferenceServer, serve::{HttpMode, spawn_http}};
-    ///
-    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
-    /// let http = spawn_http(ReferenceServer::new().unwrap(), SocketAddr::from(([127, 0, 0, 1], 0)), HttpMode::Sessions).await.unwrap();
+    /// ```no_run
+    /// # async fn example(http: mcp_lang_reference::serve::HttpServer) {
     /// let addr = http.local_addr();
     /// http.shutdown().await;
     /// assert!(tokio::net::TcpStream::connect(addr).await.is_err()); // no longer listening
-    /// # });
+    /// # }
     /// ```
     pub async fn shutdown(self) {
         self.cancel.cancel();
@@ -385,23 +361,19 @@ impl HttpServer {
 ///
 /// The address cannot be bound.
 ///
-/// A `tools/list` over loopback, with the raw HTTP/1.1 helper of the `demo`
-/// feature:
+/// A `tools/list` over loopback, with [`crate::wire`]:
 ///
-/// ```
-/// # #[cfg(feature = "demo")] {
+/// ```no_run
 /// use std::net::SocketAddr;
 /// use mcp_lang_reference::{ReferenceServer, serve::{HttpMode, MCP_PATH, spawn_http}, wire::post};
 ///
-/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
-/// let http = spawn_http(ReferenceServer::new().unwrap(), SocketAddr::from(([127, 0, 0, 1], 0)), HttpMode::Stateless).await.unwrap();
+/// # async fn example() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+/// let http = spawn_http(ReferenceServer::new()?, SocketAddr::from(([127, 0, 0, 1], 0)), HttpMode::Stateless).await?;
 /// let list = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/acceptLanguage":"fr"}}}"#;
-/// let headers = [("MCP-Protocol-Version", "2025-11-25"), ("Accept-Language", "fr")];
-/// let exchange = post(http.local_addr(), MCP_PATH, &headers, list).await.unwrap();
+/// let exchange = post(http.local_addr(), MCP_PATH, &[("Accept-Language", "fr")], list).await?;
 /// assert_eq!(exchange.header_values("content-language"), ["fr"]);
 /// http.shutdown().await;
-/// # });
-/// # }
+/// # Ok(()) }
 /// ```
 pub async fn spawn_http(
     server: ReferenceServer,
@@ -421,17 +393,16 @@ pub async fn spawn_http(
 ///
 /// The address cannot be bound.
 ///
-/// ```
+/// ```no_run
 /// use std::net::SocketAddr;
 /// use mcp_lang_reference::{ReferenceServer, serve::{HttpMode, http_router, spawn_router}};
 ///
-/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
-/// let server = ReferenceServer::new().unwrap();
+/// # async fn example() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+/// let server = ReferenceServer::new()?;
 /// let any_port = SocketAddr::from(([127, 0, 0, 1], 0));
-/// let http = spawn_router(any_port, move |cancel| http_router(server, HttpMode::Stateless, cancel)).await.unwrap();
-/// assert!(http.url().ends_with("/mcp"));
-/// http.shutdown().await;
-/// # });
+/// let http = spawn_router(any_port, move |cancel| http_router(server, HttpMode::Stateless, cancel)).await?;
+/// # http.shutdown().await;
+/// # Ok(()) }
 /// ```
 pub async fn spawn_router(
     addr: SocketAddr,
@@ -448,26 +419,20 @@ pub async fn spawn_router(
 ///
 /// The address cannot be bound.
 ///
-/// A client that sends its request head too slowly is cut off:
+/// A client that sends its request head too slowly is cut off after 2 s
+/// (`tests/limits.rs` shows each limit at work):
 ///
-/// ```
+/// ```no_run
 /// use std::{net::SocketAddr, time::Duration};
 /// use mcp_lang_reference::{ReferenceServer, serve::{HttpLimits, HttpMode, http_router, spawn_router_with}};
-/// use tokio::io::{AsyncReadExt, AsyncWriteExt};
 ///
-/// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
-/// let server = ReferenceServer::new().unwrap();
-/// let limits = HttpLimits::new().header_read_timeout(Duration::from_millis(200));
+/// # async fn example() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+/// let server = ReferenceServer::new()?;
+/// let limits = HttpLimits::new().header_read_timeout(Duration::from_secs(2));
 /// let any_port = SocketAddr::from(([127, 0, 0, 1], 0));
-/// let http = spawn_router_with(any_port, limits, move |cancel| http_router(server, HttpMode::Stateless, cancel)).await.unwrap();
-///
-/// let mut slow = tokio::net::TcpStream::connect(http.local_addr()).await.unwrap();
-/// slow.write_all(b"POST /mcp HTTP/1.1\r\nHost: a\r\n").await.unwrap(); // and nothing more
-/// let mut rest = Vec::new();
-/// let closed = tokio::time::timeout(Duration::from_secs(10), slow.read_to_end(&mut rest)).await;
-/// assert!(closed.is_ok(), "the server closed the connection");
-/// http.shutdown().await;
-/// # });
+/// let http = spawn_router_with(any_port, limits, move |cancel| http_router(server, HttpMode::Stateless, cancel)).await?;
+/// # http.shutdown().await;
+/// # Ok(()) }
 /// ```
 pub async fn spawn_router_with(
     addr: SocketAddr,

@@ -6,6 +6,7 @@
 
 #![allow(deprecated)] // sampling and logging: legacy in rmcp, what the official suite checks
 
+use mcp_lang_rmcp::CONTENT_LANGUAGE_KEY;
 use std::sync::{Arc, Mutex};
 
 use mcp_lang_reference::{
@@ -27,8 +28,6 @@ use rmcp::{
     service::{NotificationContext, RequestContext, RunningService},
 };
 use serde_json::{Value, json};
-
-const CONTENT_LANGUAGE: &str = "io.modelcontextprotocol/contentLanguage";
 
 /// A client with sampling and elicitation that records what the server sends
 /// it, with each message's `_meta`.
@@ -278,7 +277,7 @@ async fn the_fixtures_are_present_with_the_option_and_report_their_language() {
         [0.0, 50.0, 100.0]
     );
     for (_, meta) in &progress {
-        assert_eq!(meta[CONTENT_LANGUAGE], "en", "{meta}");
+        assert_eq!(meta[CONTENT_LANGUAGE_KEY], "en", "{meta}");
     }
 
     // Three info log messages, stamped `en`; none once the level is above info.
@@ -290,7 +289,7 @@ async fn the_fixtures_are_present_with_the_option_and_report_their_language() {
     assert_eq!(logs.len(), 3, "{logs:?}");
     assert_eq!(logs[0].0, "Tool execution started");
     for (_, meta) in &logs {
-        assert_eq!(meta[CONTENT_LANGUAGE], "en", "{meta}");
+        assert_eq!(meta[CONTENT_LANGUAGE_KEY], "en", "{meta}");
     }
     let set_level = ClientRequest::SetLevelRequest(SetLevelRequest::new(
         SetLevelRequestParams::new(LoggingLevel::Warning),

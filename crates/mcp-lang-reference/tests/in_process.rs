@@ -7,6 +7,7 @@ mod common;
 use common::RecordingClient;
 use mcp_lang_reference::{ReferenceServer, catalog::Catalog};
 use mcp_lang_rmcp::client::{content_language, send_with_preference};
+use mcp_lang_rmcp::{ACCEPT_LANGUAGE_KEY, CONTENT_LANGUAGE_KEY};
 use rmcp::{
     RoleClient, ServiceExt,
     model::{
@@ -16,8 +17,6 @@ use rmcp::{
     service::{ClientLifecycleMode, RunningService},
 };
 use serde_json::{Value, json};
-
-const CONTENT_LANGUAGE: &str = "io.modelcontextprotocol/contentLanguage";
 
 async fn connect(
     client: RecordingClient,
@@ -64,7 +63,7 @@ async fn send_raw(
     let mut options = rmcp::service::PeerRequestOptions::no_options();
     if let Some(value) = value {
         let mut meta = rmcp::model::RequestMetaObject::new();
-        meta.insert("io.modelcontextprotocol/acceptLanguage".to_owned(), value);
+        meta.insert(ACCEPT_LANGUAGE_KEY.to_owned(), value);
         options.meta = Some(meta);
     }
     peer.send_request_with_option(request, options)
@@ -206,7 +205,7 @@ async fn explicit_language_argument_wins_for_the_document() {
     .await
     .unwrap();
     let value = wire(&result);
-    assert_eq!(value["_meta"][CONTENT_LANGUAGE], "ga");
+    assert_eq!(value["_meta"][CONTENT_LANGUAGE_KEY], "ga");
     assert_eq!(
         value["content"][0]["text"],
         catalog.text("ga", "udhr-article-1")
@@ -222,7 +221,7 @@ async fn explicit_language_argument_wins_for_the_document() {
     )
     .await
     .unwrap();
-    assert_eq!(wire(&result)["_meta"][CONTENT_LANGUAGE], "de");
+    assert_eq!(wire(&result)["_meta"][CONTENT_LANGUAGE_KEY], "de");
     // An edition that does not exist: a localized error, code unchanged.
     let error = send_with_preference(
         peer,
@@ -256,7 +255,7 @@ async fn progress_messages_are_in_the_request_language_with_stable_tokens() {
     let token = &progress[0].0.progress_token;
     for (i, (note, meta)) in progress.iter().enumerate() {
         assert_eq!(&note.progress_token, token, "the token is never altered");
-        assert_eq!(meta[CONTENT_LANGUAGE], "ja");
+        assert_eq!(meta[CONTENT_LANGUAGE_KEY], "ja");
         assert_eq!(note.progress, (i + 1) as f64);
     }
     assert_eq!(
@@ -290,7 +289,7 @@ async fn elicitation_request_is_localized_with_a_stable_key() {
     assert_eq!(email["type"], "string");
     assert_eq!(email["format"], "email");
     assert_eq!(shown["requestedSchema"]["required"], json!(["email"]));
-    assert_eq!(elicitations[0].1[CONTENT_LANGUAGE], "de");
+    assert_eq!(elicitations[0].1[CONTENT_LANGUAGE_KEY], "de");
     client.cancel().await.unwrap();
 }
 
@@ -323,7 +322,7 @@ async fn input_required_elicitation_has_the_seps_shape_on_2026_07_28() {
         params["requestedSchema"]["properties"]["email"]["title"],
         "E-Mail-Adresse"
     );
-    assert_eq!(value["_meta"][CONTENT_LANGUAGE], "de");
+    assert_eq!(value["_meta"][CONTENT_LANGUAGE_KEY], "de");
     // The retry carries the answer (and, being a new request, its own preference).
     let mut responses = std::collections::BTreeMap::new();
     responses.insert(
@@ -359,6 +358,6 @@ async fn errors_are_localized_in_error_data_meta_with_stable_codes() {
     };
     assert_eq!(data.code.0, -32602);
     assert_eq!(data.message, "Uirlis anaithnid: no_such_tool");
-    assert_eq!(data.data.unwrap()["_meta"][CONTENT_LANGUAGE], "ga");
+    assert_eq!(data.data.unwrap()["_meta"][CONTENT_LANGUAGE_KEY], "ga");
     client.cancel().await.unwrap();
 }

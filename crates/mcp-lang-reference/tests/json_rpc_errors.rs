@@ -6,11 +6,14 @@
 //! instead of rmcp's plain-text `415`).
 
 use std::net::SocketAddr;
+use std::time::Duration;
 
 use mcp_lang_reference::{
     ReferenceServer,
     serve::{HttpMode, MCP_PATH, serve_transport, spawn_http, stream_transport},
+    wire::{self, Exchange},
 };
+use mcp_lang_rmcp::CONTENT_LANGUAGE_KEY;
 use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
@@ -116,7 +119,7 @@ async fn stdio_answers_what_it_cannot_read_and_goes_on() {
     let json: Value = serde_json::from_str(&answer).unwrap();
     assert_eq!(json["id"], "after", "{answer}");
     assert_eq!(
-        json["result"]["_meta"]["io.modelcontextprotocol/contentLanguage"], "fr",
+        json["result"]["_meta"][CONTENT_LANGUAGE_KEY], "fr",
         "{answer}"
     );
 
@@ -153,13 +156,13 @@ async fn http_answers_a_body_it_cannot_read_with_400_and_a_json_rpc_error() {
         .unwrap();
     let addr = http.local_addr();
     for (what, body) in not_json() {
-        let (status, head, body) = raw_post(addr, "application/json", &body).await;
-        assert_eq!(status, 400, "{what}: {head}");
+        let answer = raw_post(addr, "application/json", &body).await;
+        assert_eq!(answer.status, 400, "{what}: {answer:?}");
         assert!(
-            head.contains("content-type: application/json"),
-            "{what}: {head}"
+            answer.header_values("content-type")[0].starts_with("application/json"),
+            "{what}: {answer:?}"
         );
-        let json: Value = serde_json::from_slice(&body).unwrap();
+        let json = answer.json().unwrap();
         assert_eq!(json["error"]["code"], -32700, "{what}: {json}");
         assert!(json.get("id").is_some_and(Value::is_null), "{what}: {json}");
     }
@@ -167,56 +170,40 @@ async fn http_answers_a_body_it_cannot_read_with_400_and_a_json_rpc_error() {
         r#""params":{"_meta":{"#,
         r#""params":{"_meta":{},"_meta":{"#,
     );
-    let (status, head, body) = raw_post(
+    let answer = raw_post(
         addr,
         "application/json; charset=utf-8",
         duplicated.as_bytes(),
     )
     .await;
-    assert_eq!(status, 400, "{head}");
-    let text = String::from_utf8(body).unwrap();
+    assert_eq!(answer.status, 400, "{answer:?}");
+    let text = String::from_utf8(answer.body).unwrap();
     assert!(
         text.starts_with(r#"{"jsonrpc":"2.0","id":1e2,"error":{"code":-32600,"#),
         "{text}"
     );
     // Another media type is still rmcp's own `415`, about the media type.
-    let (status, head, _) = raw_post(addr, "text/plain", http_list("9").as_bytes()).await;
-    assert_eq!(status, 415, "{head}");
+    let answer = raw_post(addr, "text/plain", http_list("9").as_bytes()).await;
+    assert_eq!(answer.status, 415, "{answer:?}");
     // Still serving.
-    let (status, head, body) = raw_post(addr, "application/json", http_list("8").as_bytes()).await;
-    assert_eq!(status, 200, "{head}");
-    let json: Value = serde_json::from_slice(&body).unwrap();
-    assert_eq!(json["id"], 8);
+    let answer = raw_post(addr, "application/json", http_list("8").as_bytes()).await;
+    assert_eq!(answer.status, 200, "{answer:?}");
+    assert_eq!(answer.json().unwrap()["id"], 8);
     http.shutdown().await;
 }
 
-/// POSTs `body` (any bytes) with `Connection: close`; the status, the head
-/// (lower case) and the body of the answer, which has a `Content-Length`.
-async fn raw_post(addr: SocketAddr, content_type: &str, body: &[u8]) -> (u16, String, Vec<u8>) {
-    use tokio::io::AsyncReadExt;
-    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
-    let head = format!(
-        "POST {MCP_PATH} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: {content_type}\r\n\
-         Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2025-11-25\r\n\
-         Connection: close\r\nContent-Length: {}\r\n\r\n",
-        body.len()
-    );
-    stream.write_all(head.as_bytes()).await.unwrap();
-    stream.write_all(body).await.unwrap();
-    let mut answer = Vec::new();
-    tokio::time::timeout(
-        std::time::Duration::from_secs(20),
-        stream.read_to_end(&mut answer),
-    )
-    .await
-    .expect("an answer within 20 s")
-    .unwrap();
-    let split = answer.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
-    let head = String::from_utf8_lossy(&answer[..split]).to_ascii_lowercase();
-    let status = head
-        .split(' ')
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
-    (status, head, answer[split + 4..].to_vec())
+/// POSTs `body` (any bytes) with this `Content-Type`; the answer.
+async fn raw_post(addr: SocketAddr, content_type: &str, body: &[u8]) -> Exchange {
+    let host = addr.to_string();
+    let lines = [
+        ("Host", host.as_str()),
+        ("Content-Type", content_type),
+        ("Accept", "application/json, text/event-stream"),
+        ("MCP-Protocol-Version", "2025-11-25"),
+    ];
+    let request = wire::request("POST", MCP_PATH, &lines, body);
+    tokio::time::timeout(Duration::from_secs(20), wire::send(addr, &request))
+        .await
+        .expect("an answer within 20 s")
+        .unwrap()
 }

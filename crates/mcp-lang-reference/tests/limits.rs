@@ -28,6 +28,7 @@ use std::{
 use mcp_lang_reference::serve::{
     HttpLimits, HttpMode, HttpServer, MCP_PATH, http_router_for, spawn_router_with,
 };
+use mcp_lang_reference::wire::Exchange;
 use rmcp::{
     ClientHandler, ErrorData, RoleClient, RoleServer, ServerHandler, ServiceExt,
     model::{
@@ -37,7 +38,7 @@ use rmcp::{
     service::{NotificationContext, RequestContext},
     transport::StreamableHttpClientTransport,
 };
-use serde_json::{Value, json};
+use serde_json::json;
 use tokio::{
     io::{AsyncReadExt, AsyncWriteExt},
     net::TcpStream,
@@ -133,28 +134,9 @@ async fn read_until_closed(stream: &mut (impl AsyncReadExt + Unpin)) -> Vec<u8> 
     answer
 }
 
-fn status(answer: &[u8]) -> u16 {
-    String::from_utf8_lossy(answer)
-        .split(' ')
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0)
-}
-
-fn body_json(answer: &[u8]) -> Value {
-    let split = answer
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .expect("a response head");
-    serde_json::from_slice(&answer[split + 4..]).unwrap()
-}
-
-fn head(answer: &[u8]) -> String {
-    let split = answer
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .unwrap_or(answer.len());
-    String::from_utf8_lossy(&answer[..split]).to_ascii_lowercase()
+/// The answer read from a raw socket.
+fn parse(answer: &[u8]) -> Exchange {
+    Exchange::parse(answer).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(answer)))
 }
 
 const LIST: &str = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}"#;
@@ -212,8 +194,8 @@ async fn an_idle_connection_is_closed_at_the_header_timeout() {
     let request = format!("{}{LIST}", request_head(http.local_addr(), LIST.len()));
     stream.write_all(request.as_bytes()).await.unwrap();
     let answered = Instant::now();
-    let answer = read_until_closed(&mut stream).await;
-    assert_eq!(status(&answer), 200, "{}", head(&answer));
+    let answer = parse(&read_until_closed(&mut stream).await);
+    assert_eq!(answer.status, 200, "{answer:?}");
     assert!(answered.elapsed() >= LIMIT, "kept alive until the timeout");
     http.shutdown().await;
 }
@@ -241,16 +223,12 @@ async fn a_body_that_stalls_or_trickles_is_answered_408_at_the_body_timeout() {
             }
             write
         });
-        let answer = read_until_closed(&mut read).await;
+        let answer = parse(&read_until_closed(&mut read).await);
         let elapsed = start.elapsed();
         writer.abort();
-        assert_eq!(status(&answer), 408, "trickle {trickle}: {}", head(&answer));
-        assert!(
-            head(&answer).contains("connection: close"),
-            "{}",
-            head(&answer)
-        );
-        let json = body_json(&answer);
+        assert_eq!(answer.status, 408, "trickle {trickle}: {answer:?}");
+        assert_eq!(answer.header_values("connection"), ["close"], "{answer:?}");
+        let json = answer.json().unwrap();
         assert_eq!(json["error"]["code"], -32600, "{json}");
         assert!(json["id"].is_null());
         assert!(
@@ -290,7 +268,7 @@ async fn over_the_connection_limit_a_connection_waits_for_a_free_slot() {
         .await
         .expect("served once a slot was free")
         .unwrap();
-    assert_eq!(status(&buffer[..n]), 200);
+    assert_eq!(parse(&buffer[..n]).status, 200);
     http.shutdown().await;
 }
 
@@ -365,7 +343,7 @@ async fn a_slow_stateless_answer_is_not_cut_off() {
     );
     stream.write_all(request.as_bytes()).await.unwrap();
     let answer = read_until_closed(&mut stream).await;
-    assert_eq!(status(&answer), 200, "{}", head(&answer));
+    assert_eq!(parse(&answer).status, 200);
     let text = String::from_utf8_lossy(&answer);
     assert_eq!(
         text.matches("notifications/progress").count(),

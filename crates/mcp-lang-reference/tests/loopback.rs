@@ -2,6 +2,7 @@
 //! tower layer, driven by raw HTTP/1.1 on a TCP socket (so repeated field lines
 //! reach the server as separate lines).
 
+use mcp_lang_rmcp::{ACCEPT_LANGUAGE_KEY, CONTENT_LANGUAGE_KEY};
 use std::net::SocketAddr;
 
 use mcp_lang_reference::{
@@ -11,8 +12,6 @@ use mcp_lang_reference::{
 };
 use serde_json::{Value, json};
 
-const ACCEPT: &str = "io.modelcontextprotocol/acceptLanguage";
-const CONTENT: &str = "io.modelcontextprotocol/contentLanguage";
 const VERSION: (&str, &str) = ("MCP-Protocol-Version", "2025-11-25");
 
 async fn start() -> HttpServer {
@@ -69,7 +68,12 @@ async fn json_responses_mirror_content_language_and_vary() {
         ("ja", "ja", "現在の天気"),
         ("tlh", "en", "Current weather"),
     ] {
-        let exchange = list(&http, json!({ACCEPT: preference}), &[preference]).await;
+        let exchange = list(
+            &http,
+            json!({ACCEPT_LANGUAGE_KEY: preference}),
+            &[preference],
+        )
+        .await;
         assert_eq!(exchange.status, 200);
         assert_eq!(exchange.header_values("content-language"), [tag]);
         assert!(
@@ -79,7 +83,7 @@ async fn json_responses_mirror_content_language_and_vary() {
                 .any(|v| v.to_ascii_lowercase().contains("accept-language"))
         );
         let body = exchange.json().unwrap();
-        assert_eq!(body["result"]["_meta"][CONTENT], tag);
+        assert_eq!(body["result"]["_meta"][CONTENT_LANGUAGE_KEY], tag);
         assert_eq!(body["result"]["ttlMs"], 300_000);
         assert_eq!(body["result"]["cacheScope"], "public");
         assert_eq!(weather_title(&exchange), title);
@@ -96,14 +100,14 @@ async fn a_present_mismatch_is_400_header_mismatch_echoing_the_id() {
         ("en;q=0.9", &["en;q=0.900"][..]),
         ("en-US, en;q=0.9", &["en-US", "en;q=0.8"][..]),
     ] {
-        let exchange = list(&http, json!({ACCEPT: meta}), lines).await;
+        let exchange = list(&http, json!({ACCEPT_LANGUAGE_KEY: meta}), lines).await;
         assert_eq!(exchange.status, 400, "{meta:?} vs {lines:?}");
         let body = exchange.json().unwrap();
         assert_eq!(body["error"]["code"], -32020);
         assert_eq!(body["id"], 7);
     }
     // A `_meta` value that is not a string beside a header never agrees (D5).
-    let exchange = list(&http, json!({ACCEPT: 5}), &["5"]).await;
+    let exchange = list(&http, json!({ACCEPT_LANGUAGE_KEY: 5}), &["5"]).await;
     assert_eq!(exchange.status, 400);
     http.shutdown().await;
 }
@@ -111,14 +115,19 @@ async fn a_present_mismatch_is_400_header_mismatch_echoing_the_id() {
 #[tokio::test(flavor = "current_thread")]
 async fn agreement_edge_cases_that_must_agree() {
     let http = start().await;
-    let exchange = list(&http, json!({ACCEPT: "en"}), &["  en "]).await;
+    let exchange = list(&http, json!({ACCEPT_LANGUAGE_KEY: "en"}), &["  en "]).await;
     assert_eq!(exchange.status, 200);
-    let exchange = list(&http, json!({ACCEPT: "de, en;q=0.9"}), &["de", "en;q=0.9"]).await;
+    let exchange = list(
+        &http,
+        json!({ACCEPT_LANGUAGE_KEY: "de, en;q=0.9"}),
+        &["de", "en;q=0.9"],
+    )
+    .await;
     assert_eq!(exchange.status, 200);
     assert_eq!(exchange.header_values("content-language"), ["de"]);
     // Agreement before grammar: a malformed value that agrees is accepted and
     // ignored as an absent preference.
-    let exchange = list(&http, json!({ACCEPT: "de;;q=2"}), &["de;;q=2"]).await;
+    let exchange = list(&http, json!({ACCEPT_LANGUAGE_KEY: "de;;q=2"}), &["de;;q=2"]).await;
     assert_eq!(exchange.status, 200);
     assert_eq!(exchange.header_values("content-language"), ["en"]);
     http.shutdown().await;
@@ -127,7 +136,7 @@ async fn agreement_edge_cases_that_must_agree() {
 #[tokio::test(flavor = "current_thread")]
 async fn stripped_header_is_tolerated_but_private_and_bare_header_is_ignored() {
     let http = start().await;
-    let exchange = list(&http, json!({ACCEPT: "ga"}), &[]).await;
+    let exchange = list(&http, json!({ACCEPT_LANGUAGE_KEY: "ga"}), &[]).await;
     assert_eq!(exchange.status, 200);
     assert_eq!(exchange.header_values("content-language"), ["ga"]);
     assert!(
@@ -149,7 +158,7 @@ async fn progress_over_sse_carries_the_language_per_message() {
     let http = start().await;
     let body = json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {
         "name": "prepare_report", "arguments": {},
-        "_meta": {ACCEPT: "ga", "progressToken": 42}}});
+        "_meta": {ACCEPT_LANGUAGE_KEY: "ga", "progressToken": 42}}});
     let exchange = post(
         http.local_addr(),
         MCP_PATH,
@@ -164,10 +173,15 @@ async fn progress_over_sse_carries_the_language_per_message() {
         .iter()
         .filter(|e| e["method"] == "notifications/progress")
         .collect();
-    assert_eq!(progress.len(), 4, "{}", exchange.body);
+    assert_eq!(
+        progress.len(),
+        4,
+        "{}",
+        String::from_utf8_lossy(&exchange.body)
+    );
     for note in &progress {
         assert_eq!(note["params"]["progressToken"], 42);
-        assert_eq!(note["params"]["_meta"][CONTENT], "ga");
+        assert_eq!(note["params"]["_meta"][CONTENT_LANGUAGE_KEY], "ga");
     }
     assert_eq!(progress[3]["params"]["message"], "Tá an tuarascáil réidh.");
     // The stream mixes Irish notifications and an English result: no single
@@ -177,7 +191,7 @@ async fn progress_over_sse_carries_the_language_per_message() {
         assert!(exchange.header_values("content-language").is_empty());
     }
     let response = events.iter().find(|e| e["id"] == 9).unwrap();
-    assert_eq!(response["result"]["_meta"][CONTENT], "en");
+    assert_eq!(response["result"]["_meta"][CONTENT_LANGUAGE_KEY], "en");
     http.shutdown().await;
 }
 
@@ -185,7 +199,7 @@ async fn progress_over_sse_carries_the_language_per_message() {
 async fn a_localized_error_is_mirrored_too() {
     let http = start().await;
     let body = json!({"jsonrpc": "2.0", "id": 11, "method": "tools/call", "params": {
-        "name": "no_such_tool", "arguments": {}, "_meta": {ACCEPT: "de"}}});
+        "name": "no_such_tool", "arguments": {}, "_meta": {ACCEPT_LANGUAGE_KEY: "de"}}});
     let exchange = post(
         http.local_addr(),
         MCP_PATH,
@@ -199,7 +213,7 @@ async fn a_localized_error_is_mirrored_too() {
         json["error"]["message"],
         "Unbekanntes Werkzeug: no_such_tool"
     );
-    assert_eq!(json["error"]["data"]["_meta"][CONTENT], "de");
+    assert_eq!(json["error"]["data"]["_meta"][CONTENT_LANGUAGE_KEY], "de");
     assert_eq!(exchange.header_values("content-language"), ["de"]);
     http.shutdown().await;
 }

@@ -8,6 +8,7 @@
 
 mod common;
 
+use mcp_lang_rmcp::CONTENT_LANGUAGE_KEY;
 use std::net::SocketAddr;
 
 use common::RecordingClient;
@@ -30,8 +31,6 @@ use rmcp::{
     },
 };
 use serde_json::{Value, json};
-
-const CONTENT_LANGUAGE: &str = "io.modelcontextprotocol/contentLanguage";
 
 /// The `n`th elicitation the client was shown, as JSON, and its `_meta`.
 fn elicitation(recorder: &RecordingClient, n: usize) -> (Value, Value) {
@@ -84,14 +83,14 @@ async fn server_requests_and_notifications_follow_each_request_on_one_session() 
     let email = &shown["requestedSchema"]["properties"]["email"];
     assert_eq!(email["title"], "E-Mail-Adresse");
     assert_eq!(shown["requestedSchema"]["required"], json!(["email"]));
-    assert_eq!(meta[CONTENT_LANGUAGE], "de");
+    assert_eq!(meta[CONTENT_LANGUAGE_KEY], "de");
 
     // The same session, another preference: the next elicitation is Japanese.
     send_with_preference(peer, call("send_confirmation"), Some("ja"))
         .await
         .unwrap();
     let (shown, meta) = elicitation(&recorder, 1);
-    assert_eq!(meta[CONTENT_LANGUAGE], "ja");
+    assert_eq!(meta[CONTENT_LANGUAGE_KEY], "ja");
     assert_eq!(shown["message"], "メールアドレスを入力してください。");
     assert!(
         shown["requestedSchema"]["properties"]
@@ -115,7 +114,7 @@ async fn server_requests_and_notifications_follow_each_request_on_one_session() 
     for (i, (note, meta)) in progress.iter().enumerate() {
         assert_eq!(note.progress_token, progress[0].0.progress_token);
         assert_eq!(note.progress, (i + 1) as f64);
-        assert_eq!(meta[CONTENT_LANGUAGE], "fr-CA");
+        assert_eq!(meta[CONTENT_LANGUAGE_KEY], "fr-CA");
     }
     let first = progress[0].0.message.clone().unwrap();
     assert!(first.starts_with("Collecte des données"), "{first}");

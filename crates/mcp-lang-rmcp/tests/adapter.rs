@@ -5,12 +5,11 @@ use mcp_lang_rmcp::server::{
     Preference, ServerLanguages, form_elicitation, input_required, localized_error, stamp,
     stamp_result,
 };
+use mcp_lang_rmcp::{ACCEPT_LANGUAGE_KEY, CONTENT_LANGUAGE_KEY};
 use rmcp::model::{
     CallToolResult, EmptyResult, ErrorCode, ListPromptsResult, ListToolsResult, ServerResult,
 };
 use serde_json::{Value, json};
-
-const CONTENT: &str = "io.modelcontextprotocol/contentLanguage";
 
 fn languages() -> ServerLanguages {
     ServerLanguages::new(["en", "fr", "fr-CA", "de", "ja", "ga"], "en").unwrap()
@@ -56,7 +55,7 @@ fn weights_wildcard_and_fallback() {
 fn a_non_string_meta_value_is_absent() {
     let l = languages();
     for value in [json!(5), json!(null), json!(["de"]), json!({"de": 1})] {
-        let meta = json!({"io.modelcontextprotocol/acceptLanguage": value});
+        let meta = json!({ACCEPT_LANGUAGE_KEY: value});
         let language = l.negotiate_meta(meta.as_object());
         assert_eq!(language.tag(), "en");
         assert_eq!(language.preference(), Preference::NotString);
@@ -94,7 +93,7 @@ fn stamp_result_reaches_every_result_with_a_meta_slot_and_keeps_a_handler_choice
     stamp_result(&mut prompts, "ja");
     let wire = serde_json::to_value(&prompts).unwrap();
     assert_eq!(wire["_meta"]["x-trace"], "1");
-    assert_eq!(wire["_meta"][CONTENT], "ja");
+    assert_eq!(wire["_meta"][CONTENT_LANGUAGE_KEY], "ja");
     // `EmptyResult` has no slot.
     assert!(!stamp_result(
         &mut ServerResult::EmptyResult(EmptyResult {}),
@@ -112,7 +111,7 @@ fn localized_errors_keep_their_code_and_data() {
     assert_eq!(wire["code"], -32602);
     assert_eq!(wire["data"]["uri"], "mcp-lang://x");
     assert_eq!(wire["data"]["_meta"]["x-trace"], "1");
-    assert_eq!(wire["data"]["_meta"][CONTENT], "de");
+    assert_eq!(wire["data"]["_meta"][CONTENT_LANGUAGE_KEY], "de");
     // A `_meta` member that is not an object is replaced by one (the SEP
     // requires an object where `contentLanguage` is carried).
     let mut data = serde_json::Map::new();
@@ -124,7 +123,7 @@ fn localized_errors_keep_their_code_and_data() {
         Some(data),
     ))
     .unwrap();
-    assert_eq!(wire["data"]["_meta"][CONTENT], "ja");
+    assert_eq!(wire["data"]["_meta"][CONTENT_LANGUAGE_KEY], "ja");
 }
 
 #[test]
@@ -139,7 +138,7 @@ fn elicitation_keeps_keys_and_reports_the_language() {
     let result = input_required("contact", params, None, "fr-CA");
     let wire = serde_json::to_value(&result).unwrap();
     assert_eq!(wire["resultType"], "input_required");
-    assert_eq!(wire["_meta"][CONTENT], "fr-CA");
+    assert_eq!(wire["_meta"][CONTENT_LANGUAGE_KEY], "fr-CA");
     let params: &Value = &wire["inputRequests"]["contact"]["params"];
     assert_eq!(
         wire["inputRequests"]["contact"]["method"],

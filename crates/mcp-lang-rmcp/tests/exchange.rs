@@ -16,6 +16,8 @@ use axum::{
     routing::any,
 };
 use futures::StreamExt;
+use mcp_lang_rmcp::ACCEPT_LANGUAGE_KEY;
+use mcp_lang_rmcp::http_client::mirror_headers;
 use mcp_lang_rmcp::reqwest_client::{LanguageHttpClient, LanguageHttpError};
 use rmcp::model::{
     ClientJsonRpcMessage, ClientNotification, ClientRequest, DiscoverRequest,
@@ -47,6 +49,13 @@ fn with(
         }
     }
     response
+}
+
+/// `RESULT_FR` as JSON, with these `Content-Language` lines.
+fn result_fr_under(lines: &[&'static str]) -> Response {
+    let mut headers = vec![(header::CONTENT_TYPE, "application/json")];
+    headers.extend(lines.iter().map(|line| (header::CONTENT_LANGUAGE, *line)));
+    with(StatusCode::OK, &headers, RESULT_FR)
 }
 
 async fn answer(
@@ -105,6 +114,19 @@ async fn answer(
             &[(header::CONTENT_TYPE, "text/plain")],
             "hi",
         ),
+        // A JSON answer in "fr" under these Content-Language lines.
+        (Method::POST, "lines-fr") => result_fr_under(&["fr"]),
+        (Method::POST, "lines-de") => result_fr_under(&["de"]),
+        (Method::POST, "lines-FR") => result_fr_under(&["FR"]),
+        (Method::POST, "lines-fr-fr") => result_fr_under(&["fr", "fr"]),
+        (Method::POST, "lines-fr-de") => result_fr_under(&["fr", "de"]),
+        // A stream declared "fr": an agreeing notification, then a response in "de".
+        (Method::POST, "stream-fr-then-de") => with(
+            StatusCode::OK,
+            &[sse, (header::CONTENT_LANGUAGE, "fr")],
+            "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":1,\"progress\":1,\"_meta\":{\"io.modelcontextprotocol/contentLanguage\":\"fr\"}}}\n\n\
+             data: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"tools\":[],\"_meta\":{\"io.modelcontextprotocol/contentLanguage\":\"de\"}}}\n\n",
+        ),
         (Method::POST | Method::GET, "big-event") => with(
             StatusCode::OK,
             &[sse],
@@ -138,10 +160,9 @@ async fn spawn() -> (String, Seen, tokio::task::JoinHandle<()>) {
 fn list(preference: Option<&str>) -> ClientJsonRpcMessage {
     let mut request = ClientRequest::ListToolsRequest(ListToolsRequest::default());
     if let Some(preference) = preference {
-        request.get_meta_mut().insert(
-            "io.modelcontextprotocol/acceptLanguage".into(),
-            preference.into(),
-        );
+        request
+            .get_meta_mut()
+            .insert(ACCEPT_LANGUAGE_KEY.into(), preference.into());
     }
     ClientJsonRpcMessage::request(request, RequestId::Number(1))
 }
@@ -282,14 +303,135 @@ async fn the_wire_carries_one_agreeing_line_and_statuses_map_like_rmcp() {
         other => panic!("{other:?}"),
     }
 
-    // D8: refused before anything is sent.
-    let before = seen.lock().unwrap().len();
-    let response = post(&client, &base, "json", list(Some("fr\r\nX: 1")), None).await;
-    assert!(
-        matches!(response, Err(StreamableHttpError::Io(_))),
-        "{response:?}"
+    server.abort();
+}
+
+/// "The value MUST conform to the HTTP Accept-Language field-value grammar
+/// in RFC 9110 §12.5.4." A preference that cannot be sent as one field
+/// value, or is not `Accept-Language`, is refused before anything is sent
+/// (D8): by `mirror_headers`, and by `LanguageHttpClient`, which then makes
+/// no request at all.
+#[tokio::test(flavor = "current_thread")]
+async fn an_unsendable_preference_is_refused_before_anything_is_sent() {
+    let (base, seen, server) = spawn().await;
+    let client = LanguageHttpClient::new(reqwest::Client::new());
+    for value in ["fr\r\nX-Injected: 1", " fr", "français", "fr;q=2"] {
+        assert!(
+            mirror_headers(&list(Some(value)), HashMap::new()).is_err(),
+            "{value:?}"
+        );
+        let response = post(&client, &base, "json", list(Some(value)), None).await;
+        assert!(
+            matches!(response, Err(StreamableHttpError::Io(_))),
+            "{value:?}: {response:?}"
+        );
+    }
+    assert_eq!(*seen.lock().unwrap(), []);
+    server.abort();
+}
+
+/// "A Streamable HTTP client that sends acceptLanguage MUST send an
+/// Accept-Language field whose value agrees exactly with it." Every
+/// preference goes out as one line equal to `_meta`, replacing a configured
+/// one; a request without a preference goes without.
+#[tokio::test(flavor = "current_thread")]
+async fn every_preference_goes_out_as_one_line_equal_to_meta() {
+    let (base, seen, server) = spawn().await;
+    let client = LanguageHttpClient::new(reqwest::Client::new());
+    let preferences = [
+        "fr-CA,fr;q=0.9,en;q=0.5",
+        "en-US, en;q=0.9",
+        "de;q=0.900",
+        "*",
+    ];
+    for preference in preferences {
+        // What `MirroringClient` applies to every POST of rmcp's transport.
+        let stale = HashMap::from([(header::ACCEPT_LANGUAGE, HeaderValue::from_static("*"))]);
+        let mirrored = mirror_headers(&list(Some(preference)), stale).unwrap();
+        assert_eq!(mirrored[&header::ACCEPT_LANGUAGE], preference);
+        let response = post(&client, &base, "json", list(Some(preference)), None).await;
+        assert!(response.is_ok(), "{preference:?}: {response:?}");
+    }
+    let response = post(&client, &base, "json", list(None), None).await;
+    assert!(response.is_ok(), "{response:?}");
+    let lines: Vec<Vec<String>> = seen.lock().unwrap().drain(..).map(|(_, l)| l).collect();
+    let mut expected: Vec<Vec<String>> = preferences.map(|p| vec![p.to_owned()]).into();
+    expected.push(Vec::new());
+    assert_eq!(lines, expected);
+    server.abort();
+}
+
+/// "If a client receives both values and they do not agree, the response is
+/// malformed." Repeated lines are joined before comparing (H8), and the
+/// comparison is exact.
+#[tokio::test(flavor = "current_thread")]
+async fn a_json_answer_whose_content_language_disagrees_is_malformed() {
+    let (base, _, server) = spawn().await;
+    let client = LanguageHttpClient::new(reqwest::Client::new());
+    for (case, agrees) in [
+        ("lines-fr", true),
+        ("lines-de", false),
+        ("lines-fr-fr", false),
+        ("lines-fr-de", false),
+        ("lines-FR", false),
+    ] {
+        let response = post(&client, &base, case, list(Some("fr")), None).await;
+        if agrees {
+            assert!(
+                matches!(response, Ok(StreamableHttpPostResponse::Json(..))),
+                "{case}: {response:?}"
+            );
+        } else {
+            assert!(
+                matches!(
+                    response,
+                    Err(StreamableHttpError::Client(
+                        LanguageHttpError::MalformedResponse(_)
+                    ))
+                ),
+                "{case}: {response:?}"
+            );
+        }
+    }
+    server.abort();
+}
+
+/// "If it does send one, every contentLanguage carried by a message on that
+/// stream MUST agree with it." A stream declared `fr` passes its agreeing
+/// notification on, and replaces the response in `de` by a JSON-RPC error
+/// naming the malformed response (R8).
+#[tokio::test(flavor = "current_thread")]
+async fn a_stream_message_that_disagrees_with_the_stream_is_replaced_by_an_error() {
+    let (base, _, server) = spawn().await;
+    let client = LanguageHttpClient::new(reqwest::Client::new());
+    let response = post(&client, &base, "stream-fr-then-de", list(Some("fr")), None).await;
+    let Ok(StreamableHttpPostResponse::Sse(mut events, _)) = response else {
+        panic!("{response:?}")
+    };
+    let mut messages = Vec::new();
+    while let Some(Ok(event)) = events.next().await {
+        if let Some(message) = event
+            .data
+            .as_deref()
+            .and_then(|d| serde_json::from_str::<serde_json::Value>(d).ok())
+        {
+            messages.push(message);
+        }
+    }
+    assert_eq!(
+        messages[0]["method"], "notifications/progress",
+        "{messages:?}"
     );
-    assert_eq!(seen.lock().unwrap().len(), before);
+    assert!(
+        !messages.iter().any(|m| m.get("result").is_some()),
+        "{messages:?}"
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.pointer("/error/data/malformedResponse").is_some()),
+        "{messages:?}"
+    );
     server.abort();
 }
 

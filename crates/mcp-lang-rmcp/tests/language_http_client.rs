@@ -3,6 +3,7 @@
 //! must fail with the typed conflict. (The reference server's crate runs it
 //! against the real server behind the SEP-2792 layer.)
 
+use mcp_lang_rmcp::{ACCEPT_LANGUAGE_KEY, CONTENT_LANGUAGE_KEY};
 use std::net::SocketAddr;
 
 use axum::{
@@ -27,9 +28,6 @@ use rmcp::{
 };
 use serde_json::{Value, json};
 
-const ACCEPT: &str = "io.modelcontextprotocol/acceptLanguage";
-const CONTENT: &str = "io.modelcontextprotocol/contentLanguage";
-
 /// An rmcp client whose HTTP exchanges go through `LanguageHttpClient`.
 async fn connect(url: String) -> RunningService<RoleClient, ()> {
     let config = StreamableHttpClientTransportConfig::with_uri(url);
@@ -46,7 +44,7 @@ fn list() -> ClientRequest {
 fn tools_result(id: &Value, language: &str) -> String {
     json!({"jsonrpc": "2.0", "id": id, "result": {
         "tools": [],
-        "_meta": {CONTENT: language},
+        "_meta": {CONTENT_LANGUAGE_KEY: language},
     }})
     .to_string()
 }
@@ -98,7 +96,7 @@ async fn contradicting(Path(scenario): Path<String>, headers: HeaderMap, body: B
     };
     let id = message["id"].clone();
     let accept: Vec<_> = headers.get_all(header::ACCEPT_LANGUAGE).iter().collect();
-    let meta = message["params"]["_meta"][ACCEPT].as_str();
+    let meta = message["params"]["_meta"][ACCEPT_LANGUAGE_KEY].as_str();
     let mirrored = match meta {
         Some(preference) => accept.len() == 1 && accept[0] == preference,
         None => accept.is_empty(),
@@ -132,7 +130,7 @@ async fn contradicting(Path(scenario): Path<String>, headers: HeaderMap, body: B
                 "sse-notification-conflict" => {
                     let progress = json!({"jsonrpc": "2.0", "method": "notifications/message",
                         "params": {"level": "info", "data": "Bonjour",
-                                   "_meta": {CONTENT: "en"}}})
+                                   "_meta": {CONTENT_LANGUAGE_KEY: "en"}}})
                     .to_string();
                     event_stream(&["fr"], &[progress, result])
                 }

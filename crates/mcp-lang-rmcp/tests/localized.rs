@@ -8,13 +8,16 @@ use std::sync::{Arc, Mutex};
 
 use mcp_lang_rmcp::CONTENT_LANGUAGE_KEY;
 use mcp_lang_rmcp::client::{SendError, content_language, send_with_preference};
-use mcp_lang_rmcp::server::{Catalog, Language, Localized, ServerLanguages, catalog_fn, stamp};
+use mcp_lang_rmcp::server::{
+    Catalog, Language, Localized, ServerLanguages, catalog_fn, notify_progress, stamp,
+};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest, ErrorCode,
     GetPromptRequest, GetPromptRequestParams, GetPromptResult, ListPromptsRequest,
-    ListToolsRequest, NotificationMetaObject, NumberOrString, ProgressNotificationParam,
-    ProgressToken, PromptMessage, Role, ServerResult,
+    ListToolsRequest, ListToolsResult, NotificationMetaObject, NumberOrString,
+    PaginatedRequestParams, ProgressNotificationParam, ProgressToken, PromptMessage, Role,
+    ServerCapabilities, ServerConfig, ServerResult,
 };
 use rmcp::service::{NotificationContext, RequestContext, RunningService};
 use rmcp::{
@@ -184,13 +187,76 @@ impl ClientHandler for Recorder {
 }
 
 async fn connect(recorder: Recorder) -> RunningService<RoleClient, Recorder> {
+    connect_to(server(), recorder).await
+}
+
+/// `recorder`, connected over an in-memory pipe to `handler`.
+async fn connect_to(
+    handler: impl ServerHandler,
+    recorder: Recorder,
+) -> RunningService<RoleClient, Recorder> {
     let (server_io, client_io) = tokio::io::duplex(1 << 16);
     tokio::spawn(async move {
-        if let Ok(running) = server().serve(server_io).await {
+        if let Ok(running) = handler.serve(server_io).await {
             let _ = running.waiting().await;
         }
     });
     recorder.serve(client_io).await.unwrap()
+}
+
+/// A handler written without `Localized`, from the pieces it is built of: it
+/// negotiates with `ServerLanguages::for_request`, reports progress with
+/// `notify_progress` and stamps its result.
+struct Plain(ServerLanguages);
+
+impl ServerHandler for Plain {
+    async fn list_tools(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let language = self.0.for_request(&context)?;
+        let message = if language.tag() == "de" {
+            "Halb fertig"
+        } else {
+            "Half done"
+        };
+        notify_progress(&context, &language, 1.0, Some(2.0), message)
+            .await
+            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+        let mut result = ListToolsResult::default();
+        stamp(&mut result.meta, language.tag());
+        Ok(result)
+    }
+
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    }
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn the_pieces_negotiate_per_request_and_report_progress_in_its_language() {
+    let languages = ServerLanguages::new(["en", "de"], "en").unwrap();
+    let recorder = Recorder::default();
+    let client = connect_to(Plain(languages), recorder.clone()).await;
+    // rmcp's client gives every request a progress token.
+    let list = ClientRequest::ListToolsRequest(ListToolsRequest::default());
+    let list = send_with_preference(client.peer(), list, Some("de-AT, en;q=0.5"))
+        .await
+        .unwrap();
+    // `for_request` negotiated from the request's `_meta`; `stamp` reported it.
+    assert_eq!(content_language(&list), Some("de"));
+    for _ in 0..1000 {
+        if !recorder.0.lock().unwrap().is_empty() {
+            break;
+        }
+        tokio::task::yield_now().await;
+    }
+    assert_eq!(
+        *recorder.0.lock().unwrap(),
+        [("Halb fertig".to_owned(), Some("de".to_owned()))]
+    );
+    client.cancel().await.unwrap();
 }
 
 fn call(name: &str, arguments: Value) -> ClientRequest {

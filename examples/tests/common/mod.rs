@@ -1,5 +1,6 @@
 //! What the example tests share: the built examples (next to the test binaries), a
-//! running example that stops when dropped, and one raw HTTP/1.1 POST.
+//! running example that stops when dropped, and one HTTP/1.1 POST (the request written
+//! by `mcp_lang_reference::wire`, on a blocking socket), its reply as text.
 
 #![allow(dead_code)] // each test binary uses its own part
 
@@ -8,6 +9,8 @@ use std::net::TcpStream;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
+
+use mcp_lang_reference::wire;
 
 /// A spawned example, killed when dropped.
 pub(crate) struct Running(pub(crate) Child);
@@ -79,16 +82,8 @@ pub(crate) fn post(url: &str, headers: &[(&str, &str)], body: &str) -> String {
     stream
         .set_read_timeout(Some(Duration::from_secs(20)))
         .expect("timeout");
-    let mut request = format!(
-        "POST /{path} HTTP/1.1\r\nHost: {authority}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nConnection: close\r\nContent-Length: {}\r\n",
-        body.len()
-    );
-    for (name, value) in headers {
-        request.push_str(&format!("{name}: {value}\r\n"));
-    }
-    request.push_str("\r\n");
-    request.push_str(body);
-    stream.write_all(request.as_bytes()).expect("send");
+    let request = wire::post_request(authority, &format!("/{path}"), headers, body.as_bytes());
+    stream.write_all(&request).expect("send");
     let mut reply = String::new();
     stream.read_to_string(&mut reply).expect("read");
     reply

@@ -2,6 +2,7 @@
 //! that alters the request before the real handler runs, or its answer
 //! after: a handler [`Fault`], or a [`Latitude`] the SEP gives.
 
+use mcp_lang_meta::{ACCEPT_LANGUAGE_KEY, CONTENT_LANGUAGE_KEY};
 use std::future::Future;
 use std::sync::{Arc, Mutex};
 
@@ -22,7 +23,7 @@ use rmcp::{
 };
 use serde_json::Value;
 
-use super::{ACCEPT_LANGUAGE, Alteration, CONTENT_LANGUAGE, Fault, FaultLayer, Latitude};
+use super::{Alteration, Fault, FaultLayer, Latitude};
 
 /// The reference server with one handler alteration: a handler [`Fault`] or
 /// a handler [`Latitude`]. Any other alteration, or none, leaves it as it is.
@@ -31,28 +32,18 @@ use super::{ACCEPT_LANGUAGE, Alteration, CONTENT_LANGUAGE, Fault, FaultLayer, La
 /// server implements: serve it like the reference server.
 ///
 /// Seen from the wire: with `omit-content-language`, a result reports no
-/// `contentLanguage`, so the HTTP layer has no `Content-Language` to mirror.
+/// `contentLanguage`, so the HTTP layer has no `Content-Language` to mirror
+/// (`tests/fault_pieces.rs`).
 ///
 /// ```
-/// use axum::body::Body;
-/// use http::{Request, header::{CONTENT_LANGUAGE, CONTENT_TYPE}};
-/// use mcp_lang_reference::ReferenceServer;
-/// use mcp_lang_conformance::faults::{Fault, http_router};
-/// use mcp_lang_reference::serve::{HttpMode, MCP_PATH};
+/// use mcp_lang_conformance::faults::{AlteredServer, Fault};
+/// use mcp_lang_reference::{ReferenceServer, serve::{HttpMode, http_router_for}};
 /// use tokio_util::sync::CancellationToken;
-/// use tower_service::Service;
 ///
-/// let fault = Some(Fault::OmitContentLanguage.into());
-/// let mut router = http_router(ReferenceServer::new().unwrap(), HttpMode::Stateless, CancellationToken::new(), fault);
-/// let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",
-///   "capabilities":{},"clientInfo":{"name":"doc","version":"0"},
-///   "_meta":{"io.modelcontextprotocol/acceptLanguage":"de"}}}"#;
-/// let request = Request::post(MCP_PATH).header(CONTENT_TYPE, "application/json")
-///     .header("accept", "application/json, text/event-stream").header("host", "localhost")
-///     .body(Body::from(init)).unwrap();
-/// # let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-/// let response = runtime.block_on(router.call(request)).unwrap();
-/// assert!(response.headers().get(CONTENT_LANGUAGE).is_none());
+/// // Served through the router `mcp-lang serve --http` ships, one handler per session.
+/// let altered = AlteredServer::new(ReferenceServer::new().unwrap(), Some(Fault::OmitContentLanguage.into()));
+/// let router = http_router_for(move || altered.for_session(), HttpMode::Stateless, CancellationToken::new());
+/// # let _ = router;
 /// ```
 #[derive(Clone, Debug)]
 pub struct AlteredServer {
@@ -154,10 +145,10 @@ pub(super) fn set_preference(context: &mut RequestContext<RoleServer>, value: Op
     let header = value.as_ref().and_then(Value::as_str).map(str::to_owned);
     match value {
         Some(v) => {
-            context.meta.insert(ACCEPT_LANGUAGE.to_owned(), v);
+            context.meta.insert(ACCEPT_LANGUAGE_KEY.to_owned(), v);
         }
         None => {
-            context.meta.remove(ACCEPT_LANGUAGE);
+            context.meta.remove(ACCEPT_LANGUAGE_KEY);
         }
     }
     if let Some(parts) = context.extensions.get_mut::<http::request::Parts>()
@@ -187,7 +178,7 @@ where
 pub(super) fn reported(result: &mut ServerResult) -> Option<String> {
     result_meta_mut(result)?
         .as_ref()?
-        .get(CONTENT_LANGUAGE)?
+        .get(CONTENT_LANGUAGE_KEY)?
         .as_str()
         .map(str::to_owned)
 }
@@ -217,7 +208,7 @@ impl AlteredServer {
         call: Option<&mut CallToolRequestParams>,
         context: &mut RequestContext<RoleServer>,
     ) -> Result<Option<String>, ErrorData> {
-        let preference = context.meta.get(ACCEPT_LANGUAGE).cloned();
+        let preference = context.meta.get(ACCEPT_LANGUAGE_KEY).cloned();
         let original = preference
             .as_ref()
             .and_then(Value::as_str)
@@ -396,13 +387,13 @@ impl AlteredServer {
                             .find(|r| r != "*")
                     });
                 if let (Some(first), Some(Some(meta))) = (first, result_meta_mut(result)) {
-                    meta.insert(CONTENT_LANGUAGE.to_owned(), Value::String(first));
+                    meta.insert(CONTENT_LANGUAGE_KEY.to_owned(), Value::String(first));
                 }
             }
             Fault::OmitContentLanguage => {
                 if let Some(meta) = result_meta_mut(result) {
                     if let Some(m) = meta.as_mut() {
-                        m.remove(CONTENT_LANGUAGE);
+                        m.remove(CONTENT_LANGUAGE_KEY);
                     }
                     if meta.as_ref().is_some_and(|m| m.is_empty()) {
                         *meta = None;

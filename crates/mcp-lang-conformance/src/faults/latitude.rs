@@ -5,6 +5,7 @@
 //! MAY, a SHOULD it may decline, or a choice RFC 4647 leaves open); the suite
 //! must still report zero failures against it.
 
+use mcp_lang_meta::{ACCEPT_LANGUAGE_KEY, CONTENT_LANGUAGE_KEY};
 use std::str::FromStr;
 
 use mcp_lang_grammar::AcceptLanguage;
@@ -14,7 +15,7 @@ use rmcp::{ErrorData, RoleServer, model::ServerResult, service::RequestContext};
 use serde_json::Value;
 
 use super::handler::{AlteredServer, edit_json, reported, set_preference};
-use super::{ACCEPT_LANGUAGE, CONTENT_LANGUAGE, FaultLayer, UnknownName};
+use super::{FaultLayer, UnknownName};
 
 macro_rules! latitudes {
     ($( $variant:ident = $name:literal, $layer:ident, $what:literal, $sep:literal; )*) => {
@@ -197,7 +198,7 @@ impl AlteredServer {
         }
         let Some(raw) = context
             .meta
-            .get(ACCEPT_LANGUAGE)
+            .get(ACCEPT_LANGUAGE_KEY)
             .and_then(Value::as_str)
             .map(str::to_owned)
         else {
@@ -236,7 +237,7 @@ impl AlteredServer {
                 Ok(result) => {
                     if let Some(meta) = result_meta_mut(result) {
                         if let Some(m) = meta.as_mut() {
-                            m.remove(CONTENT_LANGUAGE);
+                            m.remove(CONTENT_LANGUAGE_KEY);
                         }
                         if meta.as_ref().is_some_and(|m| m.is_empty()) {
                             *meta = None;
@@ -247,7 +248,7 @@ impl AlteredServer {
                     if let Some(Value::Object(data)) = error.data.as_mut()
                         && let Some(Value::Object(meta)) = data.get_mut("_meta")
                     {
-                        meta.remove(CONTENT_LANGUAGE);
+                        meta.remove(CONTENT_LANGUAGE_KEY);
                     }
                 }
             },
@@ -278,7 +279,7 @@ impl AlteredServer {
                     && reported(result).is_some()
                     && let Some(Some(meta)) = result_meta_mut(result)
                 {
-                    meta.insert(CONTENT_LANGUAGE.to_owned(), Value::String(selected));
+                    meta.insert(CONTENT_LANGUAGE_KEY.to_owned(), Value::String(selected));
                 }
             }
             _ => {}

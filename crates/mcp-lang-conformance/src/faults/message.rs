@@ -2,10 +2,11 @@
 //! server sends after its handler produced them, on any transport (the stdio
 //! transport, and the event streams of Streamable HTTP).
 
+use mcp_lang_meta::CONTENT_LANGUAGE_KEY;
 use serde_json::Value;
 
+use super::Fault;
 use super::handler::rename_properties;
-use super::{CONTENT_LANGUAGE, Fault};
 
 /// Whether `fault` alters messages on their way out.
 pub(super) fn alters_messages(fault: Fault) -> bool {
@@ -24,7 +25,7 @@ pub(super) fn alter(fault: Fault, default: &str, message: &mut Value) -> bool {
         Fault::OmitNotificationLanguage if is_notification => message
             .pointer_mut("/params/_meta")
             .and_then(Value::as_object_mut)
-            .and_then(|meta| meta.remove(CONTENT_LANGUAGE))
+            .and_then(|meta| meta.remove(CONTENT_LANGUAGE_KEY))
             .is_some(),
         // The elicitation of protocols before 2026-07-28: a server-to-client
         // request, whose keys the fault translates as it does those of an
@@ -35,7 +36,7 @@ pub(super) fn alter(fault: Fault, default: &str, message: &mut Value) -> bool {
         {
             let language = message
                 .pointer("/params/_meta")
-                .and_then(|m| m.get(CONTENT_LANGUAGE))
+                .and_then(|m| m.get(CONTENT_LANGUAGE_KEY))
                 .and_then(Value::as_str)
                 .map(str::to_owned);
             match (language, message.pointer_mut("/params/requestedSchema")) {
@@ -97,7 +98,7 @@ mod tests {
             "params": {"message": "E-mail?", "_meta": {"io.modelcontextprotocol/contentLanguage": "de"},
                 "requestedSchema": {"type": "object", "properties": {"email": {"type": "string"}}, "required": ["email"]}}});
         let mut english = request.clone();
-        english["params"]["_meta"]["io.modelcontextprotocol/contentLanguage"] = "en".into();
+        english["params"]["_meta"][CONTENT_LANGUAGE_KEY] = "en".into();
         assert!(!alter(Fault::TranslateElicitationKey, "en", &mut english));
         assert!(alter(Fault::TranslateElicitationKey, "en", &mut request));
         assert_eq!(

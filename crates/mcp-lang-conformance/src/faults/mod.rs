@@ -57,10 +57,6 @@ pub use http::{AlterationService, http_router, spawn_http};
 pub use latitude::Latitude;
 pub use stdio::{serve_stdio, serve_stream};
 
-use mcp_lang_meta::{
-    ACCEPT_LANGUAGE_KEY as ACCEPT_LANGUAGE, CONTENT_LANGUAGE_KEY as CONTENT_LANGUAGE,
-};
-
 /// What the served reference server is made to do: break one rule, or take
 /// one latitude.
 ///

@@ -15,15 +15,15 @@
 //! --self-test` and the CI gate do, or in this process ([`Server::Embedded`],
 //! both transports at once), the fast path for tests.
 //!
-//! ```
+//! ```no_run
 //! use mcp_lang_conformance::faults::{Fault, self_test::{Case, Mode, Server, Setup, run_case}};
 //!
-//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! # async fn example() {
 //! let case = Case { alteration: Some(Fault::IgnoreWeights.into()), setup: Setup::Embedded, mode: Mode::Profile };
 //! let result = run_case(&Server::Embedded, &case).await;
 //! assert!(result.ok, "{}", result.detail);
 //! assert_eq!(result.caught_by, ["match.weights"]);
-//! # });
+//! # }
 //! ```
 
 use std::collections::BTreeSet;
@@ -491,7 +491,6 @@ async fn run_case_report(server: &Server, case: &Case) -> Result<Report, String>
             if setup == Setup::HttpSessions {
                 config.protocol = HANDSHAKE_PROTOCOL.to_owned();
             }
-            config.client_side = false;
             config.only = only;
             if case.mode == Mode::Profile {
                 config.profile = Some(Profile::from_file(&profile_file()?)?);
@@ -501,7 +500,6 @@ async fn run_case_report(server: &Server, case: &Case) -> Result<Report, String>
             return report;
         }
     };
-    config.client_side = false;
     config.only = only;
     if case.mode == Mode::Profile {
         config.profile = Some(Profile::from_file(&profile_file()?)?);

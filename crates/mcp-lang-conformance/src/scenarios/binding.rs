@@ -9,7 +9,9 @@ use serde_json::{Value, json};
 
 use crate::discovery::reaches;
 use crate::scenario::{Ctx, Needs, Outcome, Scenario, ScenarioFuture, Step, ensure, finish};
-use crate::wire::{CONTENT_LANGUAGE, Call, Exchange, HeaderPlan};
+use mcp_lang_meta::CONTENT_LANGUAGE_KEY;
+
+use crate::wire::{Call, Exchange, HeaderPlan};
 
 use super::sep;
 
@@ -508,7 +510,7 @@ fn stream_agrees(exchange: &Exchange, what: &str) -> Step<bool> {
             .pointer("/result/_meta")
             .or_else(|| message.pointer("/params/_meta"))
             .or_else(|| message.pointer("/error/data/_meta"))
-            .and_then(|m| m.get(CONTENT_LANGUAGE))
+            .and_then(|m| m.get(CONTENT_LANGUAGE_KEY))
             .and_then(Value::as_str);
         if let Some(reported) = reported {
             compared += 1;

@@ -20,7 +20,9 @@ use crate::discovery::reaches;
 use crate::scenario::{
     Connection, Ctx, Needs, Outcome, Scenario, ScenarioFuture, Step, ensure, finish,
 };
-use crate::wire::{CONTENT_LANGUAGE, Call, Exchange};
+use mcp_lang_meta::CONTENT_LANGUAGE_KEY;
+
+use crate::wire::{Call, Exchange};
 
 use super::sep;
 
@@ -263,11 +265,11 @@ fn elicitation(exchange: &Exchange) -> Option<(Value, Option<String>)> {
         let params = request.get("params")?.clone();
         let language = result
             .pointer("/_meta")
-            .and_then(|m| m.get(CONTENT_LANGUAGE))
+            .and_then(|m| m.get(CONTENT_LANGUAGE_KEY))
             .or_else(|| {
                 params
                     .pointer("/_meta")
-                    .and_then(|m| m.get(CONTENT_LANGUAGE))
+                    .and_then(|m| m.get(CONTENT_LANGUAGE_KEY))
             })
             .and_then(Value::as_str)
             .map(str::to_owned);
@@ -279,18 +281,18 @@ fn elicitation(exchange: &Exchange) -> Option<(Value, Option<String>)> {
     let params = request.get("params")?.clone();
     let language = params
         .pointer("/_meta")
-        .and_then(|m| m.get(CONTENT_LANGUAGE))
+        .and_then(|m| m.get(CONTENT_LANGUAGE_KEY))
         .and_then(Value::as_str)
         .map(str::to_owned);
     Some((params, language))
 }
 
 async fn elicit(ctx: &mut Ctx, tag: &str) -> Step<(Value, Option<String>)> {
-    let stateless = ctx.protocol().is_some_and(crate::wire::is_stateless);
+    let stateless = crate::wire::is_stateless(ctx.protocol());
     // Before 2026-07-28 an elicitation is a server-to-client request, which
     // the client answers on the server's event stream; a server without
     // sessions (JSON responses, no `Mcp-Session-Id`) has no way to send one.
-    if let Some(Connection::Http(http)) = &ctx.connection
+    if let Connection::Http(http) = &ctx.connection
         && !stateless
         && http.session().is_none()
     {
@@ -467,7 +469,7 @@ fn progress_localized(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                     for note in &notes {
                         let reported = note
                             .pointer("/params/_meta")
-                            .and_then(|m| m.get(CONTENT_LANGUAGE))
+                            .and_then(|m| m.get(CONTENT_LANGUAGE_KEY))
                             .and_then(Value::as_str);
                         ensure(reported.is_some_and(|r| reaches(tag, r)), || {
                             format!("a progress notification under {tag:?} reports contentLanguage {reported:?}")
@@ -516,7 +518,7 @@ fn notification_meta(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 let (_, notes) = progress(ctx, &tag).await?;
                 for note in &notes {
                     let meta = note.pointer("/params/_meta");
-                    let reported = meta.and_then(|m| m.get(CONTENT_LANGUAGE));
+                    let reported = meta.and_then(|m| m.get(CONTENT_LANGUAGE_KEY));
                     ensure(reported.and_then(Value::as_str).is_some(), || {
                         format!("a localized notification carries no contentLanguage string in params._meta: {note}")
                     })?;
@@ -667,7 +669,7 @@ fn identifier_guard(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 // The elicitation (an input_required result) and the progress
                 // notifications, whole, in every language.
                 let elicitation = ctx.profile.elicitation_tool.clone();
-                let stateless = ctx.protocol().is_some_and(crate::wire::is_stateless);
+                let stateless = crate::wire::is_stateless(ctx.protocol());
                 if stateless && ctx.require_tool(&elicitation).await.is_ok() {
                     let call = |tag: &str| Call::tool(&elicitation, json!({})).preference(tag);
                     let base = ctx.send(call(&default)).await?;
@@ -845,7 +847,7 @@ fn error_meta(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 ensure(data.is_some_and(Value::is_object), || {
                     format!("{what}: the error localized under {tag:?} has no error.data object to carry contentLanguage: {error}")
                 })?;
-                let reported = error.pointer("/data/_meta").and_then(|m| m.get(CONTENT_LANGUAGE)).and_then(Value::as_str);
+                let reported = error.pointer("/data/_meta").and_then(|m| m.get(CONTENT_LANGUAGE_KEY)).and_then(Value::as_str);
                 ensure(reported.is_some_and(|r| reaches(&tag, r)), || {
                     format!("{what}: the error localized under {tag:?} reports contentLanguage {reported:?} in error.data._meta")
                 })

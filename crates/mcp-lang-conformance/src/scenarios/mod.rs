@@ -5,7 +5,6 @@
 //! | `matching` | 1 (weights, wildcard, selection, fallback), 2 (request scope), Security's malformed value |
 //! | `display` | 3 (titles, names, `contentLanguage`), 4 (elicitation, progress), 5 (identifiers, explicit arguments), 8 (notification `_meta`) |
 //! | `binding` | 6 (HTTP mirroring, missing header, HeaderMismatch), 7 (exact agreement), 8 (SSE), 9 (caching) |
-//! | `client` | client side of 2, 6, 8, 9 and 10 (privacy), against scripted servers |
 //!
 //! ```
 //! use mcp_lang_conformance::scenarios::all;
@@ -16,7 +15,6 @@
 use crate::Scenario;
 
 mod binding;
-mod client;
 mod display;
 mod matching;
 mod reporting;
@@ -39,7 +37,6 @@ pub fn all() -> Vec<Scenario> {
         display::SCENARIOS,
         reporting::SCENARIOS,
         binding::SCENARIOS,
-        client::SCENARIOS,
     ]
     .concat()
 }

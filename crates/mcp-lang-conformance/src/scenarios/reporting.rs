@@ -187,16 +187,16 @@ fn initialize(ctx: &mut Ctx) -> ScenarioFuture<'_> {
         finish(
             async {
                 let tag = ctx.translated_others()?[0].clone();
-                let stateless = ctx.protocol().is_some_and(is_stateless);
+                let stateless = is_stateless(ctx.protocol());
                 let call = if stateless {
                     Call::new("server/discover")
                 } else {
-                    if let Some(Connection::Stdio(_)) = &ctx.connection {
+                    if let Connection::Stdio(_) = &ctx.connection {
                         return Err(Outcome::Skip(
                             "on stdio the one initialize of a connection was sent when it opened, before the languages were known; run with --protocol 2026-07-28 (server/discover) or over HTTP".into(),
                         ));
                     }
-                    let protocol = ctx.protocol().unwrap_or_default().to_owned();
+                    let protocol = ctx.protocol().to_owned();
                     Call::new("initialize")
                         .param("protocolVersion", json!(protocol))
                         .param("capabilities", json!({}))

@@ -29,11 +29,5 @@ pub(crate) const VARY: &str =
     "An HTTP response that varies by language MUST include Vary: Accept-Language.";
 pub(crate) const STRIPPED: &str = "If a shared cache cannot observe the language signal, for example because an intermediary stripped the header while preserving _meta, the response MUST either be private or use an equivalent language-aware key visible to that cache.";
 pub(crate) const TTL: &str = "Language-dependent responses remain cacheable. Existing ttlMs and cacheScope freshness and sharing semantics are unchanged.";
-pub(crate) const CACHE_KEY: &str = "A cached response for one preference MUST NOT be served for a different preference. This applies even when both preferences happen to select the same language.";
 pub(crate) const CLIENT_MIRROR: &str = "A Streamable HTTP client that sends acceptLanguage MUST send an Accept-Language field whose value agrees exactly with it.";
-pub(crate) const CLIENT_GRAMMAR: &str =
-    "The value MUST conform to the HTTP Accept-Language field-value grammar in RFC 9110 §12.5.4.";
-pub(crate) const CLIENT_MALFORMED: &str =
-    "If a client receives both values and they do not agree, the response is malformed.";
-pub(crate) const PRIVACY: &str = "Clients SHOULD follow the privacy guidance in RFC 9110 §12.5.4, including sending only the detail needed for the interaction or omitting the preference when appropriate.";
 pub(crate) const AGREE_META: &str = "Take the decoded _meta string from the parsed JSON body. The implementation MUST NOT trim, case-fold, reorder, or otherwise normalize it.";
