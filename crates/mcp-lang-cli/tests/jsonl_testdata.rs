@@ -83,7 +83,7 @@ fn run_file(path: &Path) -> Vec<String> {
 
 #[test]
 fn every_testdata_case_through_the_binary() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testdata");
     let mut files = Vec::new();
     json_files(&root, &mut files);
     assert!(

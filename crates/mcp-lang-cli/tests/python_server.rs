@@ -505,7 +505,7 @@ fn shared_cases(root: &Path) -> Vec<(PathBuf, Value)> {
 #[ignore = "needs python3 and PyPI; run by `cargo xtask ci` with --ignored"]
 fn python_matcher_answers_the_shared_testdata() {
     let Some(python) = venv() else { return };
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
     let cases = shared_cases(&root);
     let mut child = KillOnDrop(
         Command::new(&python)

@@ -42,7 +42,7 @@ fn answer(request: &Value) -> Value {
 }
 
 fn testdata_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata/grammar")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testdata/grammar")
 }
 
 /// Every case of every file, with its file and name.

@@ -884,7 +884,7 @@ async fn a_json_response_over_the_response_limit_is_a_500_saying_so() {
 #[tokio::test]
 async fn testdata_agreement_cases_on_the_wire() {
     let addr = server().await;
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/agree");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/agree");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())

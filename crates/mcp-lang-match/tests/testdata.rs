@@ -83,7 +83,7 @@ fn answer(request: &Value) -> Value {
 
 #[test]
 fn testdata_match() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../testdata/match");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testdata/match");
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("testdata/match exists")
         .map(|e| e.expect("readable").path())

@@ -1,0 +1,405 @@
+//! The `semver` gate, and `cargo xtask semver`: the public API of every published crate,
+//! compared by `cargo-semver-checks` with the API of the last release, so a breaking change
+//! cannot land without the version bump that announces it.
+//!
+//! No crate is on crates.io yet, so the baseline is a git commit, named in
+//! [`BASELINE_FILE`] (with the release's tag, `v0.1.0`, as a convenience: a fresh clone may
+//! not have fetched tags, so the commit is what counts). Each crate's public API is read from
+//! its rustdoc JSON (with all features), built here for the working tree and for the
+//! baseline's sources (`git archive` of the commit, unpacked once under
+//! `target/semver/`), then compared crate by crate. A change that needs a bigger version step
+//! than the one between the baseline's versions and ours fails (all `0.1.0` today: any
+//! breaking change fails until the workspace moves to `0.2.0`; additions pass).
+//!
+//! The rustdoc JSON is built by `cargo doc` in the repository's target directory, so the
+//! dependencies' metadata the `clippy` and `doc` steps compiled is reused, and the baseline
+//! shares it too. (Left to itself, `cargo semver-checks --baseline-rev` builds every crate's
+//! dependencies in a project of its own, twice: 19 minutes here where this takes a few.)
+//! rustdoc's JSON output is unstable, so rustdoc, and only rustdoc, runs with
+//! `RUSTC_BOOTSTRAP=1`: this binary is cargo's `RUSTDOC` for that build (see
+//! [`rustdoc_wrapper`]). Setting it for the whole build would change how `proc-macro2` and
+//! the crates after it are built, and rebuild them.
+//!
+//! `cargo xtask semver --set-baseline REV` moves the baseline to a commit (after a
+//! release), rewriting the file and the local tag.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+use serde_json::Value;
+
+use crate::args::Args;
+use crate::package;
+use crate::process::Cmd;
+use crate::tools::Tool;
+use crate::workspace::{self, Metadata};
+use crate::{Result, bail};
+
+pub(crate) const USAGE: &str = "  semver [--set-baseline REV]
+      cargo-semver-checks of every published crate against the release named in
+      .ci/semver-baseline (a git commit). --set-baseline REV points the baseline (file and
+      local tag) at the commit REV names, then checks against it.";
+
+/// The file that names the baseline release.
+pub(crate) const BASELINE_FILE: &str = ".ci/semver-baseline";
+
+/// cargo-semver-checks, pinned.
+pub(crate) const CARGO_SEMVER_CHECKS: Tool = Tool {
+    krate: "cargo-semver-checks",
+    subcommand: "semver-checks",
+    version: "0.51.0",
+};
+
+/// What [`BASELINE_FILE`] says.
+#[derive(Debug, PartialEq)]
+pub(crate) struct Baseline {
+    /// The release's tag (`v0.1.0`).
+    pub(crate) tag: String,
+    /// The full commit hash the tag points at.
+    pub(crate) commit: String,
+}
+
+impl Baseline {
+    /// Reads `key = value` lines; `#` starts a comment.
+    fn parse(text: &str) -> Result<Baseline> {
+        let mut tag = None;
+        let mut commit = None;
+        for line in text.lines() {
+            let line = line.split('#').next().unwrap_or_default().trim();
+            if line.is_empty() {
+                continue;
+            }
+            let Some((key, value)) = line.split_once('=') else {
+                bail!("{BASELINE_FILE}: `{line}` is not `key = value`");
+            };
+            let value = value.trim().to_owned();
+            match key.trim() {
+                "tag" => tag = Some(value),
+                "commit" => commit = Some(value),
+                other => bail!("{BASELINE_FILE}: unknown key `{other}`"),
+            }
+        }
+        let (Some(tag), Some(commit)) = (tag, commit) else {
+            bail!("{BASELINE_FILE} must set both `tag` and `commit`");
+        };
+        if commit.len() != 40 || !commit.bytes().all(|b| b.is_ascii_hexdigit()) {
+            bail!("{BASELINE_FILE}: commit `{commit}` is not a full 40-digit hash");
+        }
+        Ok(Baseline { tag, commit })
+    }
+
+    fn load() -> Result<Baseline> {
+        let path = workspace::root().join(BASELINE_FILE);
+        let text = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        Baseline::parse(&text)
+    }
+}
+
+/// `text` with the `commit = …` line's value replaced.
+fn with_commit(text: &str, commit: &str) -> Result<String> {
+    let mut out = String::new();
+    let mut replaced = false;
+    for line in text.lines() {
+        let key = line.split('=').next().unwrap_or_default().trim();
+        if key == "commit" && !line.trim_start().starts_with('#') {
+            out.push_str(&format!("commit = {commit}"));
+            replaced = true;
+        } else {
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    if !replaced {
+        bail!("{BASELINE_FILE} has no `commit = …` line");
+    }
+    Ok(out)
+}
+
+fn git() -> Cmd {
+    Cmd::new("git")
+}
+
+/// The full hash of the commit `rev` names, if this clone has it.
+fn resolve(rev: &str) -> Option<String> {
+    let out = git()
+        .args(["rev-parse", "--verify", "--quiet"])
+        .arg(format!("{rev}^{{commit}}"))
+        .read_stdout_quietly()?;
+    Some(out.trim().to_owned())
+}
+
+/// Makes sure this clone has the baseline commit (a shallow clone fetches it), and that the
+/// local tag, if there is one, agrees with the file.
+fn ensure_commit(baseline: &Baseline) -> Result<()> {
+    if resolve(&baseline.commit).is_none() {
+        println!(
+            "the baseline commit {} is not in this clone: fetching it from origin",
+            baseline.commit
+        );
+        let fetched = git()
+            .args(["fetch", "--no-tags", "--quiet", "origin", &baseline.commit])
+            .run();
+        if fetched.is_err() || resolve(&baseline.commit).is_none() {
+            bail!(
+                "the baseline commit {} ({BASELINE_FILE}) is not in this clone and could not be fetched (clone the full history: `actions/checkout` with `fetch-depth: 0`)",
+                baseline.commit
+            );
+        }
+    }
+    match resolve(&format!("refs/tags/{}", baseline.tag)) {
+        Some(tagged) if tagged != baseline.commit => bail!(
+            "the tag {} points at {tagged}, but {BASELINE_FILE} names {}: move one of them (`cargo xtask semver --set-baseline {}`)",
+            baseline.tag,
+            baseline.commit,
+            baseline.tag
+        ),
+        Some(_) => println!("baseline: {} = {}", baseline.tag, baseline.commit),
+        None => println!(
+            "baseline: {} (the tag {} is not in this clone; the commit is what counts)",
+            baseline.commit, baseline.tag
+        ),
+    }
+    Ok(())
+}
+
+/// The variable that makes this binary act as rustdoc: it holds the real rustdoc's path.
+const RUSTDOC_ENV: &str = "XTASK_REAL_RUSTDOC";
+
+/// When this binary runs as cargo's `RUSTDOC` (the variable [`RUSTDOC_ENV`] is set), runs
+/// the real rustdoc with the same arguments and `RUSTC_BOOTSTRAP=1`, and returns its exit
+/// code; otherwise `None`. `main` calls it first.
+pub(crate) fn rustdoc_wrapper() -> Option<ExitCode> {
+    let real = std::env::var_os(RUSTDOC_ENV)?;
+    let status = Command::new(&real)
+        .args(std::env::args_os().skip(1))
+        .env("RUSTC_BOOTSTRAP", "1")
+        .status();
+    Some(match status {
+        Ok(s) => ExitCode::from(s.code().map_or(1, |c| u8::try_from(c).unwrap_or(1))),
+        Err(e) => {
+            eprintln!("xtask: cannot run rustdoc {}: {e}", real.to_string_lossy());
+            ExitCode::FAILURE
+        }
+    })
+}
+
+/// The rustdoc of the toolchain that runs cargo.
+fn real_rustdoc() -> Result<PathBuf> {
+    let sysroot = Cmd::new("rustc")
+        .args(["--print", "sysroot"])
+        .read_stdout()?;
+    let rustdoc = Path::new(sysroot.trim())
+        .join("bin")
+        .join(format!("rustdoc{}", std::env::consts::EXE_SUFFIX));
+    if !rustdoc.is_file() {
+        bail!("no rustdoc at {}", rustdoc.display());
+    }
+    Ok(rustdoc)
+}
+
+/// The library name cargo gives a package's lib target (ours all use the default).
+fn lib_name(package: &str) -> String {
+    package.replace('-', "_")
+}
+
+/// Builds the rustdoc JSON of `packages` (libraries, all features) of the workspace at
+/// `manifest` in `target_dir`, and moves each to `out/<lib>.json`.
+fn rustdoc_json(manifest: &Path, packages: &[String], target_dir: &Path, out: &Path) -> Result<()> {
+    let exe = std::env::current_exe()?;
+    let mut cmd = Cmd::cargo()
+        .env("CARGO_TARGET_DIR", &target_dir.to_string_lossy())
+        .env("RUSTDOC", &exe.to_string_lossy())
+        .env(RUSTDOC_ENV, &real_rustdoc()?.to_string_lossy())
+        .env("RUSTDOCFLAGS", "-Z unstable-options --output-format json")
+        .arg("doc")
+        .arg("--manifest-path")
+        .arg(manifest)
+        .args(["--no-deps", "--lib", "--all-features"]);
+    for package in packages {
+        cmd = cmd.args(["-p", package]);
+    }
+    cmd.run()?;
+    if out.exists() {
+        fs::remove_dir_all(out)?;
+    }
+    fs::create_dir_all(out)?;
+    for package in packages {
+        let name = format!("{}.json", lib_name(package));
+        let built = target_dir.join("doc").join(&name);
+        fs::rename(&built, out.join(&name))
+            .map_err(|e| format!("no rustdoc JSON at {}: {e}", built.display()))?;
+    }
+    Ok(())
+}
+
+/// The baseline commit's sources, unpacked (once) under `work`; returns its manifest.
+fn baseline_sources(baseline: &Baseline, work: &Path) -> Result<PathBuf> {
+    let dir = work.join(format!("baseline-{}", baseline.commit));
+    let done = dir.join(".xtask-unpacked");
+    if !done.exists() {
+        if dir.exists() {
+            fs::remove_dir_all(&dir)?;
+        }
+        fs::create_dir_all(&dir)?;
+        let tar = work.join("baseline.tar");
+        git()
+            .args(["archive", "--format=tar", "-o"])
+            .arg(&tar)
+            .arg(&baseline.commit)
+            .run()?;
+        Cmd::new("tar")
+            .arg("-xf")
+            .arg(&tar)
+            .arg("-C")
+            .arg(&dir)
+            .run()?;
+        fs::remove_file(&tar)?;
+        fs::write(&done, &baseline.commit)?;
+    }
+    Ok(dir.join("Cargo.toml"))
+}
+
+/// The names of the members of the workspace at `manifest`.
+fn members(manifest: &Path) -> Result<Vec<String>> {
+    let json = Cmd::cargo()
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--manifest-path",
+        ])
+        .arg(manifest)
+        .read_stdout()?;
+    let v: Value =
+        serde_json::from_str(&json).map_err(|e| format!("cargo metadata: bad JSON: {e}"))?;
+    Ok(v["packages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|p| p["name"].as_str().map(str::to_owned))
+        .collect())
+}
+
+/// Runs the gate.
+pub(crate) fn check() -> Result<()> {
+    let baseline = Baseline::load()?;
+    ensure_commit(&baseline)?;
+    CARGO_SEMVER_CHECKS.ensure()?;
+    let metadata = Metadata::load()?;
+    let work = metadata.target_dir.join("semver");
+    let base_manifest = baseline_sources(&baseline, &work)?;
+    let in_baseline = members(&base_manifest)?;
+    let published: Vec<String> = package::published(&metadata)
+        .into_iter()
+        .map(|p| p.name)
+        .collect();
+    let (compared, new): (Vec<String>, Vec<String>) = published
+        .iter()
+        .cloned()
+        .partition(|name| in_baseline.contains(name));
+
+    println!("-- rustdoc JSON of the baseline ({})", baseline.commit);
+    rustdoc_json(
+        &base_manifest,
+        &compared,
+        &metadata.target_dir,
+        &work.join("baseline"),
+    )?;
+    println!("-- rustdoc JSON of the working tree");
+    rustdoc_json(
+        &workspace::root().join("Cargo.toml"),
+        &compared,
+        &metadata.target_dir,
+        &work.join("current"),
+    )?;
+    let mut failed = Vec::new();
+    for name in &compared {
+        let json = format!("{}.json", lib_name(name));
+        println!("-- {name}");
+        let result = CARGO_SEMVER_CHECKS
+            .cargo()?
+            .arg("--baseline-rustdoc")
+            .arg(work.join("baseline").join(&json))
+            .arg("--current-rustdoc")
+            .arg(work.join("current").join(&json))
+            .run();
+        if result.is_err() {
+            failed.push(name.as_str());
+        }
+    }
+    for name in &new {
+        println!("{name}: not in the baseline (new since it), nothing to compare");
+    }
+    if !failed.is_empty() {
+        bail!(
+            "the public API of {} changed in a way its version does not allow (see above): bump the workspace version, and say why in CHANGELOG.md",
+            failed.join(", ")
+        );
+    }
+    println!(
+        "semver: {} crate(s) compatible with {} ({})",
+        compared.len(),
+        baseline.tag,
+        baseline.commit
+    );
+    Ok(())
+}
+
+/// `cargo xtask semver [--set-baseline REV]`.
+pub(crate) fn run(mut args: Args) -> Result<()> {
+    let set = args.value("--set-baseline")?;
+    args.finish()?;
+    if let Some(rev) = set {
+        let Some(commit) = resolve(&rev) else {
+            bail!("`{rev}` names no commit in this clone");
+        };
+        let path = workspace::root().join(BASELINE_FILE);
+        let text = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let baseline = Baseline::parse(&text)?;
+        fs::write(&path, with_commit(&text, &commit)?)?;
+        git()
+            .args(["tag", "--force", &baseline.tag, &commit])
+            .run()?;
+        println!(
+            "{BASELINE_FILE} and the local tag {} now name {commit}; commit the file, and push the tag with `git push origin {}` when the release is public",
+            baseline.tag, baseline.tag
+        );
+    }
+    check()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FILE: &str = "# comment\ntag = v0.1.0   # the release\ncommit = 0123456789abcdef0123456789abcdef01234567\n";
+
+    #[test]
+    fn reads_the_baseline_file() {
+        assert_eq!(
+            Baseline::parse(FILE).unwrap(),
+            Baseline {
+                tag: "v0.1.0".into(),
+                commit: "0123456789abcdef0123456789abcdef01234567".into()
+            }
+        );
+        assert!(Baseline::parse("tag = v0.1.0\n").is_err());
+        assert!(Baseline::parse("tag = v0.1.0\ncommit = 0123abc\n").is_err());
+        assert!(Baseline::parse("tag = v0.1.0\ncommit = x\nother = 1\n").is_err());
+    }
+
+    #[test]
+    fn moves_only_the_commit_line() {
+        let moved = with_commit(FILE, "fedcba9876543210fedcba9876543210fedcba98").unwrap();
+        assert_eq!(
+            moved,
+            "# comment\ntag = v0.1.0   # the release\ncommit = fedcba9876543210fedcba9876543210fedcba98\n"
+        );
+        assert_eq!(
+            Baseline::parse(&moved).unwrap().commit,
+            "fedcba9876543210fedcba9876543210fedcba98"
+        );
+    }
+}
