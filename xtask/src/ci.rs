@@ -143,6 +143,9 @@ const STEPS: &[Step] = &[
 struct Ci {
     fuzz_seconds: u64,
     tally: Tally,
+    /// The cargo tools of the semver and deny steps, installed in the background from the
+    /// start of the run.
+    tools: crate::tools::Prefetch,
 }
 
 /// Tests counted from `cargo test`'s `test result:` lines.
@@ -210,16 +213,26 @@ pub(crate) fn run(mut args: Args) -> Result<()> {
         }
     }
 
+    let selected = |name: &str| {
+        !skip.iter().any(|s| s == name) && (only.is_empty() || only.iter().any(|s| s == name))
+    };
+    let mut tools = Vec::new();
+    if selected("semver") {
+        tools.push(&crate::semver::CARGO_SEMVER_CHECKS);
+    }
+    if selected("deny") {
+        tools.push(&crate::deny::CARGO_DENY);
+    }
+    let log = Metadata::load()?.target_dir.join("tool-install.log");
     let mut ci = Ci {
         fuzz_seconds,
         tally: Tally::default(),
+        tools: crate::tools::Prefetch::start(tools, log),
     };
     let mut steps = Steps::new("ci", STEPS.len());
     let mut failed = Vec::new();
     for step in STEPS {
-        let skipped = skip.iter().any(|s| s == step.name)
-            || (!only.is_empty() && !only.iter().any(|s| s == step.name));
-        if skipped {
+        if !selected(step.name) {
             steps.skip(step.name, "on request");
             continue;
         }
@@ -414,11 +427,13 @@ fn features(_: &mut Ci) -> Result<()> {
     crate::features::check()
 }
 
-fn semver(_: &mut Ci) -> Result<()> {
+fn semver(ci: &mut Ci) -> Result<()> {
+    ci.tools.wait()?;
     crate::semver::check()
 }
 
-fn deny(_: &mut Ci) -> Result<()> {
+fn deny(ci: &mut Ci) -> Result<()> {
+    ci.tools.wait()?;
     crate::deny::check()
 }
 

@@ -84,6 +84,29 @@ impl Cmd {
         check(&shown, self.status()?)
     }
 
+    /// This command's program and arguments appended to `self`'s (its environment and
+    /// working directory are `self`'s): `nice -n 10` followed by a cargo command.
+    pub(crate) fn append(self, other: Cmd) -> Cmd {
+        let program = other.command.get_program().to_owned();
+        let args: Vec<_> = other.command.get_args().map(|a| a.to_owned()).collect();
+        self.arg(program).args(args)
+    }
+
+    /// Runs with stdout and stderr appended to `log` (created if missing); an error unless
+    /// it exits with 0.
+    pub(crate) fn run_logged(mut self, log: &Path) -> Result<()> {
+        let out = fs::OpenOptions::new().create(true).append(true).open(log)?;
+        let err = out.try_clone()?;
+        let status = self
+            .command
+            .stdin(Stdio::null())
+            .stdout(out)
+            .stderr(err)
+            .status()
+            .map_err(|e| format!("cannot start `{}`: {e}", self.shown))?;
+        check(&self.shown, status)
+    }
+
     /// Runs with inherited stdio and returns the exit status.
     pub(crate) fn status(mut self) -> Result<ExitStatus> {
         println!("$ {}", self.shown);

@@ -2,6 +2,9 @@
 //! --locked` at a pinned version when the one on `PATH` is missing or another version, so a
 //! fresh machine runs what was tested here.
 
+use std::path::PathBuf;
+use std::thread::{self, JoinHandle};
+
 use crate::process::Cmd;
 use crate::{Result, bail};
 
@@ -36,9 +39,17 @@ impl Tool {
             ),
             None => println!("{} is missing: installing {}", self.krate, self.version),
         }
-        Cmd::cargo()
-            .args(["install", "--locked", self.krate, "--version", self.version])
-            .run()?;
+        self.install_command().run()?;
+        self.check_installed()
+    }
+
+    /// `cargo install --locked KRATE --version VERSION`.
+    fn install_command(&self) -> Cmd {
+        Cmd::cargo().args(["install", "--locked", self.krate, "--version", self.version])
+    }
+
+    /// An error unless `cargo SUBCOMMAND --version` reports the pinned version.
+    fn check_installed(&self) -> Result<()> {
         match self.installed_version() {
             Some(v) if v == self.version => Ok(()),
             other => bail!(
@@ -54,5 +65,78 @@ impl Tool {
     pub(crate) fn cargo(&self) -> Result<Cmd> {
         self.ensure()?;
         Ok(Cmd::cargo().arg(self.subcommand))
+    }
+}
+
+/// Tools installed on a background thread while other work goes on.
+///
+/// A fresh machine compiles each tool from source, minutes of CPU. Started at the beginning
+/// of a CI run, under `nice` where it exists, the installs use the time the earlier steps
+/// spend waiting on servers, the network and timeouts, and yield the CPU to the steps when
+/// both want it. A step that runs a tool calls [`Prefetch::wait`] first.
+pub(crate) struct Prefetch {
+    handle: Option<JoinHandle<std::result::Result<(), String>>>,
+    log: PathBuf,
+}
+
+impl Prefetch {
+    /// Starts installing those of `tools` whose pinned version is not installed, writing
+    /// cargo's output to `log`. Nothing starts when every tool is there.
+    pub(crate) fn start(tools: Vec<&'static Tool>, log: PathBuf) -> Prefetch {
+        let missing: Vec<&'static Tool> = tools
+            .into_iter()
+            .filter(|tool| tool.installed_version().as_deref() != Some(tool.version))
+            .collect();
+        if missing.is_empty() {
+            return Prefetch { handle: None, log };
+        }
+        let names: Vec<String> = missing
+            .iter()
+            .map(|t| format!("{} {}", t.krate, t.version))
+            .collect();
+        println!(
+            "installing {} in the background (output in {})",
+            names.join(", "),
+            log.display()
+        );
+        let file = log.clone();
+        let handle = thread::spawn(move || {
+            let nice = Cmd::new("nice").arg("true").succeeds_quietly();
+            for tool in missing {
+                let install = tool.install_command();
+                let install = if nice {
+                    Cmd::new("nice").args(["-n", "10"]).append(install)
+                } else {
+                    install
+                };
+                install.run_logged(&file).map_err(|e| e.to_string())?;
+                tool.check_installed().map_err(|e| e.to_string())?;
+            }
+            Ok(())
+        });
+        Prefetch {
+            handle: Some(handle),
+            log,
+        }
+    }
+
+    /// Waits for the installs to end; an error, with the log's last lines, if one failed.
+    pub(crate) fn wait(&mut self) -> Result<()> {
+        let Some(handle) = self.handle.take() else {
+            return Ok(());
+        };
+        println!("waiting for the background tool installs");
+        let outcome = handle
+            .join()
+            .unwrap_or_else(|_| Err("the install thread panicked".to_owned()));
+        if let Err(e) = outcome {
+            let log = std::fs::read_to_string(&self.log).unwrap_or_default();
+            let tail: Vec<&str> = log.lines().rev().take(40).collect();
+            for line in tail.iter().rev() {
+                println!("{line}");
+            }
+            bail!("background install failed: {e} (log: {})", self.log.display());
+        }
+        Ok(())
     }
 }
