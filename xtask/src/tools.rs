@@ -135,7 +135,10 @@ impl Prefetch {
             for line in tail.iter().rev() {
                 println!("{line}");
             }
-            bail!("background install failed: {e} (log: {})", self.log.display());
+            bail!(
+                "background install failed: {e} (log: {})",
+                self.log.display()
+            );
         }
         Ok(())
     }
