@@ -11,6 +11,36 @@ use std::time::{Duration, Instant};
 use crate::args::Args;
 use crate::{Result, bail, workspace};
 
+/// The path of this program, to start it again (`__measure`, the rustdoc wrapper).
+///
+/// A `cargo xtask ci` run builds the workspace, xtask included: when a step's build writes
+/// a new `target/debug/xtask`, the running program's file is gone, and
+/// `std::env::current_exe` names a path that no longer exists. Then the running program is
+/// copied, once, from `/proc/self/exe` (which still reads it) to `xtask-self-PID` beside
+/// it, and that copy is started instead.
+pub(crate) fn self_exe() -> Result<std::path::PathBuf> {
+    // Held while copying, so that no thread starts a half-written copy.
+    static COPY: std::sync::Mutex<Option<std::path::PathBuf>> = std::sync::Mutex::new(None);
+    let mut copied = COPY.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(copy) = copied.as_ref() {
+        return Ok(copy.clone());
+    }
+    let exe = std::env::current_exe()?;
+    if exe.is_file() {
+        return Ok(exe);
+    }
+    let dir = exe.parent().unwrap_or(workspace::root());
+    let copy = dir.join(format!("xtask-self-{}", std::process::id()));
+    fs::copy("/proc/self/exe", &copy).map_err(|e| {
+        format!(
+            "{} was replaced while it ran, and it cannot be copied from /proc/self/exe: {e}",
+            exe.display()
+        )
+    })?;
+    *copied = Some(copy.clone());
+    Ok(copy)
+}
+
 /// A command with a printable spelling (`NAME=value program args…`).
 pub(crate) struct Cmd {
     command: Command,
@@ -176,8 +206,7 @@ impl Cmd {
     pub(crate) fn run_measured(self, log: &Path) -> Result<Measured> {
         let cpu_file = log.with_extension("cpu");
         let log_file = fs::File::create(log)?;
-        let exe = std::env::current_exe()?;
-        let mut outer = Command::new(exe);
+        let mut outer = Command::new(self_exe()?);
         outer
             .arg(MEASURE_TASK)
             .arg(&cpu_file)

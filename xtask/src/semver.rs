@@ -206,7 +206,7 @@ fn lib_name(package: &str) -> String {
 /// Builds the rustdoc JSON of `packages` (libraries, all features) of the workspace at
 /// `manifest` in `target_dir`, and moves each to `out/<lib>.json`.
 fn rustdoc_json(manifest: &Path, packages: &[String], target_dir: &Path, out: &Path) -> Result<()> {
-    let exe = std::env::current_exe()?;
+    let exe = crate::process::self_exe()?;
     let mut cmd = Cmd::cargo()
         .env("CARGO_TARGET_DIR", &target_dir.to_string_lossy())
         .env("RUSTDOC", &exe.to_string_lossy())
