@@ -23,9 +23,10 @@
 //!    [`sync_tree`]), so a warm run rebuilds only what changed.
 //!
 //! A file the archive lacks (an `include_str!` or test data outside the crate, a missing
-//! README) or a dev-dependency that packaging drops fails the build or a test here. Cargo's
-//! own verification (`cargo package` without `--no-verify`) is skipped: it builds each crate's
-//! library and binaries from the same archives, which step 4 does too, with its tests.
+//! README) or a dev-dependency that packaging drops fails the build or a test here; an
+//! archive without both licence texts fails while unpacking. Cargo's own verification
+//! (`cargo package` without `--no-verify`) is skipped: it builds each crate's library and
+//! binaries from the same archives, which step 4 does too, with its tests.
 //! `publish = false` members are left out: they are never uploaded.
 
 use std::fs;
@@ -34,6 +35,10 @@ use std::path::Path;
 use crate::process::Cmd;
 use crate::workspace::{self, Metadata};
 use crate::{Result, bail};
+
+/// The licence texts every package carries (the crates are `MIT OR Apache-2.0`; each crate
+/// folder links them from the repository's root, and cargo packages the files).
+const LICENCE_FILES: [&str; 2] = ["LICENSE-MIT", "LICENSE-APACHE"];
 
 /// Where the unpacked packages and their workspace go, under the target directory.
 const CHECK_DIR: &str = "package-check";
@@ -99,6 +104,14 @@ pub(crate) fn check(on_line: impl FnMut(&str)) -> Result<()> {
             .run()?;
         if !fresh.join(krate.stem()).join("Cargo.toml").is_file() {
             bail!("{} did not unpack to {}/", archive.display(), krate.stem());
+        }
+        for licence in LICENCE_FILES {
+            if !fresh.join(krate.stem()).join(licence).is_file() {
+                bail!(
+                    "{} carries no {licence}: both licences' texts must travel with the code",
+                    archive.display()
+                );
+            }
         }
     }
     let changed = sync_tree(&fresh, &unpacked)?;
