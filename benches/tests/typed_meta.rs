@@ -6,12 +6,12 @@ use mcp_lang_benches::typed_meta::{
     TypedRequest, read_content_language, read_content_language_utf8,
     read_content_language_validating, read_request, read_request_utf8, read_request_validating,
 };
-use mcp_lang_meta::{MAX_DEPTH, RawPreference, extract_content_language, skim_request};
+use mcp_lang_meta::{
+    ACCEPT_LANGUAGE_KEY as KEY, CONTENT_LANGUAGE_KEY as CL, MAX_DEPTH, RawPreference,
+    extract_content_language, skim_request,
+};
 use proptest::prelude::*;
 use serde_json::{Map, Value};
-
-const KEY: &str = "io.modelcontextprotocol/acceptLanguage";
-const CL: &str = "io.modelcontextprotocol/contentLanguage";
 
 /// The request as the skim reads it, in the typed readers' form.
 fn skimmed(body: &[u8]) -> Option<TypedRequest<'_>> {

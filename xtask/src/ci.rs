@@ -19,18 +19,20 @@ use crate::{Result, bail};
 
 pub(crate) const USAGE: &str =
     "  ci [--skip STEP]… [--only STEP]… [--skip-fuzz] [--fuzz-time SECS] [--keep-going] [--list]
-      Runs every gate in order, each timed, stopping at the first failure: fmt, clippy,
-      test, conformance (the SEP-2792 suite against the reference server), interop (the
-      official Python MCP SDK as the client of mcp-lang serve, and the suite against a
-      Python SDK server with and without faults, over stdio and HTTP), official (the official
-      MCP conformance suite from npm, with its baseline), nginx (the reference server
-      behind a real nginx proxy_cache; installs nginx with apt-get when missing), doc,
-      bench (build only), package, fuzz (a smoke run of every target, default 20 s each).
-      Release gates: actionlint (the hosted workflows), msrv (rust-version declared alike,
-      no dependency newer), features (each published crate alone with no, each and all
-      features), package (each published crate's tests built from its .crate), semver
-      (cargo-semver-checks against .ci/semver-baseline), deny (licences, bans, sources),
-      install (cargo install of mcp-lang, then its demo).
+      Runs every gate in order, each timed, stopping at the first failure: fmt,
+      actionlint (the hosted workflows), msrv (rust-version declared alike, no dependency
+      newer), clippy, test, conformance (the SEP-2792 suite against the reference server,
+      then its self-test), interop (the official Python MCP SDK as the client of mcp-lang
+      serve, and the suite against a Python SDK server with and without faults, over stdio
+      and HTTP), official (the official MCP conformance suite from npm, with its
+      baseline), nginx (the reference server behind a real nginx proxy_cache; installs
+      nginx with apt-get when missing), doc, bench (build only), callgrind (instruction
+      counts against their baselines), features (each published crate alone with no, each
+      and all features), package (each published crate's tests built from its .crate),
+      semver (cargo-semver-checks against .ci/semver-baseline), deny (licences, bans,
+      sources), install (cargo install of mcp-lang, then its demo), fuzz (a smoke run of
+      every target, default 20 s each). The semver and deny tools are installed in the
+      background from the start of the run.
       --keep-going runs the remaining steps after a failure (still exiting non-zero).
       `.ci/run` calls this.";
 

@@ -4,8 +4,10 @@
 //! This is the [xtask pattern]: build automation written in Rust inside the workspace, so a
 //! fresh machine needs nothing but cargo to run the same gates as CI. Tasks:
 //!
-//! - `ci`: every gate in order (format, lints, tests, docs, benchmarks build, packaging, a
-//!   fuzz smoke run), each timed, stopping at the first failure. `.ci/run` calls it.
+//! - `ci`: every gate in order (format, workflows, MSRV, lints, tests, the conformance
+//!   suites, interop, docs, benchmarks build, instruction counts, features, packages,
+//!   semver, licences, install, a fuzz smoke run), each timed, stopping at the first
+//!   failure. `.ci/run` calls it.
 //! - `fuzz`: long fuzz runs of every (or the named) fuzz target, reporting CPU time and
 //!   outcome per target.
 //! - `bench`: runs the criterion benchmarks in the `bench` and `bench-lto` profiles, counts
@@ -18,8 +20,11 @@
 //!   `--test` runs the published crates' tests with the toolchain cargo runs on.
 //! - `semver`: `cargo-semver-checks` of every published crate against the last release
 //!   (`.ci/semver-baseline`); `--set-baseline` moves the baseline.
+//! - `conformance --sep2792`: the SEP-2792 suite against the embedded reference server,
+//!   then its self-test matrix against `mcp-lang serve` as a separate process.
 //! - `conformance --official`: the official MCP conformance suite (npm) against
 //!   `mcp-lang serve --http`, checked against the reference server's baseline.
+//! - `docs`: records the specification chapter's example exchanges (`--check`: stale?).
 //!
 //! Nothing here is hard-coded to today's crates: packages, benchmark targets and fuzz
 //! targets are discovered (`cargo metadata`, `fuzz/Cargo.toml`), so a new crate, bench or

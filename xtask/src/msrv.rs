@@ -27,8 +27,8 @@ use crate::{Result, bail};
 pub(crate) const USAGE: &str = "  msrv [--test]
       Checks that every member declares the same rust-version and that no dependency of the
       published crates declares a newer one; --test then runs `cargo test --locked` of every
-      published crate with the toolchain cargo runs on (the hosted MSRV job: `cargo +1.88
-      xtask msrv --test`).";
+      published crate with the toolchain cargo runs on (the hosted MSRV job sets
+      RUSTUP_TOOLCHAIN=1.88 and runs `cargo xtask msrv --test`).";
 
 /// A version as `major.minor.patch`, missing parts 0.
 fn parse_version(text: &str) -> Option<(u64, u64, u64)> {

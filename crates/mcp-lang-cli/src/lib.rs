@@ -10,6 +10,7 @@
 //! |------------|--------------|
 //! | `parse [--content-language\|--tag\|--extended] [--json] VALUE` | checks a value against its grammar (default `Accept-Language`) |
 //! | `negotiate --supported TAGS --default TAG [--json] [VALUE]` | the supported language a server picks, and why |
+//! | `agree (--meta VALUE\|--no-meta) [--line LINE]… [--json]` | whether a `_meta` value and HTTP field lines agree exactly |
 //! | `serve --stdio` / `serve --http ADDR` | the SEP-2792 reference server (stdio, or Streamable HTTP at `/mcp`) |
 //! | `demo` | the SEP walked through against the reference server, in the terminal |
 //! | `conformance [--url URL\|--stdio CMD] [--format table\|json\|junit]` | the SEP-2792 conformance suite against a server (default: the embedded reference server); `--self-test` checks every injected fault is caught |

@@ -32,16 +32,30 @@
 //! suite ([`fixtures`]: its `test_*` tools and prompts, `test://` resources,
 //! logging, completions and subscriptions). They are not SEP-2792 and are off
 //! by default; `cargo xtask conformance --official` turns them on.
+//!
+//! # Features
+//!
+//! All on by default; without them the crate is the server's handlers and catalogs.
+//!
+//! - `stdio`: [`serve`]'s stdio transport (`serve::serve_stdio`).
+//! - `http`: [`serve`]'s Streamable HTTP router and accept loop, behind
+//!   `mcp-lang-http`'s layer and with connection limits, and [`wire`], one raw
+//!   HTTP/1.1 exchange.
+//! - `demo` (implies `http`): [`demo`], the terminal story of `mcp-lang demo`.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod catalog;
 #[cfg(feature = "demo")]
+#[cfg_attr(docsrs, doc(cfg(feature = "demo")))]
 pub mod demo;
 // The official MCP suite's fixtures (opt-in; not SEP-2792).
 pub mod fixtures;
 #[cfg(any(feature = "stdio", feature = "http"))]
+#[cfg_attr(docsrs, doc(cfg(any(feature = "stdio", feature = "http"))))]
 pub mod serve;
 pub mod server;
 #[cfg(feature = "http")]
+#[cfg_attr(docsrs, doc(cfg(feature = "http")))]
 pub mod wire;
 
 pub use server::ReferenceServer;

@@ -141,6 +141,9 @@ fn parse(answer: &[u8]) -> Exchange {
 
 const LIST: &str = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}"#;
 
+/// The head of an MCP POST declaring `content_length` body bytes, written here rather than
+/// with `wire::post_request` because these tests send a head alone, or a body shorter than
+/// it declares, byte by byte.
 fn request_head(addr: SocketAddr, content_length: usize) -> String {
     format!(
         "POST {MCP_PATH} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
