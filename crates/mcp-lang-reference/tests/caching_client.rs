@@ -11,10 +11,32 @@ use mcp_lang_rmcp::{
     mcp_lang_meta::ManualClock,
 };
 use rmcp::{
-    ServiceExt,
+    RoleClient, ServiceExt,
     model::{ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, MetaObject},
+    service::RunningService,
 };
 use serde_json::Value;
+
+/// The reference server on one end of an in-memory pipe, and on the other an rmcp client
+/// (kept, to cancel at the end) with a `CachingClient` for user "alice" on a manual clock.
+async fn connect() -> (
+    RunningService<RoleClient, ()>,
+    CachingClient<ManualClock>,
+    ManualClock,
+) {
+    let (server_io, client_io) = tokio::io::duplex(1 << 16);
+    let server = ReferenceServer::new().unwrap();
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let running = ().serve(client_io).await.unwrap();
+    let clock = ManualClock::new();
+    let client =
+        CachingClient::with_clock(running.peer().clone(), clock.clone()).auth_context("alice");
+    (running, client, clock)
+}
 
 fn weather_title(result: &ListToolsResult) -> String {
     let tool = result
@@ -42,18 +64,8 @@ fn stats(hits: u64, misses: u64) -> CacheStats {
 
 #[tokio::test(flavor = "current_thread")]
 async fn two_preferences_never_share_an_entry() {
-    let (server_io, client_io) = tokio::io::duplex(1 << 16);
-    let server = ReferenceServer::new().unwrap();
-    tokio::spawn(async move {
-        if let Ok(running) = server.serve(server_io).await {
-            let _ = running.waiting().await;
-        }
-    });
-    let running = ().serve(client_io).await.unwrap();
+    let (running, client, clock) = connect().await;
     let catalog = Catalog::load().unwrap();
-    let clock = ManualClock::new();
-    let client =
-        CachingClient::with_clock(running.peer().clone(), clock.clone()).auth_context("alice");
 
     let fr = "fr-CA,fr;q=0.9";
     let first = client.list_tools(None, Some(fr)).await.unwrap();
@@ -145,18 +157,8 @@ fn template_title(result: &ListResourceTemplatesResult) -> String {
 
 #[tokio::test(flavor = "current_thread")]
 async fn resource_lists_are_keyed_by_the_raw_preference() {
-    let (server_io, client_io) = tokio::io::duplex(1 << 16);
-    let server = ReferenceServer::new().unwrap();
-    tokio::spawn(async move {
-        if let Ok(running) = server.serve(server_io).await {
-            let _ = running.waiting().await;
-        }
-    });
-    let running = ().serve(client_io).await.unwrap();
+    let (running, client, clock) = connect().await;
     let catalog = Catalog::load().unwrap();
-    let clock = ManualClock::new();
-    let client =
-        CachingClient::with_clock(running.peer().clone(), clock.clone()).auth_context("alice");
 
     let fr = "fr-CA,fr;q=0.9";
     let first = client.list_resources(None, Some(fr)).await.unwrap();

@@ -13,15 +13,13 @@
 //! `fr-CA`: equally acceptable, the server's choice).
 
 use mcp_lang_grammar::ContentLanguage;
-use mcp_lang_meta::IdentifierGuard;
+use mcp_lang_meta::{CONTENT_LANGUAGE_KEY, IdentifierGuard};
 use serde_json::{Value, json};
 
 use crate::discovery::reaches;
 use crate::scenario::{
     Connection, Ctx, Needs, Outcome, Scenario, ScenarioFuture, Step, ensure, finish,
 };
-use mcp_lang_meta::CONTENT_LANGUAGE_KEY;
-
 use crate::wire::{Call, Exchange};
 
 use super::sep;
