@@ -21,7 +21,12 @@
 //! - `serde_json-typed-validating`: every skipped value deserialized into a type that
 //!   keeps nothing, so that serde_json checks it as it checks a `Value` (the typed path
 //!   whose answers are the skim's; see `mcp_lang_benches::typed_meta`);
-//! - `serde_json-value`: `serde_json::from_slice::<Value>`, then the lookup.
+//! - `serde_json-value`: `serde_json::from_slice::<Value>`, then the lookup;
+//! - `simd_json-borrowed`: `simd_json::to_borrowed_value`, simdjson's two stages (a
+//!   structural index built with the vector instructions the CPU has, found at run
+//!   time, then a tree), on a copy of the body, which it parses in place;
+//! - `sonic_rs-value`: `sonic_rs::from_slice::<sonic_rs::Value>`, another SIMD parser
+//!   into a tree, then the lookup.
 //!
 //! Before measuring, the bench checks that every implementation gives the same answers on
 //! every body, and prints the allocations per read of each (`CountingAllocator`).
@@ -35,11 +40,13 @@ use criterion::{Criterion, Throughput};
 use mcp_lang_benches::callgrind::{self, Operation};
 use mcp_lang_benches::{layer_bodies, typed_meta};
 use mcp_lang_meta::{
-    RawPreference, accept_language_from_value, content_language_from_value,
-    extract_content_language, skim_request,
+    ACCEPT_LANGUAGE_KEY, CONTENT_LANGUAGE_KEY, RawPreference, accept_language_from_value,
+    content_language_from_value, extract_content_language, skim_request,
 };
 use mcp_lang_testkit::CountingAllocator;
 use serde_json::Value;
+use simd_json::prelude::{ValueAsScalar, ValueObjectAccess, ValueObjectAccessAsScalar, Writable};
+use sonic_rs::JsonValueTrait;
 
 #[global_allocator]
 static ALLOC: CountingAllocator = CountingAllocator::new();
@@ -153,7 +160,7 @@ fn is_request(body: &[u8]) -> bool {
 /// The timed (and counted) operations: each reads what the HTTP layer needs, without
 /// copying it (the answers are compared once, outside, by [`check_answers`]).
 type Implementation = fn(&[u8]) -> usize;
-const IMPLEMENTATIONS: [(&str, Implementation); 5] = [
+const IMPLEMENTATIONS: [(&str, Implementation); 7] = [
     ("mcp-lang", |body| {
         if is_request_fast(body) {
             let skim = skim_request(body).expect("valid body");
@@ -212,10 +219,101 @@ const IMPLEMENTATIONS: [(&str, Implementation); 5] = [
                 .map_or(0, str::len)
         }
     }),
+    ("simd_json-borrowed", |body| {
+        let mut copy = body.to_vec();
+        let value = simd_json::to_borrowed_value(&mut copy).expect("valid body");
+        if is_request_fast(body) {
+            black_box(value.get("id"));
+            black_box(value.get_str("method"));
+        }
+        simd_language(&value, is_request_fast(body))
+            .and_then(|v| v.as_str())
+            .map_or(0, str::len)
+    }),
+    ("sonic_rs-value", |body| {
+        let value: sonic_rs::Value = sonic_rs::from_slice(body).expect("valid body");
+        if is_request_fast(body) {
+            black_box(value.get("id"));
+            black_box(value.get("method").and_then(|m| m.as_str()));
+        }
+        sonic_language(&value, is_request_fast(body))
+            .and_then(|v| v.as_str())
+            .map_or(0, str::len)
+    }),
 ];
 
-/// Which read a body gets, decided without scanning it (the bodies here start with
-/// `{"jsonrpc":"2.0","id":N,` and then `"method"` or `"result"`).
+/// The language value of a message parsed by simd-json, found as the layer finds it: the
+/// request's preference, or the response's `contentLanguage` (`result._meta`, else
+/// `error.data._meta`, else `params._meta`).
+fn simd_language<'v>(
+    value: &'v simd_json::BorrowedValue<'_>,
+    request: bool,
+) -> Option<&'v simd_json::BorrowedValue<'v>> {
+    let (container, key) = if request {
+        (value.get("params"), ACCEPT_LANGUAGE_KEY)
+    } else if let Some(result) = value.get("result") {
+        (Some(result), CONTENT_LANGUAGE_KEY)
+    } else if let Some(error) = value.get("error") {
+        (error.get("data"), CONTENT_LANGUAGE_KEY)
+    } else {
+        (value.get("params"), CONTENT_LANGUAGE_KEY)
+    };
+    container?.get("_meta")?.get(key)
+}
+
+/// [`simd_language`] for a message parsed by sonic-rs.
+fn sonic_language(value: &sonic_rs::Value, request: bool) -> Option<&sonic_rs::Value> {
+    let (container, key) = if request {
+        (value.get("params"), ACCEPT_LANGUAGE_KEY)
+    } else if let Some(result) = value.get("result") {
+        (Some(result), CONTENT_LANGUAGE_KEY)
+    } else if let Some(error) = value.get("error") {
+        (error.get("data"), CONTENT_LANGUAGE_KEY)
+    } else {
+        (value.get("params"), CONTENT_LANGUAGE_KEY)
+    };
+    container?.get("_meta")?.get(key)
+}
+
+/// A language value found by a peer, as a [`RawPreference`].
+fn raw_preference(found: Option<Option<&str>>) -> RawPreference<'static> {
+    match found {
+        Some(Some(text)) => RawPreference::String(text.to_owned().into()),
+        Some(None) => RawPreference::NotString,
+        None => RawPreference::Absent,
+    }
+}
+
+fn simd_borrowed(body: &[u8]) -> Option<Answer<'static>> {
+    let mut copy = body.to_vec();
+    let value = simd_json::to_borrowed_value(&mut copy).ok()?;
+    let request = is_request(body);
+    let language = raw_preference(simd_language(&value, request).map(|v| v.as_str()));
+    if request {
+        let id = value.get("id").map(|id| id.encode());
+        let method = value.get_str("method").map(str::to_owned);
+        Some((language, id, method))
+    } else {
+        Some((language, None, None))
+    }
+}
+
+fn sonic_value(body: &[u8]) -> Option<Answer<'static>> {
+    let value: sonic_rs::Value = sonic_rs::from_slice(body).ok()?;
+    let request = is_request(body);
+    let language = raw_preference(sonic_language(&value, request).map(|v| v.as_str()));
+    if request {
+        let id = value.get("id").and_then(|id| sonic_rs::to_string(id).ok());
+        let method = value
+            .get("method")
+            .and_then(|m| m.as_str())
+            .map(str::to_owned);
+        Some((language, id, method))
+    } else {
+        Some((language, None, None))
+    }
+}
+
 fn is_request_fast(body: &[u8]) -> bool {
     let method: &[u8] = b"\"method\"";
     body.get(24..32) == Some(method) || body.get(25..33) == Some(method)
@@ -235,12 +333,14 @@ fn bodies() -> Vec<(&'static str, Vec<u8>)> {
 /// Every implementation gives the same answers on every body, or the run stops; then the
 /// allocations per read of each are printed.
 fn check_answers(bodies: &[(&str, Vec<u8>)]) {
-    let reads: [(&str, Read); 5] = [
+    let reads: [(&str, Read); 7] = [
         ("mcp-lang", skim),
         ("serde_json-typed", typed),
         ("serde_json-typed-utf8", typed_utf8),
         ("serde_json-typed-validating", typed_validating),
         ("serde_json-value", value),
+        ("simd_json-borrowed", simd_borrowed),
+        ("sonic_rs-value", sonic_value),
     ];
     for (name, body) in bodies {
         assert_eq!(is_request(body), is_request_fast(body), "{name}");
