@@ -309,7 +309,7 @@ fn short_element(w: &[u8; 16]) -> Option<(usize, u16, usize)> {
         return None;
     }
     let third = byte_of(x, 2);
-    let len: u32 = if ends_range(third) {
+    let len: usize = if ends_range(third) {
         2
     } else if third == b'-' && l & 0x80_8000_0000 == 0x80_8000_0000 && ends_range(byte_of(x, 5)) {
         5
@@ -330,9 +330,9 @@ fn short_element(w: &[u8; 16]) -> Option<(usize, u16, usize)> {
         }
         (u16::from(digit - b'0') * 100, len + 6)
     };
-    let next = comma as usize + 1;
+    let next = comma + 1;
     let skip = w.get(next).is_some_and(|&c| is_ows(c));
-    Some((len as usize, quality, next + usize::from(skip)))
+    Some((len, quality, next + usize::from(skip)))
 }
 
 /// The usual last element of a value, when it is all that is left: a range
