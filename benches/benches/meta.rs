@@ -242,37 +242,37 @@ const IMPLEMENTATIONS: [(&str, Implementation); 7] = [
     }),
 ];
 
-/// The language value of a message parsed by simd-json, found as the layer finds it: the
-/// request's preference, or the response's `contentLanguage` (`result._meta`, else
-/// `error.data._meta`, else `params._meta`).
-fn simd_language<'v>(
-    value: &'v simd_json::BorrowedValue<'_>,
+/// The language value of a parsed message, found as the layer finds it: the request's
+/// preference, or the response's `contentLanguage` (`result._meta`, else
+/// `error.data._meta`, else `params._meta`); `get` reads a member of an object.
+fn find_language<'v, V>(
+    value: &'v V,
     request: bool,
-) -> Option<&'v simd_json::BorrowedValue<'v>> {
+    get: impl Fn(&'v V, &str) -> Option<&'v V>,
+) -> Option<&'v V> {
     let (container, key) = if request {
-        (value.get("params"), ACCEPT_LANGUAGE_KEY)
-    } else if let Some(result) = value.get("result") {
+        (get(value, "params"), ACCEPT_LANGUAGE_KEY)
+    } else if let Some(result) = get(value, "result") {
         (Some(result), CONTENT_LANGUAGE_KEY)
-    } else if let Some(error) = value.get("error") {
-        (error.get("data"), CONTENT_LANGUAGE_KEY)
+    } else if let Some(error) = get(value, "error") {
+        (get(error, "data"), CONTENT_LANGUAGE_KEY)
     } else {
-        (value.get("params"), CONTENT_LANGUAGE_KEY)
+        (get(value, "params"), CONTENT_LANGUAGE_KEY)
     };
-    container?.get("_meta")?.get(key)
+    get(get(container?, "_meta")?, key)
 }
 
-/// [`simd_language`] for a message parsed by sonic-rs.
+/// [`find_language`] in a message parsed by simd-json.
+fn simd_language<'v>(
+    value: &'v simd_json::BorrowedValue<'v>,
+    request: bool,
+) -> Option<&'v simd_json::BorrowedValue<'v>> {
+    find_language(value, request, |object, member| object.get(member))
+}
+
+/// [`find_language`] in a message parsed by sonic-rs.
 fn sonic_language(value: &sonic_rs::Value, request: bool) -> Option<&sonic_rs::Value> {
-    let (container, key) = if request {
-        (value.get("params"), ACCEPT_LANGUAGE_KEY)
-    } else if let Some(result) = value.get("result") {
-        (Some(result), CONTENT_LANGUAGE_KEY)
-    } else if let Some(error) = value.get("error") {
-        (error.get("data"), CONTENT_LANGUAGE_KEY)
-    } else {
-        (value.get("params"), CONTENT_LANGUAGE_KEY)
-    };
-    container?.get("_meta")?.get(key)
+    find_language(value, request, |object, member| object.get(member))
 }
 
 /// A language value found by a peer, as a [`RawPreference`].
