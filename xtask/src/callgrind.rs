@@ -64,6 +64,8 @@ const COUNTED: &[(&str, bool)] = &[
     ("meta-extract/tools-call-1k/mcp-lang", true),
     ("meta-extract/tools-call-64k/mcp-lang", true),
     ("meta-extract/response-1k/mcp-lang", true),
+    ("meta-extract/layer-request-1k/mcp-lang", true),
+    ("meta-extract/layer-response/mcp-lang", true),
     ("http-layer/1k-body/mcp-lang", false),
     ("http-layer/1k-body/no-layer", false),
 ];
