@@ -8,8 +8,8 @@
 //! its rustdoc JSON (with all features), built here for the working tree and for the
 //! baseline's sources (`git archive` of the commit, unpacked once under
 //! `target/semver/`), then compared crate by crate. A change that needs a bigger version step
-//! than the one between the baseline's versions and ours fails (all `0.1.0` today: any
-//! breaking change fails until the workspace moves to `0.2.0`; additions pass).
+//! than the one between the baseline's versions and ours fails (`0.1.0` at the baseline: a
+//! breaking change passes once the workspace has moved to `0.2.0`, as it has).
 //!
 //! The rustdoc JSON is built by `cargo doc` in the repository's target directory, so the
 //! dependencies' metadata the `clippy` and `doc` steps compiled is reused, and the baseline

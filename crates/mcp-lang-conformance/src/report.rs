@@ -42,7 +42,7 @@ pub struct Row {
 /// let report = Report { target: "example".into(), rows: vec![
 ///     Row { scenario: weights, transport: "stdio", outcome: Outcome::Pass },
 ///     Row { scenario: weights, transport: "http", outcome: Outcome::Fail("picked fr".into()) },
-/// ], discovery: Vec::new() };
+/// ], discovery: Vec::new(), strict: false };
 /// assert!(report.failed());
 /// assert!(report.table().contains("FAIL"));
 /// ```
@@ -55,6 +55,23 @@ pub struct Report {
     /// What discovery found on each transport it ran on (empty when the
     /// profile was given).
     pub discovery: Vec<DiscoveryNote>,
+    /// Whether a warning (a SHOULD or SHOULD NOT not followed) fails the run
+    /// as a failure does (`mcp-lang conformance --strict`).
+    ///
+    /// ```
+    /// use mcp_lang_conformance::{Outcome, Report, Row, Verdict, scenarios::find};
+    ///
+    /// let mut report = Report::default();
+    /// report.rows.push(Row {
+    ///     scenario: find("discovery.titles-localized").unwrap(),
+    ///     transport: "stdio",
+    ///     outcome: Outcome::Warn("the titles under fr are the en ones".into()),
+    /// });
+    /// assert_eq!(report.verdict(), Verdict::Passed); // a declined SHOULD
+    /// report.strict = true;
+    /// assert_eq!(report.verdict(), Verdict::Failed);
+    /// ```
+    pub strict: bool,
 }
 
 /// What discovery found on one transport.
@@ -169,8 +186,8 @@ impl Verdict {
 /// let sse = find("sse.header-agrees").unwrap();
 /// let report = Report { target: "stdio `server`".into(), rows: vec![
 ///     Row { scenario: sse, transport: "stdio", outcome: Outcome::Skip("needs HTTP".into()) },
-/// ], discovery: Vec::new() };
-/// assert_eq!(report.summary(), Summary { passed: 0, failed: 0, skipped: 1 });
+/// ], discovery: Vec::new(), strict: false };
+/// assert_eq!(report.summary(), Summary { passed: 0, failed: 0, warned: 0, skipped: 1 });
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Summary {
@@ -178,6 +195,8 @@ pub struct Summary {
     pub passed: usize,
     /// Scenarios that failed.
     pub failed: usize,
+    /// Scenarios that found a SHOULD or SHOULD NOT not followed.
+    pub warned: usize,
     /// Scenarios skipped.
     pub skipped: usize,
 }
@@ -223,7 +242,7 @@ impl Report {
     /// let report = Report { target: "t".into(), rows: vec![
     ///     Row { scenario: weights, transport: "stdio", outcome: Outcome::Pass },
     ///     Row { scenario: weights, transport: "http", outcome: Outcome::Pass },
-    /// ], discovery: Vec::new() };
+    /// ], discovery: Vec::new(), strict: false };
     /// assert_eq!(report.summary().passed, 2);
     /// ```
     pub fn summary(&self) -> Summary {
@@ -232,25 +251,29 @@ impl Report {
             match row.outcome {
                 Outcome::Pass => s.passed += 1,
                 Outcome::Fail(_) => s.failed += 1,
+                Outcome::Warn(_) => s.warned += 1,
                 Outcome::Skip(_) => s.skipped += 1,
             }
         }
         s
     }
 
-    /// Whether any scenario failed.
+    /// Whether any scenario failed, or, in a [strict](Self::strict) report,
+    /// warned.
     ///
     /// ```
     /// use mcp_lang_conformance::{Outcome, Report, Row, scenarios::find};
     ///
     /// let row = |outcome| Row { scenario: find("cache.vary").unwrap(), transport: "http", outcome };
-    /// let skipped = Report { target: "t".into(), rows: vec![row(Outcome::Skip("stdio".into()))], discovery: Vec::new() };
+    /// let skipped = Report { target: "t".into(), rows: vec![row(Outcome::Skip("stdio".into()))], discovery: Vec::new(), strict: false };
     /// assert!(!skipped.failed()); // a skip is not a failure
-    /// let broken = Report { target: "t".into(), rows: vec![row(Outcome::Fail("no Vary".into()))], discovery: Vec::new() };
+    /// let broken = Report { target: "t".into(), rows: vec![row(Outcome::Fail("no Vary".into()))], discovery: Vec::new(), strict: false };
     /// assert!(broken.failed());
     /// ```
     pub fn failed(&self) -> bool {
-        self.rows.iter().any(|r| r.outcome.is_fail())
+        self.rows
+            .iter()
+            .any(|r| r.outcome.is_fail() || (self.strict && r.outcome.is_warn()))
     }
 
     /// The run's verdict: failed when any scenario failed; otherwise what
@@ -286,7 +309,7 @@ impl Report {
     ///
     /// let row = |id, transport| Row { scenario: find(id).unwrap(), transport, outcome: Outcome::Pass };
     /// let report = Report { target: "t".into(), rows: vec![
-    ///     row("match.weights", "stdio"), row("match.weights", "http"), row("cache.vary", "http")], discovery: Vec::new() };
+    ///     row("match.weights", "stdio"), row("match.weights", "http"), row("cache.vary", "http")], discovery: Vec::new(), strict: false };
     /// let transports: Vec<_> = report.rows_of("match.weights").map(|r| r.transport).collect();
     /// assert_eq!(transports, ["stdio", "http"]);
     /// ```
@@ -299,7 +322,7 @@ impl Report {
     /// ```
     /// use mcp_lang_conformance::{Format, Report};
     ///
-    /// let empty = Report { target: "nothing".into(), rows: Vec::new(), discovery: Vec::new() };
+    /// let empty = Report { target: "nothing".into(), rows: Vec::new(), discovery: Vec::new(), strict: false };
     /// assert!(empty.render(Format::Table).starts_with("SEP-2792 conformance: nothing"));
     /// assert!(empty.render(Format::Junit).starts_with("<?xml"));
     /// let json: serde_json::Value = serde_json::from_str(&empty.render(Format::Json)).unwrap();
@@ -319,10 +342,10 @@ impl Report {
     /// use mcp_lang_conformance::{Outcome, Report, Row, scenarios::find};
     ///
     /// let report = Report { target: "t".into(), rows: vec![
-    ///     Row { scenario: find("match.weights").unwrap(), transport: "http", outcome: Outcome::Pass }], discovery: Vec::new() };
+    ///     Row { scenario: find("match.weights").unwrap(), transport: "http", outcome: Outcome::Pass }], discovery: Vec::new(), strict: false };
     /// let table = report.table();
     /// assert!(table.contains("match.weights"));
-    /// assert!(table.ends_with("1 passed, 0 failed, 0 skipped\nverdict: PASSED (exit status 0)\n"));
+    /// assert!(table.ends_with("1 passed, 0 failed, 0 skipped, 0 warned\nverdict: PASSED (exit status 0)\n"));
     /// ```
     pub fn table(&self) -> String {
         let id_width = self
@@ -356,7 +379,7 @@ impl Report {
             };
             let why = match &row.outcome {
                 Outcome::Pass => row.scenario.rule.to_owned(),
-                Outcome::Fail(r) => format!("{}: {r}", row.scenario.rule),
+                Outcome::Fail(r) | Outcome::Warn(r) => format!("{}: {r}", row.scenario.rule),
                 Outcome::Skip(r) => r.clone(),
             };
             out.push_str(&format!(
@@ -367,7 +390,7 @@ impl Report {
                 row.outcome.as_str().to_uppercase(),
                 why
             ));
-            if row.outcome.is_fail() {
+            if row.outcome.is_fail() || row.outcome.is_warn() {
                 out.push_str(&format!(
                     "{:<9} {:<id_width$} {:>4}  {:<4}  SEP: \"{}\"\n",
                     "", "", "", "", row.scenario.sep
@@ -376,8 +399,8 @@ impl Report {
         }
         let s = self.summary();
         out.push_str(&format!(
-            "\n{} passed, {} failed, {} skipped\n",
-            s.passed, s.failed, s.skipped
+            "\n{} passed, {} failed, {} skipped, {} warned\n",
+            s.passed, s.failed, s.skipped, s.warned
         ));
         let verdict = self.verdict();
         out.push_str(&format!(
@@ -398,7 +421,7 @@ impl Report {
     /// use mcp_lang_conformance::{Outcome, Report, Row, scenarios::find};
     ///
     /// let report = Report { target: "t".into(), rows: vec![
-    ///     Row { scenario: find("http.mismatch").unwrap(), transport: "http", outcome: Outcome::Fail("HTTP 200".into()) }], discovery: Vec::new() };
+    ///     Row { scenario: find("http.mismatch").unwrap(), transport: "http", outcome: Outcome::Fail("HTTP 200".into()) }], discovery: Vec::new(), strict: false };
     /// let json = report.json();
     /// assert_eq!(json["results"][0]["outcome"], "fail");
     /// assert_eq!(json["results"][0]["reason"], "HTTP 200");
@@ -416,7 +439,8 @@ impl Report {
                 "lines": d.lines,
                 "undecided": d.undecided.as_ref().map(Verdict::as_str),
             })).collect::<Vec<_>>(),
-            "summary": { "passed": s.passed, "failed": s.failed, "skipped": s.skipped },
+            "strict": self.strict,
+            "summary": { "passed": s.passed, "failed": s.failed, "warned": s.warned, "skipped": s.skipped },
             "results": self.rows.iter().map(|r| json!({
                 "id": r.scenario.id,
                 "item": r.scenario.item,
@@ -435,7 +459,7 @@ impl Report {
     /// use mcp_lang_conformance::{Outcome, Report, Row, scenarios::find};
     ///
     /// let report = Report { target: "t".into(), rows: vec![
-    ///     Row { scenario: find("cache.vary").unwrap(), transport: "http", outcome: Outcome::Fail("no <Vary>".into()) }], discovery: Vec::new() };
+    ///     Row { scenario: find("cache.vary").unwrap(), transport: "http", outcome: Outcome::Fail("no <Vary>".into()) }], discovery: Vec::new(), strict: false };
     /// let xml = report.junit();
     /// assert!(xml.contains("<testsuite name=\"sep-2792.http\" tests=\"1\" failures=\"1\""));
     /// assert!(xml.contains("no &lt;Vary&gt;"));
@@ -446,7 +470,7 @@ impl Report {
         out.push_str(&format!(
             "<testsuites name=\"mcp-lang-conformance\" tests=\"{}\" failures=\"{}\" skipped=\"{}\">\n",
             self.rows.len(),
-            s.failed,
+            s.failed + if self.strict { s.warned } else { 0 },
             s.skipped
         ));
         let mut transports: Vec<&str> = Vec::new();
@@ -461,7 +485,10 @@ impl Report {
                 .iter()
                 .filter(|r| r.transport == transport)
                 .collect();
-            let failures = rows.iter().filter(|r| r.outcome.is_fail()).count();
+            let failures = rows
+                .iter()
+                .filter(|r| r.outcome.is_fail() || (self.strict && r.outcome.is_warn()))
+                .count();
             let skipped = rows
                 .iter()
                 .filter(|r| matches!(r.outcome, Outcome::Skip(_)))
@@ -480,6 +507,19 @@ impl Report {
                     Outcome::Fail(reason) => out.push_str(&format!(
                         "<failure message=\"{}\">{}\nSEP: {}</failure>",
                         escape(row.scenario.rule),
+                        escape(reason),
+                        escape(row.scenario.sep)
+                    )),
+                    Outcome::Warn(reason) if self.strict => out.push_str(&format!(
+                        "<failure message=\"{}\" type=\"warning\">{}\nSEP: {}</failure>",
+                        escape(row.scenario.rule),
+                        escape(reason),
+                        escape(row.scenario.sep)
+                    )),
+                    // A warning does not fail the run: the case passes, with
+                    // what was seen on its standard error.
+                    Outcome::Warn(reason) => out.push_str(&format!(
+                        "<system-err>warning: {}\nSEP: {}</system-err>",
                         escape(reason),
                         escape(row.scenario.sep)
                     )),

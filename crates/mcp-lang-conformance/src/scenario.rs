@@ -26,6 +26,11 @@ use crate::wire::{Call, Exchange};
 
 /// How a scenario ended.
 ///
+/// A broken MUST or MUST NOT is a [`Fail`](Self::Fail); a declined SHOULD or
+/// SHOULD NOT is a [`Warn`](Self::Warn), which the report lists but which
+/// does not fail the run unless the run is strict (the official MCP
+/// conformance suite's convention: FAILURE for a MUST, WARNING for a SHOULD).
+///
 /// ```
 /// use mcp_lang_conformance::Outcome;
 ///
@@ -39,13 +44,23 @@ pub enum Outcome {
     Pass,
     /// The rule is broken; the text says what was seen.
     Fail(String),
+    /// A SHOULD or SHOULD NOT is not followed; the text says what was seen.
+    ///
+    /// ```
+    /// use mcp_lang_conformance::Outcome;
+    ///
+    /// let outcome = Outcome::Warn("the title is the same in fr and en".into());
+    /// assert!(!outcome.is_fail() && outcome.is_warn());
+    /// assert_eq!(outcome.as_str(), "warn");
+    /// ```
+    Warn(String),
     /// The scenario could not provoke what it checks on this target; the
     /// text says why.
     Skip(String),
 }
 
 impl Outcome {
-    /// `"pass"`, `"fail"` or `"skip"`.
+    /// `"pass"`, `"fail"`, `"warn"` or `"skip"`.
     ///
     /// ```
     /// use mcp_lang_conformance::Outcome;
@@ -57,12 +72,13 @@ impl Outcome {
         match self {
             Self::Pass => "pass",
             Self::Fail(_) => "fail",
+            Self::Warn(_) => "warn",
             Self::Skip(_) => "skip",
         }
     }
 
-    /// What was seen (a failure) or why the scenario did not apply (a skip);
-    /// empty for a pass.
+    /// What was seen (a failure or a warning) or why the scenario did not
+    /// apply (a skip); empty for a pass.
     ///
     /// ```
     /// use mcp_lang_conformance::Outcome;
@@ -73,7 +89,7 @@ impl Outcome {
     pub fn reason(&self) -> &str {
         match self {
             Self::Pass => "",
-            Self::Fail(r) | Self::Skip(r) => r,
+            Self::Fail(r) | Self::Warn(r) | Self::Skip(r) => r,
         }
     }
 
@@ -86,6 +102,18 @@ impl Outcome {
     /// ```
     pub fn is_fail(&self) -> bool {
         matches!(self, Self::Fail(_))
+    }
+
+    /// Whether a SHOULD or SHOULD NOT is not followed.
+    ///
+    /// ```
+    /// use mcp_lang_conformance::Outcome;
+    ///
+    /// assert!(Outcome::Warn("untranslated".into()).is_warn());
+    /// assert!(!Outcome::Fail("broken".into()).is_warn());
+    /// ```
+    pub fn is_warn(&self) -> bool {
+        matches!(self, Self::Warn(_))
     }
 }
 
@@ -320,6 +348,16 @@ pub(crate) fn ensure(condition: bool, message: impl FnOnce() -> String) -> Step<
         Ok(())
     } else {
         Err(Outcome::Fail(message()))
+    }
+}
+
+/// `Ok` when `condition` holds, else a warning with `message`: for a SHOULD
+/// or SHOULD NOT, which a conforming server may decline.
+pub(crate) fn should(condition: bool, message: impl FnOnce() -> String) -> Step<()> {
+    if condition {
+        Ok(())
+    } else {
+        Err(Outcome::Warn(message()))
     }
 }
 
