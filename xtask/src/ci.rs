@@ -81,7 +81,7 @@ const STEPS: &[Step] = &[
     // Python SDK interop: see `python_interop` below.
     Step {
         name: "interop",
-        about: "the official Python MCP SDK (mcp==2.3.0, own venv under target/): as the client of mcp-lang serve, and as a server the SEP-2792 suite must pass and whose faults it must catch; stdio and HTTP",
+        about: "the official Python MCP SDK (mcp==2.3.0, own venv under target/): as the client of mcp-lang serve, and as a server the SEP-2792 suite must pass and whose faults it must catch; the official TypeScript MCP SDK (@modelcontextprotocol/sdk@1.32.2, npm ci under target/) as such a server too; stdio and HTTP",
         run: python_interop,
     },
     Step {
@@ -320,7 +320,9 @@ fn sep2792_conformance(_: &mut Ci) -> Result<()> {
 /// because they provision a virtual environment from PyPI; here they run with `--ignored`,
 /// and `--nocapture` puts each check, run summary and caught fault in the log. With `CI`
 /// set, a missing python3 fails the tests instead of skipping them. They count in the
-/// tally.
+/// tally. `crates/mcp-lang-cli/tests/typescript_server.rs` does the same with a server on
+/// the official TypeScript SDK's `McpServer` (`npm ci` of a pinned lock under target/;
+/// with `CI` set, a missing npm fails it).
 fn python_interop(ci: &mut Ci) -> Result<()> {
     let tally = &mut ci.tally;
     Cmd::cargo()
@@ -332,6 +334,8 @@ fn python_interop(ci: &mut Ci) -> Result<()> {
             "python_interop",
             "--test",
             "python_server",
+            "--test",
+            "typescript_server",
             "--",
             "--ignored",
             "--nocapture",
