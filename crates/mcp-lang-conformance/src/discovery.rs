@@ -86,6 +86,10 @@ const METHODS: &[&str] = &["tools/list", "prompts/list", "resources/list"];
 
 /// What discovery concluded.
 #[derive(Debug)]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "one per transport and run, moved once: boxing the profile buys nothing"
+)]
 pub(crate) enum Conclusion {
     /// The languages it established.
     Profile(Profile),
@@ -107,16 +111,18 @@ pub(crate) struct Discovery {
     pub(crate) notes: Vec<String>,
 }
 
-/// One answer: the preference asked, the language reported, the display text.
+/// One answer: the language reported (as reported, and the one it says the
+/// preference selected: [`crate::language::selected`]), the display text.
 #[derive(Clone, Debug)]
 struct Answer {
     reported: Option<Value>,
+    selected: Option<String>,
     texts: Vec<String>,
 }
 
 impl Answer {
     fn language(&self) -> Option<&str> {
-        self.reported.as_ref().and_then(Value::as_str)
+        self.selected.as_deref()
     }
 }
 
@@ -145,14 +151,9 @@ fn same(a: &str, b: &str) -> bool {
     a.eq_ignore_ascii_case(b)
 }
 
-/// Whether the range `range` basic-filters `tag` (RFC 4647 §3.3.1).
-pub(crate) fn reaches(range: &str, tag: &str) -> bool {
-    same(range, tag)
-        || (tag.as_bytes().get(range.len()) == Some(&b'-')
-            && tag
-                .get(..range.len())
-                .is_some_and(|prefix| same(prefix, range)))
-}
+/// Whether the range `range` basic-filters (RFC 4647 §3.3.1) the reported
+/// tag, or one tag of a reported list.
+pub(crate) use crate::language::reaches;
 
 fn primary(tag: &str) -> String {
     tag.split('-')
@@ -191,6 +192,7 @@ impl Prober<'_> {
         };
         let mut answer = Answer {
             reported: exchange.content_language().cloned(),
+            selected: exchange.selected_language().map(str::to_owned),
             texts: Vec::new(),
         };
         texts(result, &mut answer.texts);
@@ -558,9 +560,10 @@ pub(crate) async fn discover(ctx: &mut Ctx) -> Result<Discovery, String> {
 }
 
 /// The one tool discovery can recognize by its shape: when the profile's
-/// explicit-language tool is not listed, the first tool whose input has a
-/// string property `language` takes its place. (Elicitation and progress
-/// tools show nothing in their schema; the profile names them.)
+/// explicit-language tool is not listed, the first tool annotated read-only
+/// whose input has a string property `language` takes its place (the suite
+/// calls a tool it chose itself only when it is read-only). Elicitation and
+/// progress tools show nothing in their schema; a profile names them.
 pub(crate) async fn recognize_tools(ctx: &mut Ctx, notes: &mut Vec<String>) {
     let Ok(exchange) = ctx.send(Call::new("tools/list")).await else {
         return;
@@ -574,13 +577,14 @@ pub(crate) async fn recognize_tools(ctx: &mut Ctx, notes: &mut Vec<String>) {
         return;
     }
     let explicit = tools.iter().find(|t| {
-        t.pointer("/inputSchema/properties/language/type")
-            .and_then(Value::as_str)
-            == Some("string")
+        crate::calls::read_only(t)
+            && t.pointer("/inputSchema/properties/language/type")
+                .and_then(Value::as_str)
+                == Some("string")
     });
     if let Some(tool) = explicit.and_then(name) {
         notes.push(format!(
-            "explicit-language tool: {tool} (its input has a `language` argument)"
+            "explicit-language tool: {tool} (read-only, and its input has a `language` argument)"
         ));
         ctx.profile.explicit_language_tool = tool;
     }

@@ -80,6 +80,22 @@
 //! tool-error scenarios use the tools a profile names (by default the
 //! reference server's), and skip, with the reason, when they are missing.
 //!
+//! # Which tools it calls
+//!
+//! A tool a profile names (`progress_tool = "count"`, or with its arguments
+//! `progress_tool = { name = "count", arguments = { n = 3 } }`) is called
+//! whatever its annotations say. Any other tool is called only when its
+//! annotations say it is read-only (`annotations.readOnlyHint: true`); so
+//! without a profile, a tool that changes something is never called, and
+//! the scenario that needed it skips saying which profile key to give. The
+//! arguments are the profile's, or built from the tool's `inputSchema` (a
+//! value of each required property's type, honouring `const`, `default`,
+//! `enum`, `examples`, bounds and formats); when the schema asks for what
+//! the suite cannot build, the call is not made. A call the server refuses
+//! (a JSON-RPC error, an `isError` result) before it could show the
+//! behaviour under test is a skip quoting the server's error, never a
+//! failure of that behaviour.
+//!
 //! # Verdicts and exit statuses
 //!
 //! | exit | verdict | what to do |
@@ -93,7 +109,7 @@
 //! # Decisions the scenarios make
 //!
 //! Where the SEP leaves room, the suite takes these positions (each is also
-//! in the project's `docs/decisions.md` as C1–C9):
+//! in the project's `docs/decisions.md` as C1–C18):
 //!
 //! - **Protocol.** The default is `2026-07-28`: stateless requests carrying
 //!   their protocol `_meta`, elicitation as an `input_required` result,
@@ -123,12 +139,22 @@
 //!   themselves may differ by language.
 //! - **"Private".** `Cache-Control: private` or `no-store` satisfies the
 //!   stripped-header rule; `Vary: *` counts as varying by `Accept-Language`.
-//! - **Translation (SHOULD).** A `tools/list` that reports a non-default
-//!   language must change at least one tool title; an elicitation must change
-//!   its message and every property label. Only languages whose primary
-//!   subtag differs from the default's are held to this (`en-GB` text may
-//!   equal `en` text). A server reporting a language while showing the
-//!   default's text fails: `contentLanguage` must be the language used.
+//! - **SHOULD is not a MUST.** A declined SHOULD ends in a warning, which
+//!   only a `--strict` run counts as a failure: a `tools/list` that reports a
+//!   non-default language and changes no tool title, an elicitation or a
+//!   progress message left in the default language, an explicit language
+//!   argument that does not take precedence. Only languages whose primary
+//!   subtag differs from the default's are looked at (`en-GB` text may equal
+//!   `en` text). What the SEP requires fails: a report that is missing on
+//!   translated text, or names neither the request's selection nor the
+//!   default.
+//! - **Several languages in one report.** `contentLanguage` may name "one or
+//!   more" tags (`fr, en`: French titles, English descriptions). The language
+//!   such a report says was selected is the tag the request's
+//!   `acceptLanguage` ranks highest (the first, when it accepts none): that is
+//!   what the matching checks compare, and it must be a supported language.
+//!   A check that something is reported in a language accepts a list that
+//!   includes it.
 //! - **No preference.** An answer to a request without `acceptLanguage` may
 //!   omit `contentLanguage`; when it does, the scenarios compare its text.
 //! - **Errors.** The suite looks for an error the server localizes (an
@@ -138,7 +164,13 @@
 //!   server localizes none, the error scenarios skip.
 //! - **Explicit arguments.** The tool named in the profile is called with
 //!   `language` set to a supported tag other than the preference's; the
-//!   result must report that tag and differ from the call without it.
+//!   result should report that tag (a warning otherwise). The call without
+//!   the argument is not judged.
+//! - **Identifiers.** `identifiers.guard` compares exactly the positions the
+//!   SEP names (method names, `name`s, URIs, MIME types, discriminators,
+//!   codes, tokens and IDs, object keys, and in schemas property keys,
+//!   `required`, `enum`, `const`, `type`, `format`); titles, descriptions and
+//!   enum display names, in schemas too, and `ttlMs` may differ.
 //!
 //! # Latitudes: what a conforming server may do, and passes
 //!
@@ -153,10 +185,13 @@
 //! | "A server that ignores acceptLanguage MAY omit contentLanguage." | no scenario requires a report on an answer to a request without a preference | `omit-unrequested-language` |
 //! | "A server MAY translate Error.message" (or not) | the error scenarios look for a localized error and skip without one | `untranslated-errors` (and the reference, which translates) |
 //! | "A server MAY translate other natural-language, model-facing, or returned content" (descriptions, content) | `identifiers.guard` allows descriptions, content text and `Error.message` to differ | `translate-descriptions` |
+//! | the same, inside JSON Schemas: property `title`s, `description`s and enum display names (not keys, `enum`, `const`, `required`); a `ttlMs` per language | `identifiers.guard` compares only identifier positions; `cache.ttl-scope` requires a `ttlMs` in every language, not the same one | `translate-schema-labels` |
+//! | "one or more BCP 47 language tags" in `contentLanguage` (RFC 9110 §8.5) | the selected language is read from the list by the preference; a reported-in check accepts a list that includes it | `several-content-languages` |
 //! | "A server MAY omit Content-Language on text/event-stream" (or send one that describes every message) | `sse.header-agrees` compares when a header is sent and skips otherwise | the reference (omits), `stream-content-language` (sends) |
 //! | which of several equally acceptable tags to pick (RFC 4647 §3.3) | a range is followed by any tag it basic-filters | `other-equal-choice` |
 //! | "The server MAY tolerate a missing or stripped Accept-Language header" | required: the SEP's Backward Compatibility section calls removal "always safe" | fault `reject-missing-header` |
-//! | an explicit argument "MAY provide a fallback" when absent | `explicit.argument-wins` requires nothing of the call without it | the reference |
+//! | an explicit argument "MAY provide a fallback" when absent | `explicit.argument-wins` requires nothing of the call without it | the reference (falls back), `explicit-without-fallback` (does not) |
+//! | the SHOULDs: translate titles, elicitation text and progress messages; let an explicit argument take precedence | a warning, not a failure (a `--strict` run fails on it) | the faults that decline them are caught by warnings |
 //! | answering with an event stream rather than JSON | the JSON-mirror scenarios skip on a stream | the self-test's `http+sessions` runs |
 //! | lookup instead of filtering (SEP: "can use lookup or filtering") | every check but `match.wildcard`'s first (see "Wildcard") accepts either | not separately: on the reference's languages both pick the same tags |
 //!
@@ -186,9 +221,12 @@
 //! or says why none can; the crate's tests hold it to the SEP's text and to
 //! the scenario list.
 
+mod calls;
 mod discovery;
 pub mod faults;
 mod http;
+mod identifiers;
+mod language;
 pub mod profile;
 pub mod report;
 pub mod requirements;

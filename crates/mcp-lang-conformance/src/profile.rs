@@ -9,9 +9,10 @@
 //! ```toml
 //! supported = ["en", "fr", "fr-CA", "de"]
 //! default = "en"
-//! # optional; these are the reference server's tools
+//! # optional: the tools the scenarios call (these are the reference server's);
+//! # a name alone lets the suite build the arguments from the tool's inputSchema
 //! elicitation_tool = "send_confirmation"
-//! progress_tool = "prepare_report"
+//! progress_tool = { name = "prepare_report", arguments = { topic = "weather" } }
 //! explicit_language_tool = "get_official_document"
 //! # a tools/call the server answers with an `isError` result
 //! tool_error = { name = "weather_current", arguments = { city = "Atlantis" } }
@@ -22,7 +23,21 @@
 //!
 //! A profile names well-formed language tags (RFC 5646) only, and its default
 //! joins its supported list (a server supports its own default).
+//!
+//! # Which tools the suite calls
+//!
+//! A tool the profile names (`elicitation_tool`, `progress_tool`,
+//! `explicit_language_tool`) is called whatever its annotations say: naming
+//! it is the user's consent. Any other tool (the reference server's names,
+//! which the suite looks for by default, or a tool recognized by its shape)
+//! is called only when its annotations say it is read-only
+//! (`annotations.readOnlyHint` is `true`). The arguments are the profile's,
+//! or else built from the tool's `inputSchema` (a value of each required
+//! property's type, honouring `const`, `default`, `enum`, `examples`, bounds
+//! and formats); a schema the suite cannot satisfy means the call is not
+//! made, and the scenario says which profile key to give.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde_json::{Map, Value, json};
@@ -57,6 +72,51 @@ pub const DEFAULT_PROGRESS_TOOL: &str = "prepare_report";
 /// assert_eq!(profile.explicit_language_tool, DEFAULT_EXPLICIT_TOOL);
 /// ```
 pub const DEFAULT_EXPLICIT_TOOL: &str = "get_official_document";
+
+/// What a tool does for the display scenarios: each is a key of the profile.
+///
+/// ```
+/// use mcp_lang_conformance::profile::{Profile, ToolRole};
+///
+/// assert_eq!(ToolRole::Progress.key(), "progress_tool");
+/// let profile = Profile::new(vec!["en".into()], "en".into()).unwrap();
+/// assert_eq!(profile.tool(ToolRole::Progress), "prepare_report");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ToolRole {
+    /// A tool whose call elicits input from the user.
+    Elicitation,
+    /// A tool that reports progress when given a `progressToken`.
+    Progress,
+    /// A tool with an explicit `language` argument.
+    ExplicitLanguage,
+}
+
+impl ToolRole {
+    /// Every role.
+    ///
+    /// ```
+    /// use mcp_lang_conformance::profile::ToolRole;
+    ///
+    /// assert_eq!(ToolRole::ALL.len(), 3);
+    /// ```
+    pub const ALL: [ToolRole; 3] = [Self::Elicitation, Self::Progress, Self::ExplicitLanguage];
+
+    /// The profile key that names the role's tool.
+    ///
+    /// ```
+    /// use mcp_lang_conformance::profile::ToolRole;
+    ///
+    /// assert_eq!(ToolRole::ExplicitLanguage.key(), "explicit_language_tool");
+    /// ```
+    pub fn key(self) -> &'static str {
+        match self {
+            Self::Elicitation => "elicitation_tool",
+            Self::Progress => "progress_tool",
+            Self::ExplicitLanguage => "explicit_language_tool",
+        }
+    }
+}
 
 /// A tool call: a tool's name and its arguments.
 ///
@@ -121,6 +181,11 @@ pub struct Profile {
     /// localizes, when calling an unknown tool, prompt or resource does not
     /// give one.
     pub error_call: Option<ToolCall>,
+    /// The tools the profile names for a [`ToolRole`], each with the
+    /// arguments it gives (`None`: the suite builds them from the tool's
+    /// `inputSchema`). A tool named here is called whatever its annotations
+    /// say; the suite calls any other only when it is annotated read-only.
+    pub named_tools: BTreeMap<String, Option<Map<String, Value>>>,
 }
 
 impl Profile {
@@ -162,7 +227,65 @@ impl Profile {
             explicit_language_tool: DEFAULT_EXPLICIT_TOOL.into(),
             tool_error: ToolCall::reference_error(),
             error_call: None,
+            named_tools: BTreeMap::new(),
         })
+    }
+
+    /// The tool the suite uses for `role`: the one the profile names, or the
+    /// reference server's.
+    ///
+    /// ```
+    /// use mcp_lang_conformance::profile::{Profile, ToolRole};
+    ///
+    /// let profile = Profile::from_toml("supported = [\"en\"]\ndefault = \"en\"\nelicitation_tool = \"ask\"").unwrap();
+    /// assert_eq!(profile.tool(ToolRole::Elicitation), "ask");
+    /// ```
+    pub fn tool(&self, role: ToolRole) -> &str {
+        match role {
+            ToolRole::Elicitation => &self.elicitation_tool,
+            ToolRole::Progress => &self.progress_tool,
+            ToolRole::ExplicitLanguage => &self.explicit_language_tool,
+        }
+    }
+
+    /// Names `name` as the tool for `role`, with `arguments` (`None`: built
+    /// from its `inputSchema`): the suite then calls it whatever its
+    /// annotations say.
+    ///
+    /// ```
+    /// use mcp_lang_conformance::profile::{Profile, ToolRole};
+    /// use serde_json::json;
+    ///
+    /// let mut profile = Profile::new(vec!["en".into()], "en".into()).unwrap();
+    /// let arguments = json!({ "n": 3 }).as_object().cloned();
+    /// profile.name_tool(ToolRole::Progress, "count", arguments.clone());
+    /// assert_eq!(profile.progress_tool, "count");
+    /// assert_eq!(profile.named_arguments("count"), Some(&arguments));
+    /// assert_eq!(Profile::from_toml(&profile.to_toml()).unwrap(), profile);
+    /// ```
+    pub fn name_tool(&mut self, role: ToolRole, name: &str, arguments: Option<Map<String, Value>>) {
+        let slot = match role {
+            ToolRole::Elicitation => &mut self.elicitation_tool,
+            ToolRole::Progress => &mut self.progress_tool,
+            ToolRole::ExplicitLanguage => &mut self.explicit_language_tool,
+        };
+        *slot = name.to_owned();
+        self.named_tools.insert(name.to_owned(), arguments);
+    }
+
+    /// Whether the profile names the tool `name` (and with which arguments):
+    /// `None` when it does not, `Some(None)` when it names it without
+    /// arguments.
+    ///
+    /// ```
+    /// use mcp_lang_conformance::profile::Profile;
+    ///
+    /// let profile = Profile::from_toml("supported = [\"en\"]\ndefault = \"en\"\nprogress_tool = \"count\"").unwrap();
+    /// assert_eq!(profile.named_arguments("count"), Some(&None));
+    /// assert_eq!(profile.named_arguments("prepare_report"), None); // the default is not named
+    /// ```
+    pub fn named_arguments(&self, name: &str) -> Option<&Option<Map<String, Value>>> {
+        self.named_tools.get(name)
     }
 
     /// Reads a profile from TOML text.
@@ -179,9 +302,11 @@ impl Profile {
     ///     supported = ["en", "de"]
     ///     default = "en"
     ///     progress_tool = "long_task"
+    ///     elicitation_tool = { name = "subscribe", arguments = { list = "news" } }
     ///     tool_error = { name = "lookup", arguments = { id = "none" } }
     /// "#).unwrap();
     /// assert_eq!(profile.progress_tool, "long_task");
+    /// assert_eq!(profile.named_arguments("subscribe").unwrap().as_ref().unwrap()["list"], "news");
     /// assert_eq!(profile.tool_error.arguments["id"], "none");
     /// assert!(Profile::from_toml("supported = 3").is_err());
     /// ```
@@ -201,21 +326,21 @@ impl Profile {
             .ok_or("profile: `default` must be a language tag")?
             .to_owned();
         let mut profile = Self::new(supported, default)?;
-        let tool = |key: &str| -> Result<Option<String>, String> {
+        for role in ToolRole::ALL {
+            let key = role.key();
             match table.get(key) {
-                None => Ok(None),
-                Some(toml::Value::String(name)) => Ok(Some(name.clone())),
-                Some(_) => Err(format!("profile: `{key}` must be a tool name")),
+                None => {}
+                Some(toml::Value::String(name)) => profile.name_tool(role, name, None),
+                Some(call @ toml::Value::Table(_)) => {
+                    let call = tool_call(call, key)?;
+                    profile.name_tool(role, &call.name, Some(call.arguments));
+                }
+                Some(_) => {
+                    return Err(format!(
+                        "profile: `{key}` must be a tool name, or {{ name = \"…\", arguments = {{ … }} }}"
+                    ));
+                }
             }
-        };
-        if let Some(t) = tool("elicitation_tool")? {
-            profile.elicitation_tool = t;
-        }
-        if let Some(t) = tool("progress_tool")? {
-            profile.progress_tool = t;
-        }
-        if let Some(t) = tool("explicit_language_tool")? {
-            profile.explicit_language_tool = t;
         }
         if let Some(call) = table.get("tool_error") {
             profile.tool_error = tool_call(call, "tool_error")?;
@@ -275,14 +400,28 @@ impl Profile {
             )
         };
         let mut text = format!(
-            "supported = [{}]\ndefault = {}\nelicitation_tool = {}\nprogress_tool = {}\nexplicit_language_tool = {}\ntool_error = {}\n",
+            "supported = [{}]\ndefault = {}\ntool_error = {}\n",
             tags.join(", "),
             quote(&self.default),
-            quote(&self.elicitation_tool),
-            quote(&self.progress_tool),
-            quote(&self.explicit_language_tool),
             call(&self.tool_error),
         );
+        // Only the tools the profile names: the others stay the defaults, to
+        // be called only when read-only.
+        for role in ToolRole::ALL {
+            let name = self.tool(role);
+            match self.named_tools.get(name) {
+                None => {}
+                Some(None) => text.push_str(&format!("{} = {}\n", role.key(), quote(name))),
+                Some(Some(arguments)) => text.push_str(&format!(
+                    "{} = {}\n",
+                    role.key(),
+                    call(&ToolCall {
+                        name: name.to_owned(),
+                        arguments: arguments.clone(),
+                    })
+                )),
+            }
+        }
         if let Some(error_call) = &self.error_call {
             text.push_str(&format!("error_call = {}\n", call(error_call)));
         }

@@ -272,13 +272,17 @@ impl Ctx {
     }
 
     /// Sends `call` and requires a result reporting a `contentLanguage`
-    /// string.
+    /// string; returns the language the report says the preference selected
+    /// (one of several tags: [`crate::language::selected`]).
     pub(crate) async fn language_of(&mut self, call: Call) -> Step<(String, Exchange)> {
         let preference = call.preference.clone();
         let method = call.method.clone();
         let exchange = self.result(call).await?;
         match exchange.content_language() {
-            Some(Value::String(tag)) => Ok((tag.clone(), exchange)),
+            Some(Value::String(_)) => {
+                let tag = exchange.selected_language().unwrap_or_default().to_owned();
+                Ok((tag, exchange))
+            }
             Some(other) => Err(Outcome::Fail(format!(
                 "{method} with acceptLanguage {preference:?}: contentLanguage is not a string: {other}"
             ))),

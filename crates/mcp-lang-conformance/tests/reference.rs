@@ -1,7 +1,8 @@
 //! The suite against the reference server: every scenario passes over stdio
 //! and Streamable HTTP.
 
-use mcp_lang_conformance::{Config, Format, Needs, Target, Verdict, run, scenarios};
+use mcp_lang_conformance::profile::ToolRole;
+use mcp_lang_conformance::{Config, Format, Needs, Profile, Target, Verdict, run, scenarios};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_reference_server_passes_over_stdio_and_http() {
@@ -20,10 +21,27 @@ async fn the_reference_server_passes_over_stdio_and_http() {
         }
     }
     // Every scenario ran on both transports; HTTP-only ones are
-    // skipped, with the reason, on stdio and pass on HTTP.
+    // skipped, with the reason, on stdio and pass on HTTP. Without a
+    // profile the suite does not call the elicitation tool, which is not
+    // annotated read-only, and says what to pass.
     for scenario in scenarios::all() {
         let rows: Vec<_> = report.rows_of(scenario.id).collect();
         match scenario.needs {
+            Needs::Any if scenario.id.starts_with("elicitation.") => {
+                assert_eq!(rows.len(), 2, "{}", scenario.id);
+                for row in &rows {
+                    assert_eq!(row.outcome.as_str(), "skip", "{}", scenario.id);
+                    assert!(
+                        row.outcome.reason().contains("readOnlyHint")
+                            && row
+                                .outcome
+                                .reason()
+                                .contains("elicitation_tool = \"send_confirmation\""),
+                        "{}",
+                        row.outcome.reason()
+                    );
+                }
+            }
             Needs::Any => {
                 assert_eq!(rows.len(), 2, "{}", scenario.id);
                 assert!(
@@ -60,6 +78,40 @@ async fn the_reference_server_passes_over_stdio_and_http() {
     let junit = report.render(Format::Junit);
     assert!(junit.contains("<testsuite name=\"sep-2792.http\""));
     assert_eq!(junit.matches("<testcase ").count(), report.rows.len());
+}
+
+/// The reference server's languages, and its tools named (so that the
+/// suite calls its elicitation tool, which is not read-only).
+fn reference_profile() -> Profile {
+    let server = mcp_lang_reference::ReferenceServer::new().unwrap();
+    let mut profile = Profile::new(
+        server.languages().supported().map(str::to_owned).collect(),
+        server.languages().default_tag().to_owned(),
+    )
+    .unwrap();
+    for role in ToolRole::ALL {
+        let name = profile.tool(role).to_owned();
+        profile.name_tool(role, &name, None);
+    }
+    profile
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_elicitation_tool_runs_when_a_profile_names_it() {
+    let mut config = Config::new(Target::Embedded);
+    config.profile = Some(reference_profile());
+    config.only = vec!["elicitation.".into(), "identifiers.".into()];
+    let report = run(&config).await.unwrap();
+    assert_eq!(report.rows.len(), 6, "{}", report.table());
+    for row in &report.rows {
+        assert_eq!(
+            row.outcome.as_str(),
+            "pass",
+            "{}: {}",
+            row.scenario.id,
+            row.outcome.reason()
+        );
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -121,6 +173,7 @@ async fn elicitation_over_http_with_sessions_passes() {
     let server = sessions_server().await;
     let mut config = Config::new(Target::Url(server.url()));
     config.protocol = "2025-11-25".into();
+    config.profile = Some(reference_profile());
     config.only = vec!["elicitation.".into()];
     let report = run(&config).await.unwrap();
     server.shutdown().await;

@@ -214,7 +214,7 @@ impl AlteredServer {
             .and_then(Value::as_str)
             .map(str::to_owned);
         if let Some(latitude) = self.latitude() {
-            self.latitude_before(latitude, context);
+            self.latitude_before(latitude, call, context);
             return Ok(original);
         }
         let Some(fault) = self.fault() else {

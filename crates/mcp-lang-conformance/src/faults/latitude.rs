@@ -11,7 +11,11 @@ use std::str::FromStr;
 use mcp_lang_grammar::AcceptLanguage;
 use mcp_lang_match::basic;
 use mcp_lang_rmcp::server::result_meta_mut;
-use rmcp::{ErrorData, RoleServer, model::ServerResult, service::RequestContext};
+use rmcp::{
+    ErrorData, RoleServer,
+    model::{CallToolRequestParams, ServerResult},
+    service::RequestContext,
+};
 use serde_json::Value;
 
 use super::handler::{AlteredServer, edit_json, reported, set_preference};
@@ -110,6 +114,15 @@ latitudes! {
     StreamContentLanguage = "stream-content-language", Http,
         "sends Content-Language on an event stream when every message on it carries the same contentLanguage",
         "A server MAY omit Content-Language on text/event-stream, unless one value accurately describes every applicable message on that stream. If it does send one, every contentLanguage carried by a message on that stream MUST agree with it.";
+    ExplicitWithoutFallback = "explicit-without-fallback", Handler,
+        "answers a call of its explicit-language tool without the `language` argument in its default language, whatever the preference",
+        "The preference still localizes discovery before the tool is selected and MAY provide a fallback when the explicit argument is absent.";
+    SeveralContentLanguages = "several-content-languages", Handler,
+        "reports two languages on every result in a language other than its default: the selected one and the default, the language its untranslated descriptions are in (`fr, en`)",
+        "The value MUST follow Content-Language syntax and meaning in RFC 9110 §8.5: one or more BCP 47 language tags describing the natural language of the intended audience.";
+    TranslateSchemaLabels = "translate-schema-labels", Handler,
+        "translates the titles and descriptions inside tool input and output schemas (never their property keys, enum or const values), and gives each language's tool list its own ttlMs",
+        "A server MAY translate other natural-language, model-facing, or returned content, but this is not expected in ordinary circumstances. … Language-dependent responses remain cacheable. Existing ttlMs and cacheScope freshness and sharing semantics are unchanged.";
 }
 
 impl FromStr for Latitude {
@@ -170,6 +183,46 @@ fn translate_texts(value: &mut Value, language: &str, in_schema: bool) {
     }
 }
 
+/// Translates every `title` and `description` inside a JSON Schema (those
+/// of properties, of `oneOf`/`anyOf` alternatives, of nested schemas) and
+/// every `enumNames` entry, and nothing else: property keys, `required`,
+/// `enum` and `const` values stay as declared.
+fn translate_schema_labels(schema: &mut Value, language: &str) {
+    match schema {
+        Value::Object(map) => {
+            for (key, v) in map.iter_mut() {
+                match (key.as_str(), &mut *v) {
+                    ("title" | "description", Value::String(s)) => *s = translated(s, language),
+                    ("enumNames", Value::Array(names)) => {
+                        for name in names.iter_mut() {
+                            if let Value::String(s) = name {
+                                *s = translated(s, language);
+                            }
+                        }
+                    }
+                    // Values, not schemas: left as they are.
+                    ("enum" | "const" | "default" | "examples" | "required", _) => {}
+                    // Each member of `properties` is a schema, whatever its key
+                    // (a property may be named `title`).
+                    (
+                        "properties" | "patternProperties" | "$defs" | "definitions",
+                        Value::Object(members),
+                    ) => {
+                        for member in members.values_mut() {
+                            translate_schema_labels(member, language);
+                        }
+                    }
+                    _ => translate_schema_labels(v, language),
+                }
+            }
+        }
+        Value::Array(items) => items
+            .iter_mut()
+            .for_each(|v| translate_schema_labels(v, language)),
+        _ => {}
+    }
+}
+
 /// Applies `edit` to the JSON form of the results that carry display text.
 fn edit_result(result: &mut ServerResult, edit: impl FnOnce(&mut Value)) {
     match result {
@@ -191,8 +244,23 @@ impl AlteredServer {
     pub(super) fn latitude_before(
         &self,
         latitude: Latitude,
+        call: Option<&mut CallToolRequestParams>,
         context: &mut RequestContext<RoleServer>,
     ) {
+        if latitude == Latitude::ExplicitWithoutFallback {
+            // Without the argument, the edition is the default's: the
+            // preference is no fallback.
+            if let Some(call) = call
+                && call.name == "get_official_document"
+            {
+                let default = self.reference().languages().default_tag().to_owned();
+                let arguments = call.arguments.get_or_insert_with(Default::default);
+                if !arguments.contains_key("language") {
+                    arguments.insert("language".into(), Value::String(default));
+                }
+            }
+            return;
+        }
         if latitude != Latitude::OtherEqualChoice {
             return;
         }
@@ -233,6 +301,51 @@ impl AlteredServer {
         answer: &mut Result<ServerResult, ErrorData>,
     ) {
         match latitude {
+            Latitude::SeveralContentLanguages => {
+                let Ok(result) = answer else {
+                    return;
+                };
+                let default = self.reference().languages().default_tag().to_owned();
+                if let Some(language) = reported(result)
+                    && !language.eq_ignore_ascii_case(&default)
+                    && let Some(Some(meta)) = result_meta_mut(result)
+                {
+                    meta.insert(
+                        CONTENT_LANGUAGE_KEY.to_owned(),
+                        Value::String(format!("{language}, {default}")),
+                    );
+                }
+            }
+            Latitude::TranslateSchemaLabels => {
+                let Ok(ServerResult::ListToolsResult(list)) = answer else {
+                    return;
+                };
+                let selected = self
+                    .reference()
+                    .languages()
+                    .negotiate_raw(preference)
+                    .tag()
+                    .to_owned();
+                if selected == self.reference().languages().default_tag() {
+                    return;
+                }
+                edit_json(list, |json| {
+                    for tool in json
+                        .get_mut("tools")
+                        .and_then(Value::as_array_mut)
+                        .into_iter()
+                        .flatten()
+                    {
+                        for key in ["inputSchema", "outputSchema"] {
+                            if let Some(schema) = tool.get_mut(key) {
+                                translate_schema_labels(schema, &selected);
+                            }
+                        }
+                    }
+                });
+                // Each language's list is cached for its own time.
+                list.ttl_ms = list.ttl_ms.map(|ttl| ttl / 2 + 1);
+            }
             Latitude::OmitUnrequestedLanguage if preference.is_none() => match answer {
                 Ok(result) => {
                     if let Some(meta) = result_meta_mut(result) {
@@ -290,6 +403,43 @@ impl AlteredServer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn schema_labels_are_translated_but_not_keys_or_values() {
+        let mut schema = serde_json::json!({
+            "type": "object",
+            "title": "Input",
+            "properties": {
+                "title": { "type": "string", "description": "The title" },
+                "size": { "type": "string", "enum": ["s", "m"], "enumNames": ["Small", "Medium"], "default": "s" },
+                "unit": { "oneOf": [{ "const": "c", "title": "Celsius" }] }
+            },
+            "required": ["title"]
+        });
+        translate_schema_labels(&mut schema, "de");
+        assert_eq!(schema["title"], "[de] Input");
+        assert_eq!(
+            schema["properties"]["title"]["description"],
+            "[de] The title"
+        );
+        assert_eq!(schema["properties"]["title"]["type"], "string");
+        assert_eq!(
+            schema["properties"]["size"]["enum"],
+            serde_json::json!(["s", "m"])
+        );
+        assert_eq!(schema["properties"]["size"]["enumNames"][1], "[de] Medium");
+        assert_eq!(schema["properties"]["size"]["default"], "s");
+        assert_eq!(schema["properties"]["unit"]["oneOf"][0]["const"], "c");
+        assert_eq!(
+            schema["properties"]["unit"]["oneOf"][0]["title"],
+            "[de] Celsius"
+        );
+        assert_eq!(schema["required"], serde_json::json!(["title"]));
+        // The property keys are still the keys.
+        let mut keys: Vec<&String> = schema["properties"].as_object().unwrap().keys().collect();
+        keys.sort();
+        assert_eq!(keys, ["size", "title", "unit"]);
+    }
 
     #[test]
     fn descriptions_and_content_are_translated_but_not_schemas_or_meta() {

@@ -231,8 +231,9 @@ macro_rules! faults {
             }
 
             /// The scenarios that check the rule the fault breaks: when it is
-            /// injected, at least one of them must fail on every transport it
-            /// acts on, with and without a profile.
+            /// injected, at least one of them must fail (or, for a rule the
+            /// SEP states as a SHOULD, warn) on every transport it acts on,
+            /// with and without a profile.
             ///
             /// ```
             /// use mcp_lang_conformance::{faults::Fault, scenarios::find};
@@ -335,6 +336,26 @@ faults! {
         "rejects every request that carries Accept-Language, agreeing or not";
     OmitNotificationLanguage = "omit-notification-language", Message, ["notification.per-message-meta"],
         "drops contentLanguage from the notifications the server sends";
+}
+
+impl Fault {
+    /// Whether the fault acts only in a tool that is not annotated read-only
+    /// (the reference server's elicitation tool, `send_confirmation`), which
+    /// the suite calls only when a profile names it: without a profile it
+    /// has nothing to act on.
+    ///
+    /// ```
+    /// use mcp_lang_conformance::faults::Fault;
+    ///
+    /// assert!(Fault::ElicitationDefaultLanguage.needs_profile());
+    /// assert!(!Fault::ProgressDefaultLanguage.needs_profile()); // `prepare_report` is read-only
+    /// ```
+    pub fn needs_profile(self) -> bool {
+        matches!(
+            self,
+            Self::ElicitationDefaultLanguage | Self::TranslateElicitationKey
+        )
+    }
 }
 
 /// A name that is not a fault (or not a latitude).

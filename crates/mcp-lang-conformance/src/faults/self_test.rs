@@ -38,7 +38,7 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
 
 use super::{Alteration, Fault, FaultLayer, Latitude};
-use crate::profile::Profile;
+use crate::profile::{Profile, ToolRole};
 use crate::report::{Report, Verdict};
 use crate::run::{Config, HANDSHAKE_PROTOCOL, Target, run};
 
@@ -92,7 +92,7 @@ impl Setup {
 pub enum Mode {
     /// No profile: the suite discovers the languages, as most users run it.
     Discovery,
-    /// A profile file naming the reference server's languages.
+    /// A profile file naming the reference server's languages and tools.
     Profile,
 }
 
@@ -152,7 +152,9 @@ impl Case {
 /// Every case for `alterations` (and the unaltered server) on `setups` in
 /// `modes`, leaving out a setup an alteration has nothing to act on: stdio
 /// for an HTTP one, a server with sessions (every answer an event stream)
-/// for one that acts on JSON responses.
+/// for one that acts on JSON responses, and discovery (no profile) for a
+/// fault that acts only in a tool the suite calls only when a profile names
+/// it ([`Fault::needs_profile`]).
 ///
 /// ```
 /// use mcp_lang_conformance::faults::{Fault, self_test::{Mode, Setup, cases}};
@@ -174,6 +176,11 @@ pub fn cases(alterations: &[Alteration], setups: &[Setup], modes: &[Mode]) -> Ve
                 continue;
             }
             for &mode in modes {
+                let needs_profile =
+                    matches!(alteration, Some(Alteration::Fault(f)) if f.needs_profile());
+                if needs_profile && mode == Mode::Discovery {
+                    continue;
+                }
                 out.push(Case {
                     alteration,
                     setup,
@@ -368,15 +375,21 @@ impl Matrix {
 }
 
 /// The profile file the [`Mode::Profile`] cases read: the reference
-/// server's languages, written once per process.
+/// server's languages and tools, written once per process.
 fn profile_file() -> Result<PathBuf, String> {
     static FILE: std::sync::OnceLock<Result<PathBuf, String>> = std::sync::OnceLock::new();
     FILE.get_or_init(|| {
         let server = ReferenceServer::new().map_err(|e| e.to_string())?;
-        let profile = Profile::new(
+        let mut profile = Profile::new(
             server.languages().supported().map(str::to_owned).collect(),
             server.languages().default_tag().to_owned(),
         )?;
+        // Its tools, named: the suite calls a named tool whatever its
+        // annotations say (`send_confirmation` is not read-only).
+        for role in ToolRole::ALL {
+            let name = profile.tool(role).to_owned();
+            profile.name_tool(role, &name, None);
+        }
         let path =
             std::env::temp_dir().join(format!("mcp-lang-self-test-{}.toml", std::process::id()));
         std::fs::write(&path, profile.to_toml())
@@ -547,8 +560,11 @@ fn judge(case: &Case, outcome: Result<Report, String>) -> CaseResult {
                     .iter()
                     .copied()
                     .filter(|id| {
+                        // A broken MUST fails; a declined SHOULD warns.
                         report.rows.iter().any(|r| {
-                            r.transport == *transport && r.scenario.id == *id && r.outcome.is_fail()
+                            r.transport == *transport
+                                && r.scenario.id == *id
+                                && (r.outcome.is_fail() || r.outcome.is_warn())
                         })
                     })
                     .collect();
@@ -561,7 +577,11 @@ fn judge(case: &Case, outcome: Result<Report, String>) -> CaseResult {
                     }
                 }
             }
-            result.ok = missed.is_empty() && verdict == Verdict::Failed;
+            // A fault caught by warnings only (a SHOULD) leaves a passing
+            // verdict, which a strict run turns into a failure.
+            let only_warned = failed.is_empty();
+            result.ok = missed.is_empty()
+                && (verdict == Verdict::Failed || (only_warned && verdict == Verdict::Passed));
             if !result.ok {
                 result.detail = format!(
                     "not caught on {} by any of {:?} (verdict {}; failed: {})",

@@ -3,22 +3,33 @@
 //! elicitations and progress notifications.
 //!
 //! The identifier check compares whole responses of the same request under
-//! several preferences with `mcp-lang-meta`'s `IdentifierGuard`: the only
-//! differences allowed are the SEP's display fields, the fields it lets a
-//! server translate (descriptions, content, `Error.message`) and
-//! `contentLanguage`.
+//! several preferences at exactly the identifier positions the SEP names
+//! ([`crate::identifiers`]); everything else (display text, descriptions,
+//! schema labels, content, caching values, the reported language) may differ.
 //!
 //! A selected language "follows" a preference when it is the language asked
 //! for or one that language range basic-filters (`fr` may be answered with
-//! `fr-CA`: equally acceptable, the server's choice).
+//! `fr-CA`: equally acceptable, the server's choice). A report naming several
+//! languages (`fr, en`) is read by [`crate::language`].
+//!
+//! What the SEP only recommends ends in a warning when a server declines it:
+//! translating titles, elicitation text and progress messages ("SHOULD
+//! translate these display-oriented fields"), and an explicit language
+//! argument taking precedence ("SHOULD take precedence"). What it requires
+//! (stable identifiers, a truthful, well-formed report, where the report is
+//! carried) ends in a failure. The tools these scenarios call, and with which
+//! arguments, are chosen by [`crate::calls`].
 
 use mcp_lang_grammar::ContentLanguage;
-use mcp_lang_meta::{CONTENT_LANGUAGE_KEY, IdentifierGuard};
+use mcp_lang_meta::CONTENT_LANGUAGE_KEY;
 use serde_json::{Value, json};
 
+use crate::calls::{ToolPlan, arguments_for, refusal};
 use crate::discovery::reaches;
+use crate::language::selected;
+use crate::profile::ToolRole;
 use crate::scenario::{
-    Connection, Ctx, Needs, Outcome, Scenario, ScenarioFuture, Step, ensure, finish,
+    Connection, Ctx, Needs, Outcome, Scenario, ScenarioFuture, Step, ensure, finish, should,
 };
 use crate::wire::{Call, Exchange};
 
@@ -140,9 +151,11 @@ fn titles_localized(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                     .iter()
                     .map(|t| (field(t, "name"), field(t, "title")))
                     .collect();
-                ensure(base_titles.iter().any(|(_, t)| !t.is_empty()), || {
-                    "no tool has a title to localize".to_owned()
-                })?;
+                if base_titles.iter().all(|(_, t)| t.is_empty()) {
+                    return Err(Outcome::Skip(
+                        "no tool has a title to localize (titles are optional)".into(),
+                    ));
+                }
                 for tag in others {
                     let (reported, exchange) = ctx
                         .language_of(Call::new("tools/list").preference(tag.as_str()))
@@ -162,8 +175,8 @@ fn titles_localized(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                                 .any(|(n, t)| n == name && !t.is_empty() && t != title)
                         })
                         .count();
-                    ensure(translated > 0, || {
-                        format!("contentLanguage says {tag:?}, but every tool title is the same as in the default {default:?}")
+                    should(translated > 0, || {
+                        format!("contentLanguage says {tag:?}, but every tool title is the same as in the default {default:?}: the SEP says titles SHOULD be translated")
                     })?;
                 }
                 Ok(())
@@ -233,14 +246,18 @@ fn content_language(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                         }
                         call = Call::new("tools/list");
                     }
-                    let (reported, _) = ctx.language_of(call).await?;
-                    ensure(ContentLanguage::parse(&reported).is_ok(), || {
+                    let (chosen, exchange) = ctx.language_of(call).await?;
+                    let reported = exchange.content_language_str().unwrap_or_default();
+                    ensure(ContentLanguage::parse(reported).is_ok(), || {
                         format!("contentLanguage {reported:?} (for acceptLanguage {preference:?}) is not a Content-Language value")
                     })?;
+                    // One tag, or a list ("one or more BCP 47 language tags"):
+                    // the language the list says was selected must be one the
+                    // server supports.
                     let supported = &ctx.profile.supported;
                     ensure(
-                        supported.iter().any(|s| s.eq_ignore_ascii_case(&reported)),
-                        || format!("contentLanguage {reported:?} (for acceptLanguage {preference:?}) is not a language the server supports {supported:?}: it must report the language actually used"),
+                        supported.iter().any(|s| s.eq_ignore_ascii_case(&chosen)),
+                        || format!("contentLanguage {reported:?} (for acceptLanguage {preference:?}) names no language the server supports {supported:?}: it must report the language actually used"),
                     )?;
                 }
                 Ok(())
@@ -252,8 +269,14 @@ fn content_language(ctx: &mut Ctx) -> ScenarioFuture<'_> {
 
 /// The elicitation a tool call produced: the `input_required` result's first
 /// `elicitation/create`, or a server-to-client `elicitation/create` request.
-/// Returns the params and the language reported for them.
+/// Returns the params and the `contentLanguage` reported for them, as
+/// reported (read it with [`selected`] or [`reaches`]).
 fn elicitation(exchange: &Exchange) -> Option<(Value, Option<String>)> {
+    let reported = |meta: Option<&Value>| {
+        meta.and_then(|m| m.get(CONTENT_LANGUAGE_KEY))
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    };
     if let Some(result) = exchange.result()
         && let Some(requests) = result.get("inputRequests").and_then(Value::as_object)
     {
@@ -261,30 +284,21 @@ fn elicitation(exchange: &Exchange) -> Option<(Value, Option<String>)> {
             .values()
             .find(|r| r.get("method").and_then(Value::as_str) == Some("elicitation/create"))?;
         let params = request.get("params")?.clone();
-        let language = result
-            .pointer("/_meta")
-            .and_then(|m| m.get(CONTENT_LANGUAGE_KEY))
-            .or_else(|| {
-                params
-                    .pointer("/_meta")
-                    .and_then(|m| m.get(CONTENT_LANGUAGE_KEY))
-            })
-            .and_then(Value::as_str)
-            .map(str::to_owned);
+        let language = reported(result.get("_meta")).or_else(|| reported(params.get("_meta")));
         return Some((params, language));
     }
     let request = exchange
         .server_requests()
         .find(|r| r.get("method").and_then(Value::as_str) == Some("elicitation/create"))?;
     let params = request.get("params")?.clone();
-    let language = params
-        .pointer("/_meta")
-        .and_then(|m| m.get(CONTENT_LANGUAGE_KEY))
-        .and_then(Value::as_str)
-        .map(str::to_owned);
+    let language = reported(params.get("_meta"));
     Some((params, language))
 }
 
+/// The elicitation the profile's elicitation tool produces under `tag`: its
+/// params and the `contentLanguage` reported for it. Skips when the suite
+/// may not call the tool, when the server refuses the call, or when the call
+/// ends without asking for input.
 async fn elicit(ctx: &mut Ctx, tag: &str) -> Step<(Value, Option<String>)> {
     let stateless = crate::wire::is_stateless(ctx.protocol());
     // Before 2026-07-28 an elicitation is a server-to-client request, which
@@ -298,17 +312,68 @@ async fn elicit(ctx: &mut Ctx, tag: &str) -> Step<(Value, Option<String>)> {
             "before protocol 2026-07-28 an elicitation is a server-to-client request, and this server opened no session (no Mcp-Session-Id) to send it in; run with --protocol 2026-07-28".into(),
         ));
     }
-    let tool = ctx.profile.elicitation_tool.clone();
-    ctx.require_tool(&tool).await?;
-    let exchange = ctx
-        .send(Call::tool(&tool, json!({})).preference(tag))
-        .await?;
-    elicitation(&exchange).ok_or_else(|| {
-        Outcome::Fail(format!(
-            "{tool} under {tag:?} produced no elicitation: {}",
-            exchange.summary()
-        ))
-    })
+    let plan = ctx.tool_for(ToolRole::Elicitation, &[]).await?;
+    let exchange = ctx.send(plan.call().preference(tag)).await?;
+    if let Some(found) = elicitation(&exchange) {
+        return Ok(found);
+    }
+    if let Some(why) = refusal(&exchange) {
+        return Err(plan.refused(&why));
+    }
+    Err(Outcome::Skip(format!(
+        "{} under {tag:?} ended without asking for input ({}); name a tool that elicits with --profile FILE (`{}`)",
+        plan.name,
+        exchange.summary(),
+        ToolRole::Elicitation.key()
+    )))
+}
+
+/// How the language reported for something produced under `tag` reads, when
+/// its display text is `unchanged` from the default's: a failure for a
+/// report that is neither the request's selection nor the default (or none,
+/// for text that changed), a warning for text left in the default language
+/// (the SEP's SHOULD translate), `Ok` otherwise.
+fn judge_report(
+    what: &str,
+    tag: &str,
+    default: &str,
+    reported: Option<&str>,
+    unchanged: bool,
+) -> Step<()> {
+    match reported {
+        None => {
+            ensure(unchanged, || {
+                format!(
+                    "{what} under {tag:?} is translated but reports no contentLanguage: a server that honors the preference must report the language it used"
+                )
+            })?;
+            should(false, || {
+                format!(
+                    "{what} under {tag:?} is left in the default language {default:?} (and reports none): the SEP says it SHOULD be translated"
+                )
+            })
+        }
+        Some(reported) => {
+            let chosen = selected(reported, Some(tag));
+            let follows = reaches(tag, chosen);
+            let fallback = reaches(default, chosen) || reaches(chosen, default);
+            ensure(follows || fallback, || {
+                format!(
+                    "{what} under {tag:?} reports contentLanguage {reported:?}: neither the request's language nor the default, so not the request's selected language"
+                )
+            })?;
+            ensure(follows || unchanged, || {
+                format!(
+                    "{what} under {tag:?} is translated, but reports contentLanguage {reported:?}, the default's: it must report the language it used"
+                )
+            })?;
+            should(!unchanged && follows, || {
+                format!(
+                    "{what} under {tag:?} is left in the default language {default:?} (contentLanguage {reported:?}): the SEP says it SHOULD be translated"
+                )
+            })
+        }
+    }
 }
 
 /// The display texts of an elicitation: message, then each property's title
@@ -347,21 +412,16 @@ fn elicitation_localized(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 let base_labels = labels(&base);
                 for tag in others.iter().take(3) {
                     let (params, reported) = elicit(ctx, tag).await?;
-                    ensure(
-                        reported.as_deref().is_some_and(|r| reaches(tag, r)),
-                        || format!("the elicitation under {tag:?} reports contentLanguage {reported:?}"),
-                    )?;
                     let here = labels(&params);
-                    ensure(here.first() != base_labels.first(), || {
-                        format!("the elicitation message under {tag:?} is the default language's: {:?}", here.first())
-                    })?;
-                    let unchanged: Vec<&String> = here
+                    let unchanged = here.first() == base_labels.first();
+                    judge_report("the elicitation", tag, &default, reported.as_deref(), unchanged)?;
+                    let untranslated: Vec<&String> = here
                         .iter()
                         .filter(|l| base_labels.contains(l) && !l.1.is_empty())
                         .map(|l| &l.0)
                         .collect();
-                    ensure(unchanged.is_empty(), || {
-                        format!("under {tag:?}, these elicitation labels are left in the default language: {unchanged:?}")
+                    should(untranslated.is_empty(), || {
+                        format!("under {tag:?}, these elicitation labels are left in the default language: {}: the SEP says property titles and descriptions SHOULD be translated", untranslated.iter().map(|l| format!("`{l}`")).collect::<Vec<_>>().join(", "))
                     })?;
                 }
                 Ok(())
@@ -421,11 +481,18 @@ fn elicitation_keys(ctx: &mut Ctx) -> ScenarioFuture<'_> {
 }
 
 /// The progress notifications of one call of the progress tool under `tag`.
+/// Skips when the suite may not call the tool, when the server refuses the
+/// call before reporting progress, or when it reports none (MCP lets a
+/// server send no progress notification).
 async fn progress(ctx: &mut Ctx, tag: &str) -> Step<(Exchange, Vec<Value>)> {
-    let tool = ctx.profile.progress_tool.clone();
-    ctx.require_tool(&tool).await?;
+    let plan = ctx.tool_for(ToolRole::Progress, &[]).await?;
+    progress_of(ctx, &plan, tag).await
+}
+
+/// [`progress`] with the tool already chosen.
+async fn progress_of(ctx: &mut Ctx, plan: &ToolPlan, tag: &str) -> Step<(Exchange, Vec<Value>)> {
     let exchange = ctx
-        .result(Call::tool(&tool, json!({})).preference(tag).with_progress())
+        .send(plan.call().preference(tag).with_progress())
         .await?;
     let notes: Vec<Value> = exchange
         .notifications()
@@ -433,8 +500,20 @@ async fn progress(ctx: &mut Ctx, tag: &str) -> Step<(Exchange, Vec<Value>)> {
         .cloned()
         .collect();
     if notes.is_empty() {
-        return Err(Outcome::Fail(format!(
-            "{tool} under {tag:?} sent no progress notification although a progressToken was given"
+        if let Some(why) = refusal(&exchange) {
+            return Err(plan.refused(&why));
+        }
+        if exchange.response().is_none() {
+            return Err(Outcome::Fail(format!(
+                "{} under {tag:?} got no answer: {}",
+                plan.name,
+                exchange.summary()
+            )));
+        }
+        return Err(Outcome::Skip(format!(
+            "{} under {tag:?} sent no progress notification although a progressToken was given (MCP lets a server send none); name a tool that reports progress with --profile FILE (`{}`)",
+            plan.name,
+            ToolRole::Progress.key()
         )));
     }
     Ok((exchange, notes))
@@ -448,6 +527,13 @@ fn messages(notes: &[Value]) -> Vec<String> {
         .collect()
 }
 
+/// The `contentLanguage` a notification reports, as reported.
+fn note_language(note: &Value) -> Option<&str> {
+    note.pointer("/params/_meta")
+        .and_then(|m| m.get(CONTENT_LANGUAGE_KEY))
+        .and_then(Value::as_str)
+}
+
 fn progress_localized(ctx: &mut Ctx) -> ScenarioFuture<'_> {
     Box::pin(async move {
         finish(
@@ -456,25 +542,37 @@ fn progress_localized(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 let default = ctx.profile.default.clone();
                 let (_, base) = progress(ctx, &default).await?;
                 let base_messages = messages(&base);
+                if base_messages.is_empty() {
+                    return Err(Outcome::Skip(
+                        "the progress notifications carry no message to localize".into(),
+                    ));
+                }
+                // Every notification's report is judged; a warning (text left
+                // in the default language) waits until no failure is found.
+                let mut warning = None;
                 for tag in others.iter().take(3) {
                     let (_, notes) = progress(ctx, tag).await?;
-                    let here = messages(&notes);
-                    let same: Vec<&String> =
-                        here.iter().filter(|m| base_messages.contains(m)).collect();
-                    ensure(!here.is_empty() && same.is_empty(), || {
-                        format!("progress messages under {tag:?} are the default language's: {same:?}")
-                    })?;
                     for note in &notes {
-                        let reported = note
-                            .pointer("/params/_meta")
-                            .and_then(|m| m.get(CONTENT_LANGUAGE_KEY))
-                            .and_then(Value::as_str);
-                        ensure(reported.is_some_and(|r| reaches(tag, r)), || {
-                            format!("a progress notification under {tag:?} reports contentLanguage {reported:?}")
-                        })?;
+                        let Some(message) = note.pointer("/params/message").and_then(Value::as_str)
+                        else {
+                            continue;
+                        };
+                        let unchanged = base_messages.iter().any(|m| m == message);
+                        match judge_report(
+                            "a progress message",
+                            tag,
+                            &default,
+                            note_language(note),
+                            unchanged,
+                        ) {
+                            Err(Outcome::Warn(w)) => {
+                                warning.get_or_insert(w);
+                            }
+                            other => other?,
+                        }
                     }
                 }
-                Ok(())
+                warning.map_or(Ok(()), |w| Err(Outcome::Warn(w)))
             }
             .await,
         )
@@ -511,13 +609,30 @@ fn notification_meta(ctx: &mut Ctx) -> ScenarioFuture<'_> {
     Box::pin(async move {
         finish(
             async {
-                let others = ctx.others(1)?;
-                let tag = others[0].clone();
+                let tag = ctx.translated_others().or_else(|_| ctx.others(1))?[0].clone();
+                let default = ctx.profile.default.clone();
+                let (_, base) = progress(ctx, &default).await?;
+                let base_messages = messages(&base);
                 let (_, notes) = progress(ctx, &tag).await?;
-                for note in &notes {
-                    let meta = note.pointer("/params/_meta");
-                    let reported = meta.and_then(|m| m.get(CONTENT_LANGUAGE_KEY));
-                    ensure(reported.and_then(Value::as_str).is_some(), || {
+                // A notification is localized when its message is not the
+                // default's (the SEP: "in params._meta for a localized
+                // notification"); one left in the default language may
+                // report nothing.
+                let localized: Vec<&Value> = notes
+                    .iter()
+                    .filter(|n| {
+                        n.pointer("/params/message")
+                            .and_then(Value::as_str)
+                            .is_some_and(|m| !base_messages.iter().any(|b| b == m))
+                    })
+                    .collect();
+                if localized.is_empty() {
+                    return Err(Outcome::Skip(format!(
+                        "no progress notification under {tag:?} is localized (every message is the default {default:?}'s): none has to carry contentLanguage"
+                    )));
+                }
+                for note in localized {
+                    ensure(note_language(note).is_some(), || {
                         format!("a localized notification carries no contentLanguage string in params._meta: {note}")
                     })?;
                 }
@@ -536,92 +651,12 @@ fn without_id(mut response: Value) -> Value {
     response
 }
 
-/// The `_meta` key under which a 2026-07-28 server describes itself.
-const SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
-
-/// The pointers, in either message, of the fields the SEP lets a server
-/// translate, or that are display text the base guard does not see: every `description` (tools, prompts and their arguments,
-/// resources, templates, the implementation, schema properties), the `text` of
-/// content (tool, prompt and resource content), `Error.message`, and the
-/// title and description of the implementation a result's `_meta` describes.
-fn may_translate(message: &Value, path: &mut String, out: &mut Vec<String>) {
-    match message {
-        Value::Object(map) => {
-            for (key, value) in map {
-                let len = path.len();
-                path.push('/');
-                path.push_str(&key.replace('~', "~0").replace('/', "~1"));
-                match (key.as_str(), value) {
-                    // `_meta` keys and values are not display text, but the
-                    // implementation a 2026-07-28 server describes in every
-                    // result's `_meta` has a title and a description.
-                    ("_meta", Value::Object(meta)) => {
-                        if let Some(info) = meta.get(SERVER_INFO) {
-                            let len = path.len();
-                            path.push_str("/io.modelcontextprotocol~1serverInfo");
-                            for field in ["title", "description"] {
-                                if info.get(field).is_some_and(Value::is_string) {
-                                    out.push(format!("{path}/{field}"));
-                                }
-                            }
-                            path.truncate(len);
-                        }
-                    }
-                    ("_meta", _) => {}
-                    ("description" | "text", Value::String(_)) => out.push(path.clone()),
-                    ("message", Value::String(_)) if path == "/error/message" => {
-                        out.push(path.clone());
-                    }
-                    _ => may_translate(value, path, out),
-                }
-                path.truncate(len);
-            }
-        }
-        Value::Array(items) => {
-            for (i, value) in items.iter().enumerate() {
-                let len = path.len();
-                path.push('/');
-                path.push_str(&i.to_string());
-                may_translate(value, path, out);
-                path.truncate(len);
-            }
-        }
-        _ => {}
-    }
-}
-
-/// The guard's differences between two messages, described for a failure.
-///
-/// Besides the display fields and the `contentLanguage` of the result, error
-/// and notification `_meta` (what `mcp-lang-meta`'s guard allows), what the
-/// SEP lets a server translate ([`may_translate`]) and the `contentLanguage`
-/// in the `_meta` of an `input_required` result's nested requests are allowed
-/// too.
+/// The differences at identifier positions between two messages, described
+/// for a failure (the first five).
 fn guarded(base: &Value, other: &Value) -> Vec<String> {
-    let mut guard = IdentifierGuard::new();
-    for message in [base, other] {
-        let keys = message
-            .pointer("/result/inputRequests")
-            .and_then(Value::as_object)
-            .into_iter()
-            .flat_map(|requests| requests.keys());
-        for key in keys {
-            let key = key.replace('~', "~0").replace('/', "~1");
-            guard = guard.allow(&format!(
-                "/result/inputRequests/{key}/params/_meta/io.modelcontextprotocol~1contentLanguage"
-            ));
-        }
-        let mut allowed = Vec::new();
-        may_translate(message, &mut String::new(), &mut allowed);
-        for pointer in allowed {
-            guard = guard.allow(&pointer);
-        }
-    }
-    guard
-        .check(base, other)
-        .iter()
+    crate::identifiers::differences(base, other)
+        .into_iter()
         .take(5)
-        .map(|d| format!("{} ({:?})", d.path(), d.kind()))
         .collect()
 }
 
@@ -660,41 +695,43 @@ fn identifier_guard(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                         compared += 1;
                         let differences = guarded(&base_response, &response);
                         ensure(differences.is_empty(), || {
-                            format!("{method} under {tag:?} differs from {default:?} outside the display fields: {}", differences.join(", "))
+                            format!("{method} under {tag:?} differs from {default:?} at identifiers: {}", differences.join("; "))
                         })?;
                     }
                 }
                 // The elicitation (an input_required result) and the progress
-                // notifications, whole, in every language.
-                let elicitation = ctx.profile.elicitation_tool.clone();
+                // notifications, whole, in every language: when the suite may
+                // call their tools.
                 let stateless = crate::wire::is_stateless(ctx.protocol());
-                if stateless && ctx.require_tool(&elicitation).await.is_ok() {
-                    let call = |tag: &str| Call::tool(&elicitation, json!({})).preference(tag);
-                    let base = ctx.send(call(&default)).await?;
-                    let base = without_id(base.response().cloned().unwrap_or(Value::Null));
-                    for tag in &others {
-                        let exchange = ctx.send(call(tag)).await?;
-                        let response = without_id(exchange.response().cloned().unwrap_or(Value::Null));
-                        compared += 1;
-                        let differences = guarded(&base, &response);
-                        ensure(differences.is_empty(), || {
-                            format!("the {elicitation} response under {tag:?} differs from {default:?} outside the display fields: {}", differences.join(", "))
-                        })?;
+                if stateless && let Ok(plan) = ctx.tool_for(ToolRole::Elicitation, &[]).await {
+                    let base = ctx.send(plan.call().preference(default.as_str())).await?;
+                    if refusal(&base).is_none() {
+                        let base = without_id(base.response().cloned().unwrap_or(Value::Null));
+                        for tag in &others {
+                            let exchange = ctx.send(plan.call().preference(tag.as_str())).await?;
+                            let response = without_id(exchange.response().cloned().unwrap_or(Value::Null));
+                            compared += 1;
+                            let differences = guarded(&base, &response);
+                            ensure(differences.is_empty(), || {
+                                format!("the {} response under {tag:?} differs from {default:?} at identifiers: {}", plan.name, differences.join("; "))
+                            })?;
+                        }
                     }
                 }
-                let progress_tool = ctx.profile.progress_tool.clone();
-                if ctx.require_tool(&progress_tool).await.is_ok() {
-                    let (_, base) = progress(ctx, &default).await?;
+                if let Ok(plan) = ctx.tool_for(ToolRole::Progress, &[]).await
+                    && let Ok((_, base)) = progress_of(ctx, &plan, &default).await
+                {
                     for tag in &others {
-                        let (_, notes) = progress(ctx, tag).await?;
-                        ensure(notes.len() == base.len(), || {
-                            format!("{progress_tool} sent {} notifications under {tag:?}, {} under {default:?}", notes.len(), base.len())
-                        })?;
+                        let Ok((_, notes)) = progress_of(ctx, &plan, tag).await else {
+                            continue;
+                        };
+                        // How many notifications a call sends is not an
+                        // identifier: the ones both sent are compared.
                         for (a, b) in base.iter().zip(&notes) {
                             compared += 1;
                             let differences = guarded(&without_token(a.clone()), &without_token(b.clone()));
                             ensure(differences.is_empty(), || {
-                                format!("a progress notification under {tag:?} differs from {default:?} outside the display fields: {}", differences.join(", "))
+                                format!("a progress notification under {tag:?} differs from {default:?} at identifiers: {}", differences.join("; "))
                             })?;
                         }
                     }
@@ -711,26 +748,13 @@ fn identifier_guard(ctx: &mut Ctx) -> ScenarioFuture<'_> {
     })
 }
 
-/// Arguments for the explicit-language tool: for each required property
-/// other than `language`, its first `enum` value (or `"example"`).
+/// Arguments for a call of the explicit-language tool without its `language`
+/// argument: a value for each other required property, built from its
+/// `inputSchema` ([`arguments_for`]); empty when the schema asks for
+/// something the suite cannot build (the server's answer then says so).
 pub(crate) fn explicit_arguments(tool: &Value) -> serde_json::Map<String, Value> {
-    let mut arguments = serde_json::Map::new();
-    let required: Vec<&str> = tool
-        .pointer("/inputSchema/required")
-        .and_then(Value::as_array)
-        .map(|r| r.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
-    for key in required {
-        if key == "language" {
-            continue;
-        }
-        let value = tool
-            .pointer(&format!("/inputSchema/properties/{key}/enum/0"))
-            .cloned()
-            .unwrap_or(json!("example"));
-        arguments.insert(key.to_owned(), value);
-    }
-    arguments
+    let schema = tool.get("inputSchema").cloned().unwrap_or(json!({}));
+    arguments_for(&schema, &["language"]).unwrap_or_default()
 }
 
 fn explicit_argument(ctx: &mut Ctx) -> ScenarioFuture<'_> {
@@ -739,26 +763,37 @@ fn explicit_argument(ctx: &mut Ctx) -> ScenarioFuture<'_> {
             async {
                 let others = ctx.others(1)?;
                 let default = ctx.profile.default.clone();
-                let name = ctx.profile.explicit_language_tool.clone();
-                let tool = ctx.require_tool(&name).await?;
-                let base = explicit_arguments(&tool);
+                let plan = ctx.tool_for(ToolRole::ExplicitLanguage, &["language"]).await?;
+                // The explicit argument names a language the preference does
+                // not select, both ways. What the tool does without the
+                // argument is its own affair: the SEP says the preference
+                // "MAY provide a fallback".
+                let mut warning = None;
                 for (preference, explicit) in [(default.clone(), others[0].clone()), (others[0].clone(), default.clone())] {
-                    let mut arguments = base.clone();
+                    let mut arguments = plan.arguments.clone();
                     arguments.insert("language".into(), json!(explicit));
-                    let (reported, with_argument) = ctx
-                        .language_of(Call::tool(&name, Value::Object(arguments)).preference(preference.as_str()))
+                    let exchange = ctx
+                        .send(Call::tool(&plan.name, Value::Object(arguments)).preference(preference.as_str()))
                         .await?;
-                    ensure(reaches(&explicit, &reported), || {
-                        format!("{name} with language {explicit:?} under acceptLanguage {preference:?} returned content in {reported:?}: the preference overrode the explicit argument")
-                    })?;
-                    let (_, without) = ctx
-                        .language_of(Call::tool(&name, Value::Object(base.clone())).preference(preference.as_str()))
-                        .await?;
-                    ensure(with_argument.result().and_then(|r| r.get("content")) != without.result().and_then(|r| r.get("content")), || {
-                        format!("{name} returned the same content with language {explicit:?} as without it under {preference:?}")
-                    })?;
+                    if let Some(why) = refusal(&exchange) {
+                        return Err(plan.refused(&why));
+                    }
+                    let reported = match exchange.content_language() {
+                        Some(Value::String(r)) => r.clone(),
+                        Some(other) => return Err(Outcome::Fail(format!(
+                            "{} with language {explicit:?} under acceptLanguage {preference:?}: contentLanguage is not a string: {other}", plan.name
+                        ))),
+                        None => return Err(Outcome::Fail(format!(
+                            "{} with language {explicit:?} under acceptLanguage {preference:?} reports no io.modelcontextprotocol/contentLanguage in result._meta: {}", plan.name, exchange.summary()
+                        ))),
+                    };
+                    if let Err(Outcome::Warn(w)) = should(reaches(&explicit, &reported), || {
+                        format!("{} with language {explicit:?} under acceptLanguage {preference:?} returned content in {reported:?}: the SEP says the explicit argument SHOULD take precedence over the preference", plan.name)
+                    }) {
+                        warning.get_or_insert(w);
+                    }
                 }
-                Ok(())
+                warning.map_or(Ok(()), |w| Err(Outcome::Warn(w)))
             }
             .await,
         )
