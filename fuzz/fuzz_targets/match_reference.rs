@@ -11,7 +11,9 @@
 //! 2. else truncated (D4): the highest q (earliest range on ties) among
 //!    ranges with q>0 whose RFC 4647 §3.4 truncations (drop the last subtag,
 //!    and a singleton left at the end with it) reach a prefix that equals or
-//!    basic-filters the tag;
+//!    basic-filters the tag, never across an explicit script subtag (a tag
+//!    extending the longest such prefix is not reached when the range's
+//!    dropped subtags or the tag's added ones hold a script);
 //! 3. else the wildcard's q (D3 among several `*`);
 //!
 //! and checks that the negotiator picks a tag of the highest score above 0,
@@ -41,6 +43,16 @@ struct Score {
 fn basic_filters(range: &str, tag: &str) -> bool {
     let (range, tag) = (range.to_ascii_lowercase(), tag.to_ascii_lowercase());
     tag == range || tag.starts_with(&format!("{range}-"))
+}
+
+/// Whether `s` has a script subtag (four letters, after the primary and
+/// before any singleton) at subtag index `k` or beyond.
+fn script_beyond(s: &str, k: usize) -> bool {
+    s.split('-')
+        .enumerate()
+        .skip(1)
+        .take_while(|(_, t)| t.len() != 1)
+        .any(|(i, t)| i >= k && t.len() == 4 && t.bytes().all(|b| b.is_ascii_alphabetic()))
 }
 
 /// The prefixes RFC 4647 lookup truncation walks through after `range`
@@ -88,7 +100,16 @@ fn model(ranges: &[(&str, u16)], tag: &str) -> Option<Score> {
         if range == "*" || quality == 0 {
             continue;
         }
-        if truncations(range).iter().any(|p| basic_filters(p, tag))
+        // The longest prefix that reaches the tag decides; never across an
+        // explicit script subtag (D4) unless the tag is that prefix.
+        let reaches = truncations(range)
+            .into_iter()
+            .find(|p| basic_filters(p, tag))
+            .is_some_and(|p| {
+                let k = p.split('-').count();
+                p.eq_ignore_ascii_case(tag) || !(script_beyond(range, k) || script_beyond(tag, k))
+            });
+        if reaches
             && truncated.is_none_or(|best| quality > best.quality)
         {
             truncated = Some(Score { quality, position });

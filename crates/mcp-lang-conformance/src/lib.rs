@@ -109,7 +109,7 @@
 //! # Decisions the scenarios make
 //!
 //! Where the SEP leaves room, the suite takes these positions (each is also
-//! in the project's `docs/decisions.md` as C1–C18):
+//! in the project's `docs/decisions.md` as C1–C19):
 //!
 //! - **Protocol.** The default is `2026-07-28`: stateless requests carrying
 //!   their protocol `_meta`, elicitation as an `input_required` result,
@@ -128,11 +128,27 @@
 //!   `fr` and `fr-CA`) when the profile has them, so that they check only that
 //!   q-values decide and q=0 excludes, not how a shorter range's q reaches a
 //!   longer tag.
-//! - **Wildcard.** `*` means what RFC 9110 §12.5.4 says it means in
-//!   `Accept-Language`: it "matches every tag not matched by any other range
-//!   present". The SEP requires "weights and wildcard semantics"; a server
-//!   that matches by RFC 4647 lookup, which skips a `*` followed by other
-//!   ranges, fails `match.wildcard`'s first check.
+//! - **Wildcard.** The SEP lets a server "use lookup or filtering as
+//!   appropriate", and the two read `*` differently: filtering (RFC 9110
+//!   §12.5.4) has it match "every tag not matched by any other range
+//!   present"; lookup (RFC 4647 §3.4) skips a `*` followed by other ranges
+//!   and gives the default when `*` ends the list. `match.wildcard` accepts
+//!   both: its first request (`*;q=0.5, fr;q=0.1`) shows which reading the
+//!   server uses (filtering picks another language, lookup `fr`), and the
+//!   next one (`en;q=0, *`, the default excluded) is held to that reading.
+//!   Both readings refuse what it then checks: `*` never accepts a language
+//!   another range excludes (`fr;q=0, *`), and `*;q=0` never excludes one
+//!   another range names (`fr, *;q=0`). A server that ignores `*` answers
+//!   exactly as lookup does, so it passes.
+//! - **Test vectors.** `grammar.malformed-vectors` and `grammar.valid-edges`
+//!   send the project's `Accept-Language` test vectors (`testdata/grammar`,
+//!   read at build time), each element's language replaced by a supported
+//!   one, and only those the profile's languages can decide: a malformed
+//!   value when a server that salvaged it would select a language other than
+//!   the default, a well-formed one when its right answer is not the default
+//!   or when it has no ranges at all (no preference, never an error). Every
+//!   answer RFC 4647 allows is accepted: lookup's, each tag filtering rates
+//!   best, and the reference negotiation's.
 //! - **Caching fields.** "Language-dependent responses remain cacheable" is
 //!   checked as: when the default language's `tools/list` carries a positive
 //!   `ttlMs` (or a `cacheScope`), every other language's does too. The values
@@ -193,7 +209,7 @@
 //! | an explicit argument "MAY provide a fallback" when absent | `explicit.argument-wins` requires nothing of the call without it | the reference (falls back), `explicit-without-fallback` (does not) |
 //! | the SHOULDs: translate titles, elicitation text and progress messages; let an explicit argument take precedence | a warning, not a failure (a `--strict` run fails on it) | the faults that decline them are caught by warnings |
 //! | answering with an event stream rather than JSON | the JSON-mirror scenarios skip on a stream | the self-test's `http+sessions` runs |
-//! | lookup instead of filtering (SEP: "can use lookup or filtering") | every check but `match.wildcard`'s first (see "Wildcard") accepts either | not separately: on the reference's languages both pick the same tags |
+//! | lookup instead of filtering (SEP: "can use lookup or filtering") | every check accepts either; `match.wildcard` finds which one the server uses and holds it to that one (see "Wildcard") | `wildcard-lookup` (pure RFC 4647 lookup), and the reference (filtering) |
 //!
 //! # The self-test
 //!

@@ -97,6 +97,10 @@
 //!   equal to the prefix comes before tags that extend it (`fr-BE` picks
 //!   `fr` over `fr-CA`, whatever the server's order): D4's "`fr-CA` reaches
 //!   `fr`, then `fr-FR`".
+//! * A truncation never crosses an explicit script subtag: once it has
+//!   dropped the range's script, or to reach a tag's script the prefix lacks,
+//!   it reaches only the tag equal to the prefix. `zh-Hans` reaches `zh` but
+//!   never `zh-Hant`; `pt-PT` still reaches `pt-BR`.
 //! * The free functions compare tags as strings and do not validate them.
 
 #![no_std]

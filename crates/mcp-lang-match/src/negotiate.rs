@@ -13,7 +13,12 @@
 //! 2. **Truncated**: the highest q of a range whose RFC 4647 lookup
 //!    truncation reaches a prefix that equals or basic-filters the tag:
 //!    `fr-CA` reaches `fr`, and from there `fr` and `fr-FR`. Ranges with
-//!    `q=0` are exclusions and never reach anything by truncation.
+//!    `q=0` are exclusions and never reach anything by truncation. A
+//!    truncation never crosses an explicit script subtag: past a prefix that
+//!    dropped the range's script, or into a tag's script the prefix lacks,
+//!    it reaches only the tag equal to the prefix, as lookup does. So
+//!    `zh-Hans` reaches `zh` but never `zh-Hant` (Traditional script for a
+//!    reader who asked for Simplified), while `pt-PT` still reaches `pt-BR`.
 //! 3. **Wildcard**: the q of `*` (decision D3 among several `*`).
 //!
 //! A tag with score 0, or with no score, is never chosen. An explicit rating
@@ -299,6 +304,29 @@ impl Supported {
     }
 }
 
+/// Whether a truncation match crosses an explicit script subtag (decision
+/// D4): the truncation stopped at a prefix of `closeness / 2` subtags (see
+/// [`Supported::truncation_closeness`]) and reached a tag that extends the
+/// prefix (an even closeness) rather than equals it, while the range had a
+/// script subtag the truncation dropped or the tag has one beyond the
+/// prefix. `zh-Hans` reaches `zh` but never `zh-Hant`; `pt-PT` still reaches
+/// `pt-BR`, regions of one written language.
+fn crosses_script(range: &[u8], tag: &[u8], closeness: usize) -> bool {
+    let k = closeness / 2;
+    closeness & 1 == 0 && (script_beyond(range, k) || script_beyond(tag, k))
+}
+
+/// Whether `bytes` has a script subtag (four letters, after the primary
+/// subtag and before any singleton) at a subtag index of `k` or more.
+fn script_beyond(bytes: &[u8], k: usize) -> bool {
+    bytes
+        .split(|&b| b == b'-')
+        .enumerate()
+        .skip(1)
+        .take_while(|(_, s)| !subtags::is_singleton(s))
+        .any(|(i, s)| i >= k && s.len() == 4 && s.iter().all(u8::is_ascii_alphabetic))
+}
+
 /// The primary subtag of a tag or range (what comes before the first `-`),
 /// ASCII-lowercased and packed into a `u64`, one byte per letter.
 ///
@@ -426,7 +454,9 @@ impl Standing {
         } else if quality > self.truncated_quality {
             // Above 0 (a `q=0` range only excludes, M1) and above the best so
             // far: on equal q the earlier range keeps it.
-            if let Some(closeness) = tag.truncation_closeness(a.common) {
+            if let Some(closeness) = tag.truncation_closeness(a.common)
+                && !crosses_script(bytes, &tag.lower, closeness)
+            {
                 self.truncated_quality = quality;
                 self.truncated_position = position;
                 self.truncated_closeness = closeness;

@@ -120,6 +120,16 @@ fn truncations(range: &str) -> Vec<String> {
     out
 }
 
+/// Whether `s` has a script subtag (four letters, after the primary and
+/// before any singleton) at subtag index `k` or beyond.
+fn script_beyond(s: &str, k: usize) -> bool {
+    s.split('-')
+        .enumerate()
+        .skip(1)
+        .take_while(|(_, t)| t.len() != 1)
+        .any(|(i, t)| i >= k && t.len() == 4 && t.bytes().all(|b| b.is_ascii_alphabetic()))
+}
+
 fn filters(range: &str, tag: &str) -> bool {
     tag == range || tag.starts_with(&format!("{range}-"))
 }
@@ -164,6 +174,11 @@ fn model(
             .filter_map(|(p, r, q)| {
                 let prefix = truncations(r).into_iter().find(|pre| filters(pre, &t))?;
                 let k = prefix.split('-').count();
+                // Never across an explicit script subtag (D4), unless the
+                // tag is the prefix itself.
+                if prefix != t && (script_beyond(r, k) || script_beyond(&t, k)) {
+                    return None;
+                }
                 // Longer prefix first; at equal length, the tag equal to it.
                 Some((*q, *p, 2 * k + usize::from(prefix == t)))
             })

@@ -100,6 +100,8 @@ async fn tools_list_titles_follow_each_request_and_names_stay() {
         ("ga, en;q=0.1", "ga"),
         ("en-GB", "en"),
         ("fr-BE", "fr"),
+        // Truncation past the script reaches the bare language (decision D4).
+        ("ja-Jpan-JP", "ja"),
     ];
     let mut names = None;
     for (preference, expected) in cases {

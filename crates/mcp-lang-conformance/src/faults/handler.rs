@@ -23,6 +23,7 @@ use rmcp::{
 };
 use serde_json::Value;
 
+use super::misreading::{Rewrite, misread};
 use super::{Alteration, Fault, FaultLayer, Latitude};
 
 /// The reference server with one handler alteration: a handler [`Fault`] or
@@ -192,15 +193,6 @@ fn strip_weights(raw: &str) -> String {
         .join(", ")
 }
 
-/// The preference without its `*` ranges.
-fn strip_wildcards(raw: &str) -> String {
-    raw.split(',')
-        .filter(|r| r.split(';').next().unwrap_or_default().trim() != "*")
-        .map(str::trim)
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 impl AlteredServer {
     /// Alters the request before the real handler sees it; `Err` answers it.
     fn before(
@@ -247,9 +239,27 @@ impl AlteredServer {
                     set(context, Some(Value::String(strip_weights(&raw))));
                 }
             }
-            Fault::IgnoreWildcard => {
+            Fault::RepairMalformed
+            | Fault::LenientQValue
+            | Fault::UnderscoreSeparator
+            | Fault::RejectEmptyElements
+            | Fault::RejectUppercaseQ
+            | Fault::ErrorOnEmptyValue
+            | Fault::DefaultNotNegotiated
+            | Fault::FirstRangesOnly
+            | Fault::QAsInteger
+            | Fault::QZeroExcludesPrefix
+            | Fault::WildcardCoversNamed
+            | Fault::WildcardZeroExcludesAll => {
                 if let Some(raw) = raw {
-                    set(context, Some(Value::String(strip_wildcards(&raw))));
+                    let default = self.inner.languages().default_tag();
+                    match misread(fault, &raw, default) {
+                        Rewrite::Keep => {}
+                        Rewrite::Set(value) => set(context, value.map(Value::String)),
+                        Rewrite::Error(message) => {
+                            return Err(ErrorData::invalid_params(message, None));
+                        }
+                    }
                 }
             }
             Fault::QZeroAcceptable => {

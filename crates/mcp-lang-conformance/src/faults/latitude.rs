@@ -9,7 +9,7 @@ use mcp_lang_meta::{ACCEPT_LANGUAGE_KEY, CONTENT_LANGUAGE_KEY};
 use std::str::FromStr;
 
 use mcp_lang_grammar::AcceptLanguage;
-use mcp_lang_match::basic;
+use mcp_lang_match::{basic, lookup::lookup};
 use mcp_lang_rmcp::server::result_meta_mut;
 use rmcp::{
     ErrorData, RoleServer,
@@ -111,6 +111,9 @@ latitudes! {
     UntranslatedErrors = "untranslated-errors", Handler,
         "answers errors in its default language whatever the preference, and reports that language",
         "A server MAY translate Error.message when it is intended for user display. Error.code remains stable.";
+    WildcardLookup = "wildcard-lookup", Handler,
+        "matches by RFC 4647 lookup (§3.4): ranges by weight, each truncated until a supported tag equals it, `*` skipped when other ranges follow it and giving the default when none does",
+        "The server can use lookup or filtering as appropriate to its representation.";
     StreamContentLanguage = "stream-content-language", Http,
         "sends Content-Language on an event stream when every message on it carries the same contentLanguage",
         "A server MAY omit Content-Language on text/event-stream, unless one value accurately describes every applicable message on that stream. If it does send one, every contentLanguage carried by a message on that stream MUST agree with it.";
@@ -261,7 +264,10 @@ impl AlteredServer {
             }
             return;
         }
-        if latitude != Latitude::OtherEqualChoice {
+        if !matches!(
+            latitude,
+            Latitude::OtherEqualChoice | Latitude::WildcardLookup
+        ) {
             return;
         }
         let Some(raw) = context
@@ -276,6 +282,12 @@ impl AlteredServer {
             return;
         };
         let supported: Vec<&str> = self.reference().languages().supported().collect();
+        if latitude == Latitude::WildcardLookup {
+            // The tag lookup finds, or no preference: the default.
+            let found = lookup(&header, &supported, None);
+            set_preference(context, found.map(|t| Value::String(t.to_owned())));
+            return;
+        }
         let accepted = basic::filter(&header, &supported);
         let Some(best) = accepted.first().map(basic::Filtered::quality) else {
             return;

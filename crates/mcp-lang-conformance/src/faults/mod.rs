@@ -47,6 +47,7 @@ mod handler;
 mod http;
 mod latitude;
 mod message;
+mod misreading;
 pub mod self_test;
 mod stdio;
 
@@ -258,8 +259,10 @@ faults! {
         "binds the first preference to the server: later preferences are ignored";
     IgnoreWeights = "ignore-weights", Handler, ["match.weights"],
         "ignores q-values: the first range wins";
-    IgnoreWildcard = "ignore-wildcard", Handler, ["match.wildcard"],
-        "ignores `*` ranges";
+    WildcardCoversNamed = "wildcard-covers-named", Handler, ["match.wildcard"],
+        "lets `*` rate the languages other ranges name too (`fr;q=0, *` accepts `fr`)";
+    WildcardZeroExcludesAll = "wildcard-zero-excludes-all", Handler, ["match.wildcard"],
+        "lets `*;q=0` exclude every language, the ones other ranges name included";
     CaseSensitiveMatch = "case-sensitive-match", Handler, ["match.case-insensitive"],
         "matches ranges to tags case-sensitively (byte for byte)";
     ErrorOnUnmatched = "error-on-unmatched", Handler, ["match.fallback"],
@@ -334,6 +337,26 @@ faults! {
         "joins repeated Accept-Language lines with \",\" instead of \", \"";
     RejectAcceptLanguage = "reject-accept-language", Http, ["http.request-mirror"],
         "rejects every request that carries Accept-Language, agreeing or not";
+    RepairMalformed = "repair-malformed", Handler, ["grammar.malformed-vectors"],
+        "repairs a malformed preference by dropping the elements that are not well-formed and using the rest";
+    LenientQValue = "lenient-q-value", Handler, ["grammar.malformed-vectors"],
+        "reads any number as a q-value (`q=0.1234`, `q=1.5`, `q=.5`) instead of ignoring the malformed value";
+    UnderscoreSeparator = "underscore-separator", Handler, ["grammar.malformed-vectors"],
+        "reads `_` as `-` in a range (`fr_CA` as `fr-CA`) instead of ignoring the malformed value";
+    RejectEmptyElements = "reject-empty-elements", Handler, ["grammar.valid-edges"],
+        "takes a list with empty elements (`, fr`, `fr,,de`) for a malformed value";
+    RejectUppercaseQ = "reject-uppercase-q", Handler, ["grammar.valid-edges"],
+        "takes `Q=` for an unknown parameter: `fr;Q=0.5` is ignored as malformed";
+    ErrorOnEmptyValue = "error-on-empty-value", Handler, ["grammar.valid-edges"],
+        "returns an error for an empty preference (a list with no ranges)";
+    DefaultNotNegotiated = "default-not-negotiated", Handler, ["match.default-negotiated"],
+        "negotiates among its non-default languages only: the default is only the fallback (`en, fr;q=0.5` gets `fr`)";
+    FirstRangesOnly = "first-ranges-only", Handler, ["match.long-lists"],
+        "reads the first 64 ranges of a preference and ignores the rest";
+    QAsInteger = "q-as-integer", Handler, ["match.q-decimals"],
+        "reads the digits of a q-value after the point as an integer (`q=0.5` as 5, `q=0.45` as 45)";
+    QZeroExcludesPrefix = "q0-excludes-prefix", Handler, ["match.exclusion-prefix", "match.region-subtags"],
+        "lets a `q=0` range exclude its prefixes too (`en-US;q=0` excludes `en`)";
     OmitNotificationLanguage = "omit-notification-language", Message, ["notification.per-message-meta"],
         "drops contentLanguage from the notifications the server sends";
 }

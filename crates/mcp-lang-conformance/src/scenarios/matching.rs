@@ -43,9 +43,41 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         run: exclusion,
     },
     Scenario {
+        id: "match.default-negotiated",
+        item: 1,
+        rule: "the default language is weighed like any other supported language",
+        sep: sep::MATCH,
+        needs: Needs::Any,
+        run: default_negotiated,
+    },
+    Scenario {
+        id: "match.long-lists",
+        item: 1,
+        rule: "every range counts, in lists of hundreds of ranges",
+        sep: sep::MATCH,
+        needs: Needs::Any,
+        run: long_lists,
+    },
+    Scenario {
+        id: "match.q-decimals",
+        item: 1,
+        rule: "a q-value is a decimal fraction: `q=0.5` outweighs `q=0.45`",
+        sep: sep::MATCH,
+        needs: Needs::Any,
+        run: q_decimals,
+    },
+    Scenario {
+        id: "match.exclusion-prefix",
+        item: 1,
+        rule: "`q=0` on a longer range does not exclude its prefix",
+        sep: sep::MATCH,
+        needs: Needs::Any,
+        run: exclusion_prefix,
+    },
+    Scenario {
         id: "match.wildcard",
         item: 1,
-        rule: "`*` covers only languages no other range names",
+        rule: "`*` is read as lookup or as filtering reads it",
         sep: sep::MATCH,
         needs: Needs::Any,
         run: wildcard,
@@ -207,6 +239,27 @@ fn exclusion(ctx: &mut Ctx) -> ScenarioFuture<'_> {
     })
 }
 
+/// How a server read `*` followed by other ranges.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Reading {
+    /// RFC 9110 §12.5.4 (filtering): `*` rates every tag no other range
+    /// names.
+    Filtering,
+    /// RFC 4647 §3.4 (lookup): `*` followed by other ranges is skipped.
+    Lookup,
+}
+
+impl Reading {
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::Filtering => {
+                "filtering (RFC 9110 §12.5.4: `*` rates every language no other range names)"
+            }
+            Self::Lookup => "lookup (RFC 4647 §3.4: `*` followed by other ranges is skipped)",
+        }
+    }
+}
+
 fn wildcard(ctx: &mut Ctx) -> ScenarioFuture<'_> {
     Box::pin(async move {
         finish(
@@ -214,20 +267,183 @@ fn wildcard(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 let others = ctx.others(1)?;
                 let a = others[0].clone();
                 let default = ctx.profile.default.clone();
-                // `*` rates every language but `a` at 0.5; `a` itself only 0.1.
+                let supported = ctx.profile.supported.clone();
+                let is_supported = |got: &str| supported.iter().any(|s| same(s, got));
+                // `*` rates every language but `a` at 0.5, `a` itself 0.1:
+                // filtering picks another language; lookup skips `*` and
+                // picks `a`. Either reading is allowed (the SEP: "can use
+                // lookup or filtering"); which one the server uses decides
+                // what the next check expects.
                 let preference = format!("*;q=0.5, {a};q=0.1");
                 let got = listed(ctx, Some(&preference)).await?;
-                ensure(!reaches(&a, &got), || {
-                    format!("acceptLanguage {preference:?} selected {got:?}, which `*` does not cover and which is rated below the others")
+                ensure(is_supported(&got), || {
+                    format!("acceptLanguage {preference:?} selected {got:?}, which is not a supported language")
                 })?;
-                // The default excluded, `*` accepts every other supported language.
+                let reading = if reaches(&a, &got) {
+                    Reading::Lookup
+                } else {
+                    Reading::Filtering
+                };
+                // The default excluded: filtering accepts every other
+                // supported language through `*`; lookup ends on `*` and
+                // gives the default.
                 let preference = format!("{default};q=0, *");
                 let got = listed(ctx, Some(&preference)).await?;
-                let supported = ctx.profile.supported.clone();
                 ensure(
-                    !reaches(&default, &got) && supported.iter().any(|s| same(s, &got)),
-                    || format!("acceptLanguage {preference:?} selected {got:?}; expected a supported language other than the excluded default {default:?}"),
-                )
+                    is_supported(&got)
+                        && (reading == Reading::Lookup || !reaches(&default, &got)),
+                    || format!("acceptLanguage {preference:?} selected {got:?}; the server read `*;q=0.5, {a};q=0.1` as {}, under which this must be a supported language other than the excluded default {default:?}", reading.as_str()),
+                )?;
+                // Under either reading `*` never accepts a language another
+                // range excludes ...
+                let preference = format!("{a};q=0, *");
+                let got = listed(ctx, Some(&preference)).await?;
+                ensure(is_supported(&got) && !reaches(&a, &got), || {
+                    format!("acceptLanguage {preference:?} selected {got:?}, which `{a};q=0` excludes: `*` covers only languages no other range names (filtering), and lookup never returns an excluded language")
+                })?;
+                // ... nor does `*;q=0` exclude a language another range names.
+                let preference = format!("{a}, *;q=0");
+                let got = listed(ctx, Some(&preference)).await?;
+                expect(&default, &preference, &got, &a)
+            }
+            .await,
+        )
+    })
+}
+
+fn default_negotiated(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                let default = ctx.profile.default.clone();
+                let Some(a) = ctx.others(1)?.into_iter().find(|a| unrelated(a, &default)) else {
+                    return Err(Outcome::Skip(format!(
+                        "every supported language besides the default {default:?} is a variant of it; a language that is not is needed, so that no reading of a shorter range's weight decides"
+                    )));
+                };
+                // The default rated highest: it wins like any language would,
+                // under filtering and under lookup, whatever the order.
+                for preference in [
+                    format!("{default}, {a};q=0.5"),
+                    format!("{a};q=0.5, {default}"),
+                    format!("{a};q=0.8, {default};q=0.9"),
+                ] {
+                    let got = listed(ctx, Some(&preference)).await?;
+                    ensure(reaches(&default, &got), || {
+                        format!("acceptLanguage {preference:?} selected {got:?}; expected the default {default:?}, which it rates highest: the default is a supported language, weighed like the others, not only the fallback")
+                    })?;
+                }
+                Ok(())
+            }
+            .await,
+        )
+    })
+}
+
+/// `n` ranges no server supports: private-use primary languages (`qaa` to
+/// `qtz`, never registered) the profile does not name, each with `weight`.
+fn unsupported_ranges(ctx: &Ctx, n: usize, weight: &str) -> Vec<String> {
+    let free: Vec<String> = (b'a'..=b't')
+        .flat_map(|b| (b'a'..=b'z').map(move |c| format!("q{}{}", b as char, c as char)))
+        .filter(|t| !ctx.profile.supported.iter().any(|s| reaches(t, s)))
+        .collect();
+    free.iter()
+        .cycle()
+        .take(n)
+        .map(|t| format!("{t}{weight}"))
+        .collect()
+}
+
+/// The long preferences `long_lists` sends: 100 and 300 ranges, and as
+/// many as fit in 4 KiB. `a`, the supported language each rates highest,
+/// comes last; `early`, when given, is a supported language named first with
+/// a low weight, which a server that stops reading early selects instead.
+fn long_list_cases(ctx: &Ctx, a: &str, early: Option<&str>) -> Vec<String> {
+    let head = early.map(|e| format!("{e};q=0.1, ")).unwrap_or_default();
+    let tail = format!(", {a}");
+    let mut cases: Vec<String> = [(100, ""), (300, ";q=0.9")]
+        .into_iter()
+        .map(|(n, weight)| {
+            format!(
+                "{head}{}{tail}",
+                unsupported_ranges(ctx, n, weight).join(", ")
+            )
+        })
+        .collect();
+    let mut body = String::new();
+    for range in unsupported_ranges(ctx, 4096, ";q=0.5") {
+        let separator = if body.is_empty() { "" } else { ", " };
+        if head.len() + body.len() + separator.len() + range.len() + tail.len() > 4096 {
+            break;
+        }
+        body.push_str(separator);
+        body.push_str(&range);
+    }
+    cases.push(format!("{head}{body}{tail}"));
+    cases
+}
+
+fn long_lists(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                let default = ctx.profile.default.clone();
+                let others = ctx.others(1)?;
+                let a = others[0].clone();
+                let early = ctx
+                    .profile
+                    .supported
+                    .iter()
+                    .find(|s| unrelated(s, &a))
+                    .cloned();
+                for preference in long_list_cases(ctx, &a, early.as_deref()) {
+                    let got = listed(ctx, Some(&preference)).await?;
+                    let ranges = preference.split(',').count();
+                    ensure(reaches(&a, &got), || {
+                        format!("an acceptLanguage of {ranges} ranges ({} bytes) whose last range is {a:?}, the only supported language it rates highest, selected {got:?} (default {default:?}): every range counts, however many there are", preference.len())
+                    })?;
+                }
+                Ok(())
+            }
+            .await,
+        )
+    })
+}
+
+fn q_decimals(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                let (a, b) = weighted_pair(ctx)?;
+                // Read as integers, 5 < 45 and 1 < 5: each picks `b`.
+                for preference in [
+                    format!("{a};q=0.5, {b};q=0.45"),
+                    format!("{b};q=0.45, {a};q=0.5"),
+                    format!("{b};q=0.5, {a};q=1"),
+                ] {
+                    let got = listed(ctx, Some(&preference)).await?;
+                    expect(&ctx.profile.default, &preference, &got, &a)?;
+                }
+                Ok(())
+            }
+            .await,
+        )
+    })
+}
+
+fn exclusion_prefix(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                let (x, b) = weighted_pair(ctx)?;
+                // `x-ZZ;q=0` excludes only tags starting with `x-ZZ`: `x`
+                // keeps its own rating of 0.5, above `b`'s.
+                let excluded = format!("{x}-ZZ");
+                let preference = format!("{excluded};q=0, {x};q=0.5, {b};q=0.4");
+                let got = listed(ctx, Some(&preference)).await?;
+                ensure(reaches(&x, &got), || {
+                    format!("acceptLanguage {preference:?} selected {got:?}; expected {x:?}: excluding {excluded:?} does not exclude {x:?}, which is rated 0.5 on its own")
+                })
             }
             .await,
         )

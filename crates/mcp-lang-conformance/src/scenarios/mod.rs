@@ -3,6 +3,7 @@
 //! | module | SEP Conformance items |
 //! |--------|-----------------------|
 //! | `matching` | 1 (weights, wildcard, selection, fallback), 2 (request scope), Security's malformed value |
+//! | `probes` | 1 and Security's malformed value, from the project's `Accept-Language` test vectors |
 //! | `display` | 3 (titles, names, `contentLanguage`), 4 (elicitation, progress), 5 (identifiers, explicit arguments), 8 (notification `_meta`) |
 //! | `binding` | 6 (HTTP mirroring, missing header, HeaderMismatch), 7 (exact agreement), 8 (SSE), 9 (caching) |
 //!
@@ -17,6 +18,7 @@ use crate::Scenario;
 mod binding;
 mod display;
 mod matching;
+mod probes;
 mod reporting;
 mod sep;
 
@@ -34,6 +36,7 @@ mod sep;
 pub fn all() -> Vec<Scenario> {
     [
         matching::SCENARIOS,
+        probes::SCENARIOS,
         display::SCENARIOS,
         reporting::SCENARIOS,
         binding::SCENARIOS,

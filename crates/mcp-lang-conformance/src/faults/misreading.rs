@@ -1,0 +1,342 @@
+//! Misreadings of the `Accept-Language` value: the handler faults that read
+//! its grammar or its weights wrongly. Each one rewrites the preference the
+//! real handler sees into the value whose correct reading picks what the
+//! misreading picks, so the reference server answers as the misreading
+//! server would.
+
+use mcp_lang_grammar::AcceptLanguage;
+
+use super::Fault;
+
+/// What a misreading does to a request's preference.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Rewrite {
+    /// The preference is read correctly: left as it is.
+    Keep,
+    /// The handler sees this preference instead (`None`: no preference).
+    Set(Option<String>),
+    /// The request is answered with this error.
+    Error(&'static str),
+}
+
+/// The elements of a list, split on commas, trimmed of OWS.
+fn elements(raw: &str) -> impl Iterator<Item = &str> {
+    raw.split(',').map(|e| e.trim_matches([' ', '\t']))
+}
+
+/// A range and its q-value text (`None` when it has no weight).
+fn split_weight(element: &str) -> (&str, Option<&str>) {
+    match element.split_once(';') {
+        Some((range, weight)) => {
+            let weight = weight.trim_matches([' ', '\t']);
+            let q = weight
+                .strip_prefix("q=")
+                .or_else(|| weight.strip_prefix("Q="))
+                .unwrap_or(weight);
+            (range.trim_matches([' ', '\t']), Some(q))
+        }
+        None => (element, None),
+    }
+}
+
+/// A weight in thousandths, spelled as a q-value (`None` for 1000, which is
+/// spelled by leaving the weight out).
+fn spell(thousandths: u32) -> Option<String> {
+    match thousandths {
+        1000.. => None,
+        0 => Some("0".to_owned()),
+        n => Some(format!("0.{n:03}")),
+    }
+}
+
+fn with_weight(range: &str, thousandths: u32) -> String {
+    match spell(thousandths) {
+        Some(q) => format!("{range};q={q}"),
+        None => range.to_owned(),
+    }
+}
+
+/// The well-formed value a misreading reads `raw` as, or `None` when it
+/// reads it as no preference.
+fn set(elements: Vec<String>) -> Rewrite {
+    let value = elements.join(", ");
+    if AcceptLanguage::parse(&value).is_ok() {
+        Rewrite::Set(Some(value))
+    } else {
+        Rewrite::Keep
+    }
+}
+
+/// A q-value read loosely: any decimal number, clamped to 0–1, rounded to
+/// thousandths.
+fn loose_q(q: &str) -> Option<u32> {
+    let value: f64 = q.parse().ok()?;
+    value
+        .is_finite()
+        .then(|| (value.clamp(0.0, 1.0) * 1000.0).round() as u32)
+}
+
+/// How `fault` reads `raw` (the preference string) on a server whose
+/// default language is `default`.
+pub(super) fn misread(fault: Fault, raw: &str, default: &str) -> Rewrite {
+    let parsed = AcceptLanguage::parse(raw);
+    match fault {
+        // Drops the elements that are not well-formed and keeps the rest.
+        Fault::RepairMalformed if parsed.is_err() => {
+            let kept: Vec<String> = elements(raw)
+                .filter(|e| !e.is_empty() && AcceptLanguage::parse(e).is_ok())
+                .map(str::to_owned)
+                .collect();
+            if kept.is_empty() {
+                Rewrite::Keep
+            } else {
+                set(kept)
+            }
+        }
+        // Reads any number as a q-value (`q=0.1234`, `q=1.5`, `q=.5`).
+        Fault::LenientQValue if parsed.is_err() => {
+            let mut read = Vec::new();
+            for element in elements(raw).filter(|e| !e.is_empty()) {
+                match split_weight(element) {
+                    (range, Some(q)) => match loose_q(q) {
+                        Some(q) => read.push(with_weight(range, q)),
+                        None => return Rewrite::Keep,
+                    },
+                    (range, None) => read.push(range.to_owned()),
+                }
+            }
+            set(read)
+        }
+        // Takes `_` for `-` (`fr_CA` is read as `fr-CA`).
+        Fault::UnderscoreSeparator if parsed.is_err() && raw.contains('_') => {
+            set(vec![raw.replace('_', "-")])
+        }
+        // Takes a list with an empty element for a malformed value.
+        Fault::RejectEmptyElements
+            if parsed.is_ok()
+                && raw.contains(',')
+                && raw
+                    .split(',')
+                    .any(|e| e.trim_matches([' ', '\t']).is_empty()) =>
+        {
+            Rewrite::Set(None)
+        }
+        // Takes `Q=` for a parameter other than the weight: malformed.
+        Fault::RejectUppercaseQ
+            if parsed.is_ok()
+                && elements(raw).any(|e| {
+                    e.split_once(';')
+                        .is_some_and(|(_, w)| w.trim_matches([' ', '\t']).starts_with('Q'))
+                }) =>
+        {
+            Rewrite::Set(None)
+        }
+        Fault::ErrorOnEmptyValue if parsed.as_ref().is_ok_and(|h| h.iter().next().is_none()) => {
+            Rewrite::Error("empty io.modelcontextprotocol/acceptLanguage")
+        }
+        // Negotiates among the other supported languages only.
+        Fault::DefaultNotNegotiated if parsed.is_ok() && !raw.is_empty() => {
+            Rewrite::Set(Some(format!("{raw}, {default};q=0")))
+        }
+        // Reads the first 64 ranges and ignores the rest.
+        Fault::FirstRangesOnly if parsed.is_ok() => {
+            let ranges: Vec<&str> = elements(raw).filter(|e| !e.is_empty()).collect();
+            if ranges.len() > 64 {
+                set(ranges[..64].iter().map(|r| (*r).to_owned()).collect())
+            } else {
+                Rewrite::Keep
+            }
+        }
+        // Reads the digits after the point as an integer: `q=0.5` is 5,
+        // `q=0.45` is 45, `q=1` is 1.
+        Fault::QAsInteger if parsed.is_ok() => {
+            let read: Vec<String> = elements(raw)
+                .filter(|e| !e.is_empty())
+                .map(|e| match split_weight(e) {
+                    (range, Some(q)) => {
+                        let digits = q.split_once('.').map_or(q, |(_, d)| d);
+                        let n: u32 = digits.parse().unwrap_or(0);
+                        with_weight(range, n.min(999))
+                    }
+                    (range, None) => range.to_owned(),
+                })
+                .collect();
+            set(read)
+        }
+        // A `q=0` range also excludes every prefix of it.
+        Fault::QZeroExcludesPrefix if parsed.is_ok() => {
+            let mut read: Vec<String> = elements(raw)
+                .filter(|e| !e.is_empty())
+                .map(str::to_owned)
+                .collect();
+            if let Ok(header) = &parsed {
+                for wr in header.iter() {
+                    let range = wr.range.as_str();
+                    if wr.quality.is_zero() && !wr.range.is_wildcard() {
+                        let mut prefix = range;
+                        while let Some((shorter, _)) = prefix.rsplit_once('-') {
+                            read.push(format!("{shorter};q=0"));
+                            prefix = shorter;
+                        }
+                    }
+                }
+            }
+            set(read)
+        }
+        // `*` rates the languages other ranges name too, raising them to its
+        // own weight.
+        Fault::WildcardCoversNamed => {
+            let Ok(header) = &parsed else {
+                return Rewrite::Keep;
+            };
+            let Some(star) = header
+                .iter()
+                .filter(|wr| wr.range.is_wildcard())
+                .map(|wr| u32::from(wr.quality.get()))
+                .max()
+            else {
+                return Rewrite::Keep;
+            };
+            set(header
+                .iter()
+                .map(|wr| {
+                    let q = u32::from(wr.quality.get());
+                    with_weight(
+                        wr.range.as_str(),
+                        if wr.range.is_wildcard() {
+                            q
+                        } else {
+                            q.max(star)
+                        },
+                    )
+                })
+                .collect())
+        }
+        // `*;q=0` excludes every language, named or not.
+        Fault::WildcardZeroExcludesAll
+            if parsed.as_ref().is_ok_and(|h| {
+                h.iter()
+                    .any(|wr| wr.range.is_wildcard() && wr.quality.is_zero())
+            }) =>
+        {
+            Rewrite::Set(None)
+        }
+        _ => Rewrite::Keep,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set_to(value: &str) -> Rewrite {
+        Rewrite::Set(Some(value.to_owned()))
+    }
+
+    #[test]
+    fn malformed_values_are_salvaged_only_by_their_faults() {
+        assert_eq!(
+            misread(Fault::RepairMalformed, "fr;q=2, de", "en"),
+            set_to("de")
+        );
+        assert_eq!(
+            misread(Fault::RepairMalformed, "fr, de", "en"),
+            Rewrite::Keep
+        );
+        assert_eq!(
+            misread(Fault::LenientQValue, "fr;q=0.1234", "en"),
+            set_to("fr;q=0.123")
+        );
+        assert_eq!(
+            misread(Fault::LenientQValue, "fr;q=1.5, de;q=.5", "en"),
+            set_to("fr, de;q=0.500")
+        );
+        assert_eq!(
+            misread(Fault::UnderscoreSeparator, "fr_CA", "en"),
+            set_to("fr-CA")
+        );
+        assert_eq!(
+            misread(Fault::UnderscoreSeparator, "fr-CA", "en"),
+            Rewrite::Keep
+        );
+    }
+
+    #[test]
+    fn valid_edge_cases_are_misread_by_their_faults() {
+        assert_eq!(
+            misread(Fault::RejectEmptyElements, ", fr", "en"),
+            Rewrite::Set(None)
+        );
+        assert_eq!(
+            misread(Fault::RejectEmptyElements, "fr,,de", "en"),
+            Rewrite::Set(None)
+        );
+        assert_eq!(
+            misread(Fault::RejectEmptyElements, "fr, de", "en"),
+            Rewrite::Keep
+        );
+        assert_eq!(
+            misread(Fault::RejectUppercaseQ, "fr;Q=0.5", "en"),
+            Rewrite::Set(None)
+        );
+        assert_eq!(
+            misread(Fault::RejectUppercaseQ, "fr;q=0.5", "en"),
+            Rewrite::Keep
+        );
+        assert!(matches!(
+            misread(Fault::ErrorOnEmptyValue, "", "en"),
+            Rewrite::Error(_)
+        ));
+        assert!(matches!(
+            misread(Fault::ErrorOnEmptyValue, " , ", "en"),
+            Rewrite::Error(_)
+        ));
+        assert_eq!(misread(Fault::ErrorOnEmptyValue, "fr", "en"), Rewrite::Keep);
+    }
+
+    #[test]
+    fn weights_are_misread_by_their_faults() {
+        assert_eq!(
+            misread(Fault::DefaultNotNegotiated, "en, fr;q=0.5", "en"),
+            set_to("en, fr;q=0.5, en;q=0")
+        );
+        let long: Vec<String> = (0..70).map(|i| format!("x-{i}")).collect();
+        let Rewrite::Set(Some(read)) = misread(Fault::FirstRangesOnly, &long.join(", "), "en")
+        else {
+            panic!("a list of 70 ranges is cut");
+        };
+        assert_eq!(read.split(", ").count(), 64);
+        assert_eq!(
+            misread(Fault::QAsInteger, "fr;q=0.5, de;q=0.45, ja;q=1", "en"),
+            set_to("fr;q=0.005, de;q=0.045, ja;q=0.001")
+        );
+        assert_eq!(
+            misread(
+                Fault::QZeroExcludesPrefix,
+                "en-US;q=0, en;q=0.5, fr;q=0.4",
+                "en"
+            ),
+            set_to("en-US;q=0, en;q=0.5, fr;q=0.4, en;q=0")
+        );
+    }
+
+    #[test]
+    fn wildcard_misreadings() {
+        assert_eq!(
+            misread(Fault::WildcardCoversNamed, "fr;q=0, *", "en"),
+            set_to("fr, *")
+        );
+        assert_eq!(
+            misread(Fault::WildcardCoversNamed, "fr;q=0", "en"),
+            Rewrite::Keep
+        );
+        assert_eq!(
+            misread(Fault::WildcardZeroExcludesAll, "fr, *;q=0", "en"),
+            Rewrite::Set(None)
+        );
+        assert_eq!(
+            misread(Fault::WildcardZeroExcludesAll, "fr, *", "en"),
+            Rewrite::Keep
+        );
+    }
+}
