@@ -93,7 +93,7 @@
 //! # Decisions the scenarios make
 //!
 //! Where the SEP leaves room, the suite takes these positions (each is also
-//! in the project's `docs/decisions.md` as C1–C9):
+//! in the project's `docs/decisions.md` as C1–C18):
 //!
 //! - **Protocol.** The default is `2026-07-28`: stateless requests carrying
 //!   their protocol `_meta`, elicitation as an `input_required` result,
@@ -139,6 +139,23 @@
 //! - **Explicit arguments.** The tool named in the profile is called with
 //!   `language` set to a supported tag other than the preference's; the
 //!   result must report that tag and differ from the call without it.
+//! - **Labels describe the content** (C14). Two answers with the same text
+//!   under labels whose primary subtags differ fail `reporting.labels`; only
+//!   prose is judged (not resource contents of a non-`text/` type, JSON, or
+//!   text of fewer than four words), since numbers, names and code are
+//!   rightly the same in every language.
+//! - **Every message** (C15). A notification sent for a request whose text
+//!   differs from the default's carries `contentLanguage` in `params._meta`;
+//!   a localized `input_required` result carries it in `result._meta`.
+//! - **Retries and handshakes** (C16). A retry of an `input_required` result
+//!   is answered like the same retry after a first call in its own language;
+//!   after a `server/discover` or `initialize` with a preference, a request
+//!   without one is answered as the default's.
+//! - **Identifiers of results** (C17). `structuredContent` key paths and
+//!   `serverInfo.name` are the same in every language.
+//! - **HTTP on every response** (C18). `Content-Language` is checked for a
+//!   preference naming an unsupported region (`de-AT` answered as `de`), and
+//!   `Vary: Accept-Language` on a localized error response too.
 //!
 //! # Latitudes: what a conforming server may do, and passes
 //!

@@ -4,6 +4,8 @@
 //! |--------|-----------------------|
 //! | `matching` | 1 (weights, wildcard, selection, fallback), 2 (request scope), Security's malformed value |
 //! | `display` | 3 (titles, names, `contentLanguage`), 4 (elicitation, progress), 5 (identifiers, explicit arguments), 8 (notification `_meta`) |
+//! | `reporting` | 3 (every method's report, labels that describe the content), 8 (every message of a request) |
+//! | `stability` | 2 (input_required retries, the handshake), 5 (result keys, `serverInfo.name`) |
 //! | `binding` | 6 (HTTP mirroring, missing header, HeaderMismatch), 7 (exact agreement), 8 (SSE), 9 (caching) |
 //!
 //! ```
@@ -19,6 +21,7 @@ mod display;
 mod matching;
 mod reporting;
 mod sep;
+mod stability;
 
 /// Every scenario, in report order.
 ///
@@ -36,6 +39,7 @@ pub fn all() -> Vec<Scenario> {
         matching::SCENARIOS,
         display::SCENARIOS,
         reporting::SCENARIOS,
+        stability::SCENARIOS,
         binding::SCENARIOS,
     ]
     .concat()
