@@ -147,8 +147,8 @@ pub enum FaultLayer {
     /// sessions answers every POST with one).
     HttpJson,
     /// In the MCP handler, on what reaches the client on the request's own
-    /// stream only without sessions: the retry of an `input_required`
-    /// result (protocol 2026-07-28 has it, the handshake protocol a session
+    /// stream only without sessions: an `input_required` result and its
+    /// retry (protocol 2026-07-28 has them, the handshake protocol a session
     /// speaks has not), a log message (rmcp sends it on a session's
     /// standalone stream, not the request's). Every transport but HTTP with
     /// sessions.
@@ -348,7 +348,7 @@ faults! {
         "drops Vary from error responses only";
     LogWithoutLanguage = "log-without-language", HandlerSessionless, ["reporting.every-message"],
         "sends a log message in the request's language without contentLanguage in its params._meta";
-    NestedElicitationLanguage = "nested-elicitation-language", Handler, ["reporting.every-message"],
+    NestedElicitationLanguage = "nested-elicitation-language", HandlerSessionless, ["reporting.every-message"],
         "reports an input_required result's language only inside its nested elicitation, not in result._meta";
     MislabelPromptText = "mislabel-prompt-text", Handler, ["reporting.labels"],
         "labels prompt text with the selected language while the text stays the default's";
