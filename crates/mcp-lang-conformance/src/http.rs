@@ -186,6 +186,53 @@ impl HttpConnection {
         Ok(())
     }
 
+    /// Opens a session of its own with an `initialize` carrying
+    /// `preference` (and `notifications/initialized`), sends `call` in it,
+    /// and returns both exchanges; the connection's own session is kept
+    /// for later requests. A server that assigns no session answers `call`
+    /// without one.
+    ///
+    /// # Errors
+    ///
+    /// The connection failed or timed out, or the server refused
+    /// `notifications/initialized`.
+    pub(crate) async fn in_new_session(
+        &mut self,
+        preference: &str,
+        call: &Call,
+    ) -> Result<(Exchange, Option<Exchange>), WireError> {
+        let initialize = Call::new("initialize")
+            .param("protocolVersion", serde_json::json!(self.protocol))
+            .param("capabilities", serde_json::json!({}))
+            .param(
+                "clientInfo",
+                serde_json::json!({ "name": "mcp-lang-conformance", "version": env!("CARGO_PKG_VERSION") }),
+            )
+            .preference(preference)
+            .outside_session();
+        let opened = self.send(&initialize).await?;
+        if opened.result().is_none() {
+            return Ok((opened, None));
+        }
+        let session = opened
+            .header_lines("mcp-session-id")
+            .first()
+            .map(|s| (*s).to_owned());
+        let saved = std::mem::replace(&mut self.session, session);
+        let notification = Call::new("notifications/initialized");
+        let headers = self.base_headers(&notification);
+        let body = serde_json::json!({ "jsonrpc": "2.0", "method": "notifications/initialized" });
+        let answer = match self.post(&headers, body.to_string()).await {
+            Ok((status, _, _)) if (200..300).contains(&status) => self.send(call).await,
+            Ok((status, _, _)) => Err(WireError(format!(
+                "notifications/initialized was refused with HTTP {status}"
+            ))),
+            Err(e) => Err(e),
+        };
+        self.session = saved;
+        Ok((opened, Some(answer?)))
+    }
+
     /// Sends one request and reads the whole response.
     ///
     /// # Errors

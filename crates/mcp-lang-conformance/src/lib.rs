@@ -109,7 +109,7 @@
 //! # Decisions the scenarios make
 //!
 //! Where the SEP leaves room, the suite takes these positions (each is also
-//! in the project's `docs/decisions.md` as C1–C19):
+//! in the project's `docs/decisions.md` as C1–C24):
 //!
 //! - **Protocol.** The default is `2026-07-28`: stateless requests carrying
 //!   their protocol `_meta`, elicitation as an `input_required` result,
@@ -187,6 +187,23 @@
 //!   codes, tokens and IDs, object keys, and in schemas property keys,
 //!   `required`, `enum`, `const`, `type`, `format`); titles, descriptions and
 //!   enum display names, in schemas too, and `ttlMs` may differ.
+//! - **Labels describe the content** (C20). Two answers with the same text
+//!   under labels whose primary subtags differ fail `reporting.labels`; only
+//!   prose is judged (not resource contents of a non-`text/` type, JSON, or
+//!   text of fewer than four words), since numbers, names and code are
+//!   rightly the same in every language.
+//! - **Every message** (C21). A notification sent for a request whose text
+//!   differs from the default's carries `contentLanguage` in `params._meta`;
+//!   a localized `input_required` result carries it in `result._meta`.
+//! - **Retries and handshakes** (C22). A retry of an `input_required` result
+//!   is answered like the same retry after a first call in its own language;
+//!   after a `server/discover` or `initialize` with a preference, a request
+//!   without one is answered as the default's.
+//! - **Identifiers of results** (C23). `structuredContent` key paths and
+//!   `serverInfo.name` are the same in every language.
+//! - **HTTP on every response** (C24). `Content-Language` is checked for a
+//!   preference naming an unsupported region (`de-AT` answered as `de`), and
+//!   `Vary: Accept-Language` on a localized error response too.
 //!
 //! # Latitudes: what a conforming server may do, and passes
 //!

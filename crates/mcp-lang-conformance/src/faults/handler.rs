@@ -26,6 +26,9 @@ use serde_json::Value;
 use super::misreading::{Rewrite, misread};
 use super::{Alteration, Fault, FaultLayer, Latitude};
 
+/// The `_meta` key under which a 2026-07-28 result describes the server.
+const SERVER_INFO_KEY: &str = "io.modelcontextprotocol/serverInfo";
+
 /// The reference server with one handler alteration: a handler [`Fault`] or
 /// a handler [`Latitude`]. Any other alteration, or none, leaves it as it is.
 ///
@@ -69,7 +72,12 @@ impl AlteredServer {
     pub fn new(inner: ReferenceServer, alteration: Option<Alteration>) -> Self {
         Self {
             inner,
-            alteration: alteration.filter(|a| a.layer() == FaultLayer::Handler),
+            alteration: alteration.filter(|a| {
+                matches!(
+                    a.layer(),
+                    FaultLayer::Handler | FaultLayer::HandlerSessionless
+                )
+            }),
             remembered: Arc::new(Mutex::new(None)),
         }
     }
@@ -349,6 +357,29 @@ impl AlteredServer {
                         "fault-injected-token".into(),
                     )));
             }
+            // The retry of an `input_required` result answered in the
+            // language of the first call rather than the retry's own.
+            Fault::RetryFirstLanguage if tool.is_some() => {
+                let retry = call.as_ref().is_some_and(|c| c.input_responses.is_some());
+                let mut remembered = self.remembered.lock().unwrap_or_else(|e| e.into_inner());
+                if !retry {
+                    *remembered = preference;
+                } else if let Some(first) = remembered.clone() {
+                    set(context, Some(first));
+                }
+            }
+            // A request without a preference gets the one the last
+            // handshake (`initialize`, `server/discover`) carried.
+            Fault::BindHandshakePreference if preference.is_none() => {
+                let bound = self
+                    .remembered
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .clone();
+                if bound.is_some() {
+                    set(context, bound);
+                }
+            }
             Fault::IgnoreExplicitLanguage => {
                 if let Some(arguments) = call.and_then(|c| c.arguments.as_mut()) {
                     arguments.remove("language");
@@ -387,7 +418,82 @@ impl AlteredServer {
         };
         let language = reported(result);
         let localized = language.as_deref().is_some_and(|l| l != default);
+        // The language the preference selects, whatever the result reports.
+        let selected = self
+            .inner
+            .languages()
+            .negotiate_raw(preference)
+            .tag()
+            .to_owned();
         match fault {
+            Fault::MislabelPromptText if selected != default => {
+                if let ServerResult::GetPromptResult(_) = result
+                    && let Some(Some(meta)) = result_meta_mut(result)
+                {
+                    meta.insert(CONTENT_LANGUAGE_KEY.to_owned(), Value::String(selected));
+                }
+            }
+            Fault::TranslateResultKeys if selected != default => {
+                if let ServerResult::CallToolResult(call) = result
+                    && let Some(Value::Object(content)) = call.structured_content.as_mut()
+                {
+                    let renamed: serde_json::Map<String, Value> = std::mem::take(content)
+                        .into_iter()
+                        .map(|(k, v)| (format!("{k}_{}", selected.replace('-', "_")), v))
+                        .collect();
+                    *content = renamed;
+                }
+            }
+            Fault::TranslateServerName if localized => {
+                let suffix = language.clone().unwrap_or_default().replace('-', "_");
+                if let ServerResult::InitializeResult(init) = result {
+                    init.server_info.name = format!("{}_{suffix}", init.server_info.name);
+                }
+                if let Some(Some(meta)) = result_meta_mut(result)
+                    && let Some(name) = meta
+                        .get_mut(SERVER_INFO_KEY)
+                        .and_then(|info| info.get_mut("name"))
+                    && let Some(text) = name.as_str()
+                {
+                    *name = Value::String(format!("{text}_{suffix}"));
+                }
+            }
+            Fault::NestedElicitationLanguage => {
+                if let ServerResult::InputRequiredResult(input) = result {
+                    if let Some(label) = language.clone() {
+                        edit_json(input, |json| {
+                            for request in json
+                                .get_mut("inputRequests")
+                                .and_then(Value::as_object_mut)
+                                .into_iter()
+                                .flat_map(|r| r.values_mut())
+                            {
+                                if let Some(params) =
+                                    request.get_mut("params").and_then(Value::as_object_mut)
+                                {
+                                    let meta = params
+                                        .entry("_meta")
+                                        .or_insert_with(|| Value::Object(Default::default()));
+                                    if let Some(meta) = meta.as_object_mut() {
+                                        meta.insert(
+                                            CONTENT_LANGUAGE_KEY.to_owned(),
+                                            Value::String(label.clone()),
+                                        );
+                                    }
+                                }
+                            }
+                        });
+                    }
+                    if let Some(meta) = result_meta_mut(result) {
+                        if let Some(m) = meta.as_mut() {
+                            m.remove(CONTENT_LANGUAGE_KEY);
+                        }
+                        if meta.as_ref().is_some_and(|m| m.is_empty()) {
+                            *meta = None;
+                        }
+                    }
+                }
+            }
             Fault::ReportPreference => {
                 let first = preference
                     .and_then(|p| AcceptLanguage::parse(p).ok())
@@ -452,6 +558,38 @@ impl AlteredServer {
             }
             _ => {}
         }
+    }
+}
+
+impl AlteredServer {
+    /// Under `bind-handshake-preference`: remembers the preference of a
+    /// handshake (`initialize`, `server/discover`), absent included.
+    fn handshake(&self, context: &RequestContext<RoleServer>) {
+        if self.fault() == Some(Fault::BindHandshakePreference) {
+            *self.remembered.lock().unwrap_or_else(|e| e.into_inner()) =
+                context.meta.get(ACCEPT_LANGUAGE_KEY).cloned();
+        }
+    }
+
+    /// Under `log-without-language`: a log message in the request's
+    /// language (the tool's title from the catalog), sent for the request
+    /// without `contentLanguage` in its `params._meta`.
+    #[allow(deprecated)] // logging: legacy in rmcp (SEP-2577), still sent
+    async fn log_without_language(&self, context: &RequestContext<RoleServer>) {
+        let raw = context
+            .meta
+            .get(ACCEPT_LANGUAGE_KEY)
+            .and_then(Value::as_str);
+        let language = self.inner.languages().negotiate_raw(raw);
+        let text = self
+            .inner
+            .catalog()
+            .text(language.tag(), "tool-prepare_report");
+        let params = rmcp::model::LoggingMessageNotificationParam::new(
+            rmcp::model::LoggingLevel::Info,
+            Value::String(text),
+        );
+        let _ = context.peer.notify_logging_message(params).await;
     }
 }
 
@@ -526,6 +664,7 @@ impl ServerHandler for AlteredServer {
         request: InitializeRequestParams,
         mut context: RequestContext<RoleServer>,
     ) -> Result<InitializeResult, ErrorData> {
+        self.handshake(&context);
         let preference = self.before(None, &mut context)?;
         let mut answer = self
             .answer(&context, |c| self.inner.initialize(request.clone(), c))
@@ -541,6 +680,7 @@ impl ServerHandler for AlteredServer {
         &self,
         mut context: RequestContext<RoleServer>,
     ) -> Result<DiscoverResult, ErrorData> {
+        self.handshake(&context);
         let preference = self.before(None, &mut context)?;
         let mut answer = self.answer(&context, |c| self.inner.discover(c)).await;
         self.after(preference.as_deref(), false, &mut answer);
@@ -656,6 +796,9 @@ impl ServerHandler for AlteredServer {
         mut context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let preference = self.before(Some(&mut request), &mut context)?;
+        if self.fault() == Some(Fault::LogWithoutLanguage) && request.name == "prepare_report" {
+            self.log_without_language(&context).await;
+        }
         let explicit = request
             .arguments
             .as_ref()

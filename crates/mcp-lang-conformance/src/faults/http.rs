@@ -72,8 +72,10 @@ impl<S> AlterationService<S> {
         Self {
             inner,
             alteration: alteration.filter(|a| {
-                a.layer() != FaultLayer::Handler
-                    || matches!(a, Alteration::Fault(f) if message::alters_messages(*f))
+                !matches!(
+                    a.layer(),
+                    FaultLayer::Handler | FaultLayer::HandlerSessionless
+                ) || matches!(a, Alteration::Fault(f) if message::alters_messages(*f))
             }),
             server,
             cache: Arc::default(),
@@ -335,6 +337,21 @@ where
                 }
             }
         }
+        // The header says what was asked for (the preference's first
+        // range), not what the body reports was used.
+        Fault::ContentLanguageFromPreference
+            if parts.headers.contains_key(header::CONTENT_LANGUAGE) =>
+        {
+            let first = meta_str
+                .as_deref()
+                .and_then(|m| m.split(',').next())
+                .map(|r| r.split(';').next().unwrap_or_default().trim())
+                .filter(|r| !r.is_empty() && *r != "*")
+                .and_then(|r| HeaderValue::from_str(r).ok());
+            if let Some(v) = first {
+                parts.headers.insert(header::CONTENT_LANGUAGE, v);
+            }
+        }
         Fault::TwoContentLanguageLines => {
             if let Some(v) = parts.headers.get(header::CONTENT_LANGUAGE).cloned() {
                 parts.headers.append(header::CONTENT_LANGUAGE, v);
@@ -360,6 +377,7 @@ where
     let needs_body = matches!(
         fault,
         Fault::OmitErrorContentLanguageHeader
+            | Fault::DropErrorVary
             | Fault::CacheByNegotiatedLanguage
             | Fault::WrongMismatchCode
     ) && is_json;
@@ -373,6 +391,9 @@ where
     match fault {
         Fault::OmitErrorContentLanguageHeader if answer.get("error").is_some() => {
             parts.headers.remove(header::CONTENT_LANGUAGE);
+        }
+        Fault::DropErrorVary if answer.get("error").is_some() => {
+            parts.headers.remove(header::VARY);
         }
         Fault::WrongMismatchCode if answer.pointer("/error/code") == Some(&json!(-32020)) => {
             if let Some(code) = answer.pointer_mut("/error/code") {

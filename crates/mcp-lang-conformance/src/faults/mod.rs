@@ -147,6 +147,13 @@ pub enum FaultLayer {
     /// and not where every answer is an event stream (a server with
     /// sessions answers every POST with one).
     HttpJson,
+    /// In the MCP handler, on what reaches the client on the request's own
+    /// stream only without sessions: an `input_required` result and its
+    /// retry (protocol 2026-07-28 has them, the handshake protocol a session
+    /// speaks has not), a log message (rmcp sends it on a session's
+    /// standalone stream, not the request's). Every transport but HTTP with
+    /// sessions.
+    HandlerSessionless,
     /// On the messages the server sends, after the handler: every transport
     /// (in the stdio transport, and in the event streams of Streamable HTTP).
     Message,
@@ -359,6 +366,24 @@ faults! {
         "lets a `q=0` range exclude its prefixes too (`en-US;q=0` excludes `en`)";
     OmitNotificationLanguage = "omit-notification-language", Message, ["notification.per-message-meta"],
         "drops contentLanguage from the notifications the server sends";
+    ContentLanguageFromPreference = "content-language-from-preference", HttpJson, ["http.response-mirror"],
+        "mirrors the preference's first range into Content-Language (`de-AT`) instead of the contentLanguage the body reports (`de`)";
+    DropErrorVary = "drop-error-vary", HttpJson, ["cache.vary"],
+        "drops Vary from error responses only";
+    LogWithoutLanguage = "log-without-language", HandlerSessionless, ["reporting.every-message"],
+        "sends a log message in the request's language without contentLanguage in its params._meta";
+    NestedElicitationLanguage = "nested-elicitation-language", HandlerSessionless, ["reporting.every-message"],
+        "reports an input_required result's language only inside its nested elicitation, not in result._meta";
+    MislabelPromptText = "mislabel-prompt-text", Handler, ["reporting.labels"],
+        "labels prompt text with the selected language while the text stays the default's";
+    RetryFirstLanguage = "retry-first-language", HandlerSessionless, ["scope.retry"],
+        "answers the retry of an input_required result in the first call's language";
+    BindHandshakePreference = "bind-handshake-preference", Handler, ["scope.handshake"],
+        "binds the preference of initialize (or server/discover) to later requests without one";
+    TranslateResultKeys = "translate-result-keys", Handler, ["identifiers.result-keys"],
+        "translates the property keys of a tool result's structuredContent";
+    TranslateServerName = "translate-server-name", Handler, ["identifiers.server-name"],
+        "translates serverInfo.name";
 }
 
 impl Fault {

@@ -171,6 +171,7 @@ pub fn cases(alterations: &[Alteration], setups: &[Setup], modes: &[Mode]) -> Ve
                 FaultLayer::Http => setup != Setup::Stdio,
                 FaultLayer::HttpJson => !matches!(setup, Setup::Stdio | Setup::HttpSessions),
                 FaultLayer::Handler | FaultLayer::Message => true,
+                FaultLayer::HandlerSessionless => setup != Setup::HttpSessions,
             });
             if !acts {
                 continue;

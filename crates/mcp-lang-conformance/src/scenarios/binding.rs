@@ -187,6 +187,16 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
     },
 ];
 
+/// A string value as the wire has it (`"fr"`), or `absent`.
+fn shown(value: Option<&str>) -> String {
+    value.map_or_else(|| "absent".to_owned(), |v| Value::from(v).to_string())
+}
+
+/// A number, or `absent`.
+fn number(value: Option<u64>) -> String {
+    value.map_or_else(|| "absent".to_owned(), |v| v.to_string())
+}
+
 /// `tools/list` with `meta` in `_meta` and these `Accept-Language` lines.
 fn list(meta: Option<&str>, lines: &[&str]) -> Call {
     let mut call = Call::new("tools/list").header(HeaderPlan::Lines(
@@ -212,7 +222,8 @@ fn expect_mismatch(exchange: &Exchange, what: &str) -> Step<()> {
         .and_then(Value::as_i64);
     ensure(code == Some(-32020), || {
         format!(
-            "{what}: HTTP 400 but the JSON-RPC error code is {code:?}, not -32020: {}",
+            "{what}: HTTP 400 but the JSON-RPC error code is {}, not -32020: {}",
+            code.map_or_else(|| "absent".to_owned(), |c| c.to_string()),
             exchange.summary()
         )
     })?;
@@ -293,6 +304,17 @@ fn response_mirror(ctx: &mut Ctx) -> ScenarioFuture<'_> {
             async {
                 let mut preferences: Vec<Option<String>> = vec![None];
                 preferences.extend(ctx.profile.supported.iter().cloned().map(Some));
+                // A region the server does not support (`de-AT` when it has
+                // `de`): the language used is not the preference's range,
+                // and the header must mirror the former, exactly.
+                preferences.extend(
+                    ctx.others(1)
+                        .unwrap_or_default()
+                        .iter()
+                        .take(2)
+                        .filter_map(|tag| unsupported_region(&ctx.profile.supported, tag))
+                        .map(Some),
+                );
                 let mut checked = 0usize;
                 for preference in preferences {
                     let mut call = Call::new("tools/list");
@@ -306,7 +328,15 @@ fn response_mirror(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                     if preference.is_none() && exchange.content_language().is_none() {
                         continue; // nothing honored, nothing reported, nothing to mirror
                     }
-                    mirrored(&exchange, false)?;
+                    mirrored(&exchange, false).map_err(|outcome| match outcome {
+                        Outcome::Fail(why) => Outcome::Fail(format!(
+                            "tools/list with acceptLanguage {}: {why}",
+                            preference
+                                .as_deref()
+                                .map_or_else(|| "absent".to_owned(), |p| format!("{p:?}"))
+                        )),
+                        other => other,
+                    })?;
                     checked += 1;
                 }
                 if checked == 0 {
@@ -319,6 +349,18 @@ fn response_mirror(ctx: &mut Ctx) -> ScenarioFuture<'_> {
             .await,
         )
     })
+}
+
+/// `tag` with a region the profile does not list (`de-AT`, else `de-CH`,
+/// else `de-ZZ`), or `None` when `tag` has a region already.
+fn unsupported_region(supported: &[String], tag: &str) -> Option<String> {
+    if tag.contains('-') {
+        return None;
+    }
+    ["AT", "CH", "ZZ"]
+        .iter()
+        .map(|region| format!("{tag}-{region}"))
+        .find(|candidate| !supported.iter().any(|s| s.eq_ignore_ascii_case(candidate)))
 }
 
 fn response_one_line(ctx: &mut Ctx) -> ScenarioFuture<'_> {
@@ -381,7 +423,7 @@ fn missing_header(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 expect_agree(&exchange, &format!("_meta {tag:?} with no Accept-Language"))?;
                 let got = exchange.content_language_str();
                 ensure(got.is_some_and(|g| reaches(&tag, g)), || {
-                    format!("with the header stripped, the _meta preference {tag:?} was not used: contentLanguage {got:?}")
+                    format!("with the header stripped, the _meta preference {tag:?} was not used: contentLanguage {}", shown(got))
                 })
             }
             .await,
@@ -418,7 +460,7 @@ fn bare_header(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 expect_agree(&exchange, &format!("Accept-Language {a:?} without _meta"))?;
                 let got = exchange.content_language_str();
                 ensure(got.is_none_or(|g| g.eq_ignore_ascii_case(&default)), || {
-                    format!("a bare Accept-Language {a:?} (no _meta) selected {got:?}: it was taken as a preference")
+                    format!("a bare Accept-Language {a:?} (no _meta) selected {}: it was taken as a preference", shown(got))
                 })
             }
             .await,
@@ -615,7 +657,20 @@ fn vary(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                     }
                     let exchange = ctx.result(call).await?;
                     ensure(varies_by_language(&exchange), || {
-                        format!("the tools/list response (acceptLanguage {preference:?}) has no Vary: Accept-Language; Vary lines: {:?}", exchange.header_lines("vary"))
+                        format!("the tools/list response (acceptLanguage {}) has no Vary: Accept-Language; Vary lines: {:?}", preference.as_deref().map_or_else(|| "absent".to_owned(), |p| format!("{p:?}")), exchange.header_lines("vary"))
+                    })?;
+                }
+                // An error response varies by language too when its text is
+                // localized: a cache must not serve one language's error for
+                // another preference.
+                // With no localized error (or none error.localized-meta
+                // accepts), tools/list alone.
+                if let Ok(others) = ctx.translated_others()
+                    && let Ok((call, _, exchange)) = super::display::localized_error(ctx, &others[0]).await
+                {
+                    let what = format!("{} {}", call.method, call.mcp_name().unwrap_or_default());
+                    ensure(varies_by_language(&exchange), || {
+                        format!("the error response to {} localized under {:?} has no Vary: Accept-Language; Vary lines: {:?}", what.trim_end(), others[0], exchange.header_lines("vary"))
                     })?;
                 }
                 Ok(())
@@ -664,12 +719,20 @@ fn caching_fields(exchange: &Exchange, tag: &str) -> Step<(Option<u64>, Option<S
     let result = exchange.result().cloned().unwrap_or(Value::Null);
     let ttl = result.get("ttlMs");
     ensure(ttl.is_none_or(Value::is_u64), || {
-        format!("ttlMs under {tag:?} is not a non-negative integer: {ttl:?}")
+        format!(
+            "ttlMs under {tag:?} is not a non-negative integer: {}",
+            ttl.map_or_else(|| "absent".to_owned(), Value::to_string)
+        )
     })?;
     let scope = result.get("cacheScope");
     ensure(
         scope.is_none_or(|s| s == "public" || s == "private"),
-        || format!("cacheScope under {tag:?} is {scope:?}, not \"public\" or \"private\""),
+        || {
+            format!(
+                "cacheScope under {tag:?} is {}, not \"public\" or \"private\"",
+                scope.map_or_else(|| "absent".to_owned(), Value::to_string)
+            )
+        },
     )?;
     Ok((
         ttl.and_then(Value::as_u64),
@@ -694,10 +757,10 @@ fn ttl_scope(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                     let exchange = ctx.result(Call::new("tools/list").preference(tag.as_str())).await?;
                     let (ttl, scope) = caching_fields(&exchange, tag)?;
                     ensure(base_ttl.is_none_or(|t| t == 0) || ttl.is_some_and(|t| t > 0), || {
-                        format!("tools/list under {default:?} is cacheable (ttlMs {base_ttl:?}) but under {tag:?} has ttlMs {ttl:?}: a language-dependent result remains cacheable")
+                        format!("tools/list under {default:?} is cacheable (ttlMs {}) but under {tag:?} has ttlMs {}: a language-dependent result remains cacheable", number(base_ttl), number(ttl))
                     })?;
                     ensure(base_scope.is_none() || scope.is_some(), || {
-                        format!("tools/list under {default:?} has cacheScope {base_scope:?} but under {tag:?} none")
+                        format!("tools/list under {default:?} has cacheScope {} but under {tag:?} none", shown(base_scope.as_deref()))
                     })?;
                 }
                 Ok(())

@@ -5,6 +5,8 @@
 //! | `matching` | 1 (weights, wildcard, selection, fallback), 2 (request scope), Security's malformed value |
 //! | `probes` | 1 and Security's malformed value, from the project's `Accept-Language` test vectors |
 //! | `display` | 3 (titles, names, `contentLanguage`), 4 (elicitation, progress), 5 (identifiers, explicit arguments), 8 (notification `_meta`) |
+//! | `reporting` | 3 (every method's report, labels that describe the content), 8 (every message of a request) |
+//! | `stability` | 2 (input_required retries, the handshake), 5 (result keys, `serverInfo.name`) |
 //! | `binding` | 6 (HTTP mirroring, missing header, HeaderMismatch), 7 (exact agreement), 8 (SSE), 9 (caching) |
 //!
 //! ```
@@ -21,6 +23,7 @@ mod matching;
 mod probes;
 mod reporting;
 mod sep;
+mod stability;
 
 /// Every scenario, in report order.
 ///
@@ -39,6 +42,7 @@ pub fn all() -> Vec<Scenario> {
         probes::SCENARIOS,
         display::SCENARIOS,
         reporting::SCENARIOS,
+        stability::SCENARIOS,
         binding::SCENARIOS,
     ]
     .concat()

@@ -15,9 +15,11 @@
 use mcp_lang_grammar::ContentLanguage;
 use serde_json::{Value, json};
 
+use mcp_lang_meta::CONTENT_LANGUAGE_KEY;
+
 use crate::discovery::reaches;
 use crate::scenario::{
-    Connection, Ctx, Needs, Outcome, Scenario, ScenarioFuture, Step, ensure, finish,
+    Ctx, Needs, Outcome, Scenario, ScenarioFuture, Step, ensure, finish, should,
 };
 use crate::wire::{Call, Exchange, is_stateless};
 
@@ -57,13 +59,29 @@ pub(crate) const SCENARIOS: &[Scenario] = &[
         needs: Needs::Any,
         run: tool_results,
     },
+    Scenario {
+        id: "reporting.every-message",
+        item: 8,
+        rule: "every localized message of a request reports its language where the SEP carries it: each notification (progress, log) in params._meta, an input_required result in result._meta",
+        sep: sep::CARRIED,
+        needs: Needs::Any,
+        run: every_message,
+    },
+    Scenario {
+        id: "reporting.labels",
+        item: 3,
+        rule: "a contentLanguage describes the content: one natural-language text is not labelled with two different languages",
+        sep: sep::CONTENT_LANGUAGE_SYNTAX,
+        needs: Needs::Any,
+        run: labels,
+    },
 ];
 
 /// The `_meta` key under which a 2026-07-28 result describes the server.
-const SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+pub(super) const SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
 
 /// Every display string of a result (titles, descriptions, messages, text).
-fn texts(value: &Value) -> Vec<String> {
+pub(super) fn texts(value: &Value) -> Vec<String> {
     let mut out = Vec::new();
     fn walk(value: &Value, out: &mut Vec<String>) {
         match value {
@@ -187,45 +205,64 @@ fn initialize(ctx: &mut Ctx) -> ScenarioFuture<'_> {
         finish(
             async {
                 let tag = ctx.translated_others()?[0].clone();
-                let stateless = is_stateless(ctx.protocol());
-                let call = if stateless {
-                    Call::new("server/discover")
-                } else {
-                    if let Connection::Stdio(_) = &ctx.connection {
-                        return Err(Outcome::Skip(
-                            "on stdio the one initialize of a connection was sent when it opened, before the languages were known; run with --protocol 2026-07-28 (server/discover) or over HTTP".into(),
-                        ));
-                    }
-                    let protocol = ctx.protocol().to_owned();
-                    Call::new("initialize")
-                        .param("protocolVersion", json!(protocol))
-                        .param("capabilities", json!({}))
-                        .param("clientInfo", json!({ "name": "mcp-lang-conformance", "version": env!("CARGO_PKG_VERSION") }))
-                        .outside_session()
-                };
+                let call = super::stability::describe_server(ctx)?;
                 let what = call.method.clone();
                 let (base, exchange) = pair(ctx, &call, &tag).await?;
                 if !check_report(ctx, &what, &tag, &base, &exchange)? {
                     return Err(ignored(&what));
                 }
                 // A report in another language than the default's comes with
-                // the title in that language.
-                let title = |e: &Exchange| {
-                    let result = e.result()?;
-                    result
-                        .pointer("/serverInfo/title")
-                        .or_else(|| result.get("_meta")?.get(SERVER_INFO)?.get("title"))
-                        .cloned()
-                };
+                // display text in that language: with nothing changed the
+                // label does not describe the content (MUST); with other
+                // text changed but the title still the default's, the title
+                // was left untranslated (SHOULD).
+                let title = |e: &Exchange| super::stability::server_info(e).and_then(|i| i.get("title")).cloned();
                 let reported = exchange.content_language_str().unwrap_or_default().to_owned();
                 let default = ctx.profile.default.clone();
-                ensure(title(&base).is_none() || reaches(&default, &reported) || title(&base) != title(&exchange), || {
-                    format!("{what}: contentLanguage under {tag:?} is {reported:?}, but serverInfo.title is the default's {:?}", title(&base))
+                let Some(base_title) = title(&base) else {
+                    return Ok(());
+                };
+                if reaches(&default, &reported) || title(&exchange).as_ref() != Some(&base_title) {
+                    return Ok(());
+                }
+                let other_text_changed = base.result().map(texts) != exchange.result().map(texts);
+                ensure(other_text_changed, || {
+                    format!("{what}: contentLanguage under {tag:?} is {reported:?}, but serverInfo.title ({base_title}) and every other display text are the default's: the label does not describe the content")
+                })?;
+                should(false, || {
+                    format!("{what}: under {tag:?} (contentLanguage {reported:?}) serverInfo.title stays the default's {base_title}; a server that honors the preference SHOULD translate Implementation.title")
                 })
             }
             .await,
         )
     })
+}
+
+/// `prompts/get` of a listed prompt, its required arguments filled in;
+/// with the prompt's name.
+fn prompt_call(prompt: &Value) -> (String, Call) {
+    let name = prompt
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    let mut arguments = serde_json::Map::new();
+    for argument in prompt
+        .get("arguments")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        if argument.get("required") == Some(&json!(true))
+            && let Some(key) = argument.get("name").and_then(Value::as_str)
+        {
+            arguments.insert(key.to_owned(), json!("Lisbon"));
+        }
+    }
+    let call = Call::new("prompts/get")
+        .param("name", json!(name))
+        .param("arguments", Value::Object(arguments));
+    (name, call)
 }
 
 fn prompts(ctx: &mut Ctx) -> ScenarioFuture<'_> {
@@ -236,27 +273,7 @@ fn prompts(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 let prompts = list(ctx, "prompts/list", "prompts").await?;
                 let (base, exchange) = pair(ctx, &Call::new("prompts/list"), &tag).await?;
                 let listed = check_report(ctx, "prompts/list", &tag, &base, &exchange)?;
-                let prompt = &prompts[0];
-                let name = prompt
-                    .get("name")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default();
-                let mut arguments = serde_json::Map::new();
-                for argument in prompt
-                    .get("arguments")
-                    .and_then(Value::as_array)
-                    .into_iter()
-                    .flatten()
-                {
-                    if argument.get("required") == Some(&json!(true))
-                        && let Some(key) = argument.get("name").and_then(Value::as_str)
-                    {
-                        arguments.insert(key.to_owned(), json!("Lisbon"));
-                    }
-                }
-                let call = Call::new("prompts/get")
-                    .param("name", json!(name))
-                    .param("arguments", Value::Object(arguments));
+                let (name, call) = prompt_call(&prompts[0]);
                 let (base, exchange) = pair(ctx, &call, &tag).await?;
                 let got =
                     check_report(ctx, &format!("prompts/get {name}"), &tag, &base, &exchange)?;
@@ -329,6 +346,306 @@ fn tool_results(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                     checked |= check_report(ctx, &format!("tools/call {name}"), &tag, &base, &exchange)?;
                 }
                 if checked { Ok(()) } else { Err(ignored("tools/call")) }
+            }
+            .await,
+        )
+    })
+}
+
+/// A value as the wire has it, cut short, for messages.
+fn quoted(text: &str) -> String {
+    let cut: String = text.chars().take(80).collect();
+    let ellipsis = if text.chars().count() > 80 { "…" } else { "" };
+    format!("{}{ellipsis}", Value::String(cut))
+}
+
+/// The display text of a notification: a progress `message`, a log
+/// message's `data` (a string, or any JSON value as written).
+fn notification_text(notification: &Value) -> Option<String> {
+    let params = notification.get("params")?;
+    if let Some(message) = params.get("message").and_then(Value::as_str) {
+        return Some(message.to_owned());
+    }
+    match params.get("data")? {
+        Value::String(s) => Some(s.clone()),
+        other => Some(other.to_string()),
+    }
+}
+
+/// Checks every notification `exchange` (under `tag`) received against the
+/// one at the same place among those of its method under the default
+/// (`base`): one whose text changed is localized and carries a
+/// `contentLanguage` in `params._meta` naming the language used; one that
+/// carries one carries a well-formed string. Returns how many were checked.
+fn notifications_report(
+    what: &str,
+    tag: &str,
+    base: &Exchange,
+    exchange: &Exchange,
+) -> Step<usize> {
+    let mut checked = 0;
+    let mut seen: Vec<(String, usize)> = Vec::new();
+    for note in exchange.notifications() {
+        let method = note
+            .get("method")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        let index = seen.iter().filter(|(m, _)| *m == method).count();
+        seen.push((method.clone(), index));
+        let counterpart = base
+            .notifications()
+            .filter(|n| n.get("method").and_then(Value::as_str) == Some(method.as_str()))
+            .nth(index);
+        let text = notification_text(note);
+        let base_text = counterpart.and_then(notification_text);
+        let changed = text.is_some() && base_text.is_some() && text != base_text;
+        let reported = note
+            .pointer("/params/_meta")
+            .and_then(|m| m.get(CONTENT_LANGUAGE_KEY));
+        match reported {
+            Some(Value::String(reported)) => {
+                checked += 1;
+                ensure(ContentLanguage::parse(reported).is_ok(), || {
+                    format!(
+                        "{what} under {tag:?}: a {method} notification reports contentLanguage {reported:?}, which is not a Content-Language value"
+                    )
+                })?;
+                ensure(!changed || reaches(tag, reported), || {
+                    format!(
+                        "{what} under {tag:?}: a {method} notification is localized ({}) but reports contentLanguage {reported:?}",
+                        quoted(text.as_deref().unwrap_or_default())
+                    )
+                })?;
+            }
+            Some(other) => {
+                return Err(Outcome::Fail(format!(
+                    "{what} under {tag:?}: a {method} notification's contentLanguage is not a string: {other}"
+                )));
+            }
+            None if changed => {
+                return Err(Outcome::Fail(format!(
+                    "{what} under {tag:?}: a {method} notification sent for the request is localized ({}, where the default's is {}) but carries no io.modelcontextprotocol/contentLanguage in params._meta",
+                    quoted(text.as_deref().unwrap_or_default()),
+                    quoted(base_text.as_deref().unwrap_or_default())
+                )));
+            }
+            None => {}
+        }
+    }
+    Ok(checked)
+}
+
+/// The `contentLanguage` values inside an `input_required` result's nested
+/// requests (`inputRequests.KEY.params._meta`).
+fn nested_languages(result: &Value) -> Vec<String> {
+    result
+        .get("inputRequests")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flat_map(|requests| requests.iter())
+        .filter_map(|(key, request)| {
+            let language = request
+                .pointer("/params/_meta")?
+                .get(CONTENT_LANGUAGE_KEY)?;
+            Some(format!("inputRequests.{key}.params._meta ({language})"))
+        })
+        .collect()
+}
+
+fn every_message(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                let tag = ctx.translated_others()?[0].clone();
+                let default = ctx.profile.default.clone();
+                let mut checked = 0usize;
+                // The progress tool with a progress token: its notifications
+                // (progress, and any log message it sends) and its result.
+                let tool = ctx.profile.progress_tool.clone();
+                if ctx.require_tool(&tool).await.is_ok() {
+                    let call = Call::tool(&tool, json!({})).with_progress();
+                    let base = ctx.send(call.clone().preference(default.as_str())).await?;
+                    let exchange = ctx.send(call.preference(tag.as_str())).await?;
+                    let what = format!("tools/call {tool}");
+                    checked += notifications_report(&what, &tag, &base, &exchange)?;
+                    if base.result().is_some() && exchange.result().is_some() {
+                        checked += usize::from(check_report(ctx, &what, &tag, &base, &exchange)?);
+                    }
+                }
+                // The elicitation tool: from 2026-07-28 on an input_required
+                // result, which reports its language in result._meta.
+                let tool = ctx.profile.elicitation_tool.clone();
+                if is_stateless(ctx.protocol()) && ctx.require_tool(&tool).await.is_ok() {
+                    let call = Call::tool(&tool, json!({}));
+                    let base = ctx.send(call.clone().preference(default.as_str())).await?;
+                    let exchange = ctx.send(call.preference(tag.as_str())).await?;
+                    let what = format!("tools/call {tool}");
+                    checked += notifications_report(&what, &tag, &base, &exchange)?;
+                    if let (Some(a), Some(b)) = (base.result(), exchange.result())
+                        && b.get("inputRequests").is_some()
+                    {
+                        let localized = texts(a) != texts(b);
+                        let nested = nested_languages(b);
+                        ensure(!localized || exchange.content_language().is_some(), || {
+                            format!(
+                                "{what} under {tag:?}: the input_required result's elicitation text is localized, but result._meta carries no io.modelcontextprotocol/contentLanguage{}: the SEP carries it in result._meta for an input-required response",
+                                if nested.is_empty() { String::new() } else { format!(" (only {})", nested.join(", ")) }
+                            )
+                        })?;
+                        checked += usize::from(check_report(ctx, &what, &tag, &base, &exchange)?);
+                    }
+                }
+                if checked == 0 {
+                    return Err(Outcome::Skip(format!(
+                        "no message of the progress tool {:?} or the elicitation tool {:?} under {tag:?} was localized or reported a language: nothing to check (name other tools in the profile)",
+                        ctx.profile.progress_tool, ctx.profile.elicitation_tool
+                    )));
+                }
+                Ok(())
+            }
+            .await,
+        )
+    })
+}
+
+/// The natural-language text of a response, for [`labels`]: its display
+/// strings, leaving out resource contents whose `mimeType` is not `text/…`
+/// and strings that are JSON objects or arrays (data, not prose).
+fn prose(response: &Value) -> Vec<String> {
+    fn walk(value: &Value, out: &mut Vec<String>) {
+        match value {
+            Value::Object(map) => {
+                let data = map
+                    .get("mimeType")
+                    .and_then(Value::as_str)
+                    .is_some_and(|m| !m.to_ascii_lowercase().starts_with("text/"));
+                if data {
+                    return;
+                }
+                for (key, v) in map {
+                    match (key.as_str(), v) {
+                        ("_meta", _) => {
+                            if let Some(info) = v.get(SERVER_INFO) {
+                                walk(info, out);
+                            }
+                        }
+                        ("title" | "description" | "text" | "message", Value::String(s)) => {
+                            let json = serde_json::from_str::<Value>(s)
+                                .is_ok_and(|j| j.is_object() || j.is_array());
+                            if !json {
+                                out.push(s.clone());
+                            }
+                        }
+                        _ => walk(v, out),
+                    }
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|v| walk(v, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(response, &mut out);
+    out
+}
+
+/// Whether `texts` read as prose: at least four words of two letters or
+/// more. Numbers, names, identifiers and short labels are rightly the same
+/// in every language and are not judged.
+fn is_prose(texts: &[String]) -> bool {
+    let words = texts
+        .iter()
+        .flat_map(|t| t.split(|c: char| !c.is_alphabetic()))
+        .filter(|w| w.chars().count() >= 2)
+        .count();
+    words >= 4
+}
+
+/// The primary language subtags a `contentLanguage` value names.
+fn primaries(label: &str) -> Vec<String> {
+    label
+        .split(',')
+        .map(|t| {
+            t.trim()
+                .split('-')
+                .next()
+                .unwrap_or_default()
+                .to_ascii_lowercase()
+        })
+        .collect()
+}
+
+fn labels(ctx: &mut Ctx) -> ScenarioFuture<'_> {
+    Box::pin(async move {
+        finish(
+            async {
+                let default = ctx.profile.default.clone();
+                let others = ctx.translated_others()?;
+                let mut languages = vec![default.clone(), others[0].clone()];
+                if let Some(third) = others
+                    .iter()
+                    .find(|t| primaries(t) != primaries(&others[0]))
+                {
+                    languages.push(third.clone());
+                }
+                // What the suite can ask of any server: the server's own
+                // description, the first prompt and resource, the tool calls
+                // of the profile.
+                let mut items: Vec<(String, Call)> = Vec::new();
+                if let Ok(call) = super::stability::describe_server(ctx) {
+                    items.push((call.method.clone(), call));
+                }
+                if let Ok(exchange) = ctx.send(Call::new("prompts/list")).await
+                    && let Some(prompt) = exchange.items("prompts").first()
+                {
+                    let (name, call) = prompt_call(prompt);
+                    items.push((format!("prompts/get {name}"), call));
+                }
+                if let Ok(exchange) = ctx.send(Call::new("resources/list")).await
+                    && let Some(uri) = exchange.items("resources").first().and_then(|r| r.get("uri")).and_then(Value::as_str)
+                {
+                    items.push((format!("resources/read {uri}"), Call::new("resources/read").param("uri", json!(uri))));
+                }
+                let failing = ctx.profile.tool_error.clone();
+                items.push((format!("tools/call {}", failing.name), Call::tool(&failing.name, Value::Object(failing.arguments))));
+                let explicit = ctx.profile.explicit_language_tool.clone();
+                if let Ok(tool) = ctx.require_tool(&explicit).await {
+                    let arguments = super::display::explicit_arguments(&tool);
+                    items.push((format!("tools/call {explicit}"), Call::tool(&explicit, Value::Object(arguments))));
+                }
+                let mut judged = 0usize;
+                for (what, call) in items {
+                    let mut answers: Vec<(String, String, Vec<String>)> = Vec::new();
+                    for language in &languages {
+                        let exchange = ctx.send(call.clone().preference(language.as_str())).await?;
+                        let (Some(response), Some(label)) = (exchange.response(), exchange.content_language_str()) else {
+                            continue;
+                        };
+                        answers.push((language.clone(), label.to_owned(), prose(response)));
+                    }
+                    for (i, (asked, label, text)) in answers.iter().enumerate() {
+                        for (other_asked, other_label, other_text) in &answers[i + 1..] {
+                            if !is_prose(text) {
+                                continue;
+                            }
+                            judged += 1;
+                            let disjoint = primaries(label).iter().all(|p| !primaries(other_label).contains(p));
+                            ensure(!(disjoint && text == other_text), || {
+                                format!(
+                                    "{what}: the same text {} is labelled {label:?} under acceptLanguage {asked:?} and {other_label:?} under {other_asked:?}; contentLanguage names the natural language of the content, and one text is not in both",
+                                    quoted(&text.join(" | "))
+                                )
+                            })?;
+                        }
+                    }
+                }
+                if judged == 0 {
+                    return Err(Outcome::Skip(
+                        "no two answers carried contentLanguage and natural-language text to compare (server description, first prompt and resource, the profile's tool calls)".into(),
+                    ));
+                }
+                Ok(())
             }
             .await,
         )

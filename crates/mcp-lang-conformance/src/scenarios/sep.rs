@@ -31,3 +31,5 @@ pub(crate) const STRIPPED: &str = "If a shared cache cannot observe the language
 pub(crate) const TTL: &str = "Language-dependent responses remain cacheable. Existing ttlMs and cacheScope freshness and sharing semantics are unchanged.";
 pub(crate) const CLIENT_MIRROR: &str = "A Streamable HTTP client that sends acceptLanguage MUST send an Accept-Language field whose value agrees exactly with it.";
 pub(crate) const AGREE_META: &str = "Take the decoded _meta string from the parsed JSON body. The implementation MUST NOT trim, case-fold, reorder, or otherwise normalize it.";
+pub(crate) const BIND: &str = "A server MUST NOT bind it to a connection or logical session.";
+pub(crate) const CARRIED: &str = "The field is carried: in result._meta for a successful or input-required response; in error.data._meta for an error response whose user-facing text is localized; and in params._meta for a localized notification associated with the request.";
