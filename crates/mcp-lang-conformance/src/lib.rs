@@ -93,7 +93,7 @@
 //! # Decisions the scenarios make
 //!
 //! Where the SEP leaves room, the suite takes these positions (each is also
-//! in the project's `docs/decisions.md` as C1–C10 and C14):
+//! in the project's `docs/decisions.md` as C1–C14):
 //!
 //! - **Protocol.** The default is `2026-07-28`: stateless requests carrying
 //!   their protocol `_meta`, elicitation as an `input_required` result,
