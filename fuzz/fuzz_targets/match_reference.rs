@@ -109,9 +109,7 @@ fn model(ranges: &[(&str, u16)], tag: &str) -> Option<Score> {
                 let k = p.split('-').count();
                 p.eq_ignore_ascii_case(tag) || !(script_beyond(range, k) || script_beyond(tag, k))
             });
-        if reaches
-            && truncated.is_none_or(|best| quality > best.quality)
-        {
+        if reaches && truncated.is_none_or(|best| quality > best.quality) {
             truncated = Some(Score { quality, position });
         }
     }
