@@ -110,6 +110,9 @@ latitudes! {
     StreamContentLanguage = "stream-content-language", Http,
         "sends Content-Language on an event stream when every message on it carries the same contentLanguage",
         "A server MAY omit Content-Language on text/event-stream, unless one value accurately describes every applicable message on that stream. If it does send one, every contentLanguage carried by a message on that stream MUST agree with it.";
+    HandshakeOnly = "handshake-only", Handler,
+        "speaks only the protocol versions with the `initialize` handshake (2025-11-25 and before), as a server on the TypeScript SDK 1.x does: on stdio `server/discover` is answered -32601 \"Method not found\"; on Streamable HTTP a request (other than `initialize`) whose MCP-Protocol-Version it does not support is answered HTTP 400 with a -32000 error naming the versions it supports",
+        "SEP-2792 applies to every protocol version that carries `_meta`; MCP lets client and server settle on a version both support (the client offers, the server answers with one it supports or an error naming them).";
 }
 
 impl FromStr for Latitude {

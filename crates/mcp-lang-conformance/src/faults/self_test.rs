@@ -489,7 +489,7 @@ async fn run_case_report(server: &Server, case: &Case) -> Result<Report, String>
             let process = start_http(binary, case).await?;
             let mut config = Config::new(Target::Url(process.url.clone()));
             if setup == Setup::HttpSessions {
-                config.protocol = HANDSHAKE_PROTOCOL.to_owned();
+                config.protocol = Some(HANDSHAKE_PROTOCOL.to_owned());
             }
             config.only = only;
             if case.mode == Mode::Profile {
@@ -497,14 +497,14 @@ async fn run_case_report(server: &Server, case: &Case) -> Result<Report, String>
             }
             let report = run(&config).await;
             drop(process);
-            return report;
+            return report.map_err(String::from);
         }
     };
     config.only = only;
     if case.mode == Mode::Profile {
         config.profile = Some(Profile::from_file(&profile_file()?)?);
     }
-    run(&config).await
+    run(&config).await.map_err(String::from)
 }
 
 /// Whether the report shows what the case requires.
