@@ -564,9 +564,9 @@ fn judge(case: &Case, outcome: Result<Report, String>) -> CaseResult {
             result.ok = missed.is_empty() && verdict == Verdict::Failed;
             if !result.ok {
                 result.detail = format!(
-                    "not caught on {} by any of {:?} (verdict {}; failed: {})",
+                    "not caught on {} by any of {} (verdict {}; failed: {})",
                     missed.join(", "),
-                    fault.caught_by(),
+                    fault.caught_by().join(", "),
                     verdict.as_str(),
                     if failed.is_empty() {
                         "nothing".to_owned()
