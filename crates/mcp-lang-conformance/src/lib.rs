@@ -56,7 +56,10 @@
 //!    it was chosen, the profile (given or discovered, with its values) and
 //!    whether the run is strict. When a stdio server is done with, it reads
 //!    end of file on its stdin and has half a second to exit before it is
-//!    killed.
+//!    killed. A server broken in one place can fail several scenarios (no
+//!    agreement check fails every agreement scenario): the report shows such
+//!    a failure once, with the others listed under it ("also fails, same
+//!    cause") and counted once ([`report::SAME_CAUSES`]).
 //!
 //! # Protocol version
 //!

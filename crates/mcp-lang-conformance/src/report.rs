@@ -411,19 +411,78 @@ impl Verdict {
 /// let report = Report { target: "stdio `server`".into(), rows: vec![
 ///     Row { scenario: sse, transport: "stdio", outcome: Outcome::Skip("needs HTTP".into()) },
 /// ], ..Report::default() };
-/// assert_eq!(report.summary(), Summary { passed: 0, failed: 0, warned: 0, skipped: 1 });
+/// assert_eq!(report.summary(), Summary { passed: 0, failed: 0, same_cause: 0, warned: 0, skipped: 1 });
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Summary {
     /// Scenarios that passed.
     pub passed: usize,
-    /// Scenarios that failed.
+    /// Scenarios that failed, each cause once: a failure with the same cause
+    /// as another ([`Report::same_cause_as`]) is counted in `same_cause`.
     pub failed: usize,
+    /// Failures whose cause is another row's failure.
+    pub same_cause: usize,
     /// Scenarios that found a SHOULD or SHOULD NOT not followed.
     pub warned: usize,
     /// Scenarios skipped.
     pub skipped: usize,
 }
+
+/// Failures one cause explains. When `root` fails on a transport with a
+/// reason that shows `symptom`, a failure of one of `also` on the same
+/// transport whose reason shows the same symptom has that cause: the report
+/// shows it under the root's failure ("also fails") and counts it once.
+///
+/// ```
+/// use mcp_lang_conformance::report::SAME_CAUSES;
+///
+/// let mismatch = SAME_CAUSES.iter().find(|c| c.root == "http.mismatch").unwrap();
+/// assert!(mismatch.also.contains(&"agree.case"));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SameCause {
+    /// The scenario whose rule the cause breaks first.
+    pub root: &'static str,
+    /// What the failures' reasons show when they have this cause.
+    pub symptom: &'static str,
+    /// The scenarios that fail with it.
+    pub also: &'static [&'static str],
+}
+
+/// Every cause known to fail several scenarios.
+///
+/// - A server that answers a mismatching `Accept-Language` with a result
+///   (HTTP 200) does not check agreement at all: every agreement scenario
+///   fails with it, each on its own mismatch.
+/// - A server that sends no `Vary: Accept-Language` fails the stripped-header
+///   rule (which accepts `Vary` or `private`) and the event-stream rule with
+///   the same missing field.
+///
+/// ```
+/// use mcp_lang_conformance::report::SAME_CAUSES;
+///
+/// assert!(SAME_CAUSES.iter().all(|c| !c.also.contains(&c.root)));
+/// ```
+pub const SAME_CAUSES: &[SameCause] = &[
+    SameCause {
+        root: "http.mismatch",
+        symptom: "expected HTTP 400 HeaderMismatch, got HTTP 200",
+        also: &[
+            "agree.case",
+            "agree.list-whitespace",
+            "agree.q-spelling",
+            "agree.every-line",
+            "agree.two-lines",
+            "agree.before-grammar",
+            "agree.meta-untrimmed",
+        ],
+    },
+    SameCause {
+        root: "cache.vary",
+        symptom: "no Vary: Accept-Language",
+        also: &["cache.stripped-header", "sse.vary"],
+    },
+];
 
 /// An output format.
 ///
@@ -474,12 +533,48 @@ impl Report {
         for row in &self.rows {
             match row.outcome {
                 Outcome::Pass => s.passed += 1,
+                Outcome::Fail(_) if self.same_cause_as(row).is_some() => s.same_cause += 1,
                 Outcome::Fail(_) => s.failed += 1,
                 Outcome::Warn(_) => s.warned += 1,
                 Outcome::Skip(_) => s.skipped += 1,
             }
         }
         s
+    }
+
+    /// The scenario whose failure on the same transport is the cause of
+    /// `row`'s failure ([`SAME_CAUSES`]); `None` when `row` did not fail or
+    /// its failure has a cause of its own.
+    ///
+    /// ```
+    /// use mcp_lang_conformance::{Outcome, Report, Row, scenarios::find};
+    ///
+    /// let fail = |id, why: &str| Row { scenario: find(id).unwrap(), transport: "http", outcome: Outcome::Fail(why.into()) };
+    /// let report = Report { rows: vec![
+    ///     fail("http.mismatch", "expected HTTP 400 HeaderMismatch, got HTTP 200; {}"),
+    ///     fail("agree.case", "lines [\"en-us\"]: expected HTTP 400 HeaderMismatch, got HTTP 200; {}"),
+    ///     fail("agree.q-spelling", "HTTP 400 with code -32600"), // a cause of its own
+    /// ], ..Report::default() };
+    /// assert_eq!(report.same_cause_as(&report.rows[1]), Some("http.mismatch"));
+    /// assert_eq!(report.same_cause_as(&report.rows[2]), None);
+    /// let summary = report.summary();
+    /// assert_eq!((summary.failed, summary.same_cause), (2, 1));
+    /// ```
+    pub fn same_cause_as(&self, row: &Row) -> Option<&'static str> {
+        let Outcome::Fail(reason) = &row.outcome else {
+            return None;
+        };
+        SAME_CAUSES
+            .iter()
+            .filter(|c| c.also.contains(&row.scenario.id) && reason.contains(c.symptom))
+            .find(|c| {
+                self.rows.iter().any(|root| {
+                    root.transport == row.transport
+                        && root.scenario.id == c.root
+                        && matches!(&root.outcome, Outcome::Fail(r) if r.contains(c.symptom))
+                })
+            })
+            .map(|c| c.root)
     }
 
     /// Whether any scenario failed, or, in a [strict](Self::strict) report,
@@ -634,6 +729,10 @@ impl Report {
             out.push_str(&format!("{}\n", "-".repeat(id_width + 60)));
         }
         for row in &self.rows {
+            // A failure with another row's cause is listed under that row.
+            if self.same_cause_as(row).is_some() {
+                continue;
+            }
             let item = if row.scenario.item == 0 {
                 "sec".to_owned()
             } else {
@@ -658,11 +757,33 @@ impl Report {
                     "", "", "", "", row.scenario.sep
                 ));
             }
+            let also: Vec<&str> = self
+                .rows
+                .iter()
+                .filter(|r| r.transport == row.transport)
+                .filter(|r| self.same_cause_as(r) == Some(row.scenario.id))
+                .map(|r| r.scenario.id)
+                .collect();
+            if !also.is_empty() {
+                out.push_str(&format!(
+                    "{:<9} {:<id_width$} {:>4}  {:<4}  also fails, same cause: {}\n",
+                    "",
+                    "",
+                    "",
+                    "",
+                    also.join(", ")
+                ));
+            }
         }
         let s = self.summary();
         if self.error.is_none() || !self.rows.is_empty() {
+            let same = if s.same_cause > 0 {
+                format!(" ({} more with the same cause)", s.same_cause)
+            } else {
+                String::new()
+            };
             out.push_str(&format!(
-                "\n{} passed, {} failed, {} skipped, {} warned\n",
+                "\n{} passed, {} failed{same}, {} skipped, {} warned\n",
                 s.passed, s.failed, s.skipped, s.warned
             ));
         }
@@ -717,7 +838,7 @@ impl Report {
                 "lines": d.lines,
                 "undecided": d.undecided.as_ref().map(Verdict::as_str),
             })).collect::<Vec<_>>(),
-            "summary": { "passed": s.passed, "failed": s.failed, "warned": s.warned, "skipped": s.skipped },
+            "summary": { "passed": s.passed, "failed": s.failed, "same_cause": s.same_cause, "warned": s.warned, "skipped": s.skipped },
             "results": self.rows.iter().map(|r| json!({
                 "id": r.scenario.id,
                 "item": r.scenario.item,
@@ -726,6 +847,7 @@ impl Report {
                 "transport": r.transport,
                 "outcome": r.outcome.as_str(),
                 "reason": r.outcome.reason(),
+                "same_cause_as": self.same_cause_as(r),
             })).collect::<Vec<_>>(),
         })
     }
@@ -828,12 +950,18 @@ impl Report {
                 ));
                 match &row.outcome {
                     Outcome::Pass => {}
-                    Outcome::Fail(reason) => out.push_str(&format!(
-                        "<failure message=\"{}\">{}\nSEP: {}</failure>",
-                        escape(row.scenario.rule),
-                        escape(reason),
-                        escape(row.scenario.sep)
-                    )),
+                    Outcome::Fail(reason) => {
+                        let message = match self.same_cause_as(row) {
+                            Some(root) => format!("{} (same cause as {root})", row.scenario.rule),
+                            None => row.scenario.rule.to_owned(),
+                        };
+                        out.push_str(&format!(
+                            "<failure message=\"{}\">{}\nSEP: {}</failure>",
+                            escape(&message),
+                            escape(reason),
+                            escape(row.scenario.sep)
+                        ));
+                    }
                     Outcome::Warn(reason) if self.strict => out.push_str(&format!(
                         "<failure message=\"{}\" type=\"warning\">{}\nSEP: {}</failure>",
                         escape(row.scenario.rule),
