@@ -131,6 +131,11 @@ async fn open_forced(
 ) -> Result<(), String> {
     note.forced = true;
     version.clone_into(&mut note.offered);
+    if versions_named(version) != [version] {
+        return Err(format!(
+            "--protocol takes a protocol version such as {PROTOCOL_HANDSHAKE} (YYYY-MM-DD), not `{version}`"
+        ));
+    }
     set_protocol(connection, version);
     if is_stateless(version) {
         note.tried.push(format!(

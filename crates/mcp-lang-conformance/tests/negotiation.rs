@@ -104,6 +104,9 @@ async fn a_forced_version_is_not_negotiated() {
     );
 
     let report = handshake.unwrap();
+    config.protocol = Some("latest".into());
+    let error = run(&config).await.unwrap_err().to_string();
+    assert!(error.contains("not `latest`"), "{error}");
     assert_eq!(report.verdict(), Verdict::Passed, "{}", report.table());
     assert_eq!(report.protocols[0].line(), "2025-11-25, as --protocol asks");
 }
