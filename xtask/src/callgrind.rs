@@ -324,7 +324,11 @@ impl BudgetCheck {
 
     fn row(&self) -> String {
         let count = |n: Option<f64>| n.map_or("—".to_owned(), bench::format_count);
-        let verdict = if self.holds() { "ok" } else { "FAIL: over budget" };
+        let verdict = if self.holds() {
+            "ok"
+        } else {
+            "FAIL: over budget"
+        };
         match self.limit {
             Limit::Instructions(max) => format!(
                 "| {} | {} | at most {} | {verdict} |",
@@ -688,8 +692,7 @@ mod tests {
     #[test]
     fn every_budget_is_of_counted_ids() {
         let known = |id: &str| {
-            COUNTED.iter().any(|(c, _)| *c == id)
-                || DIFFERENCES.iter().any(|(d, _, _, _)| *d == id)
+            COUNTED.iter().any(|(c, _)| *c == id) || DIFFERENCES.iter().any(|(d, _, _, _)| *d == id)
         };
         for (id, limit) in BUDGETS {
             assert!(known(id), "{id}");
@@ -700,12 +703,19 @@ mod tests {
     }
 
     /// The counts of the run that took the budgets' figures (bench profile).
-    fn layer_counts(own_total: f64, request_read: f64, typed_request: f64) -> BTreeMap<String, f64> {
+    fn layer_counts(
+        own_total: f64,
+        request_read: f64,
+        typed_request: f64,
+    ) -> BTreeMap<String, f64> {
         let mut counts = counts(&[
             ("http-layer/1k-body/mcp-lang", own_total + 2978.0),
             ("http-layer/1k-body/no-layer", 2978.0),
             ("meta-extract/layer-request-1k/mcp-lang", request_read),
-            ("meta-extract/layer-request-1k/serde_json-typed", typed_request),
+            (
+                "meta-extract/layer-request-1k/serde_json-typed",
+                typed_request,
+            ),
             ("meta-extract/layer-response/mcp-lang", 1612.0),
             ("meta-extract/layer-response/serde_json-typed", 3270.0),
         ]);
@@ -731,12 +741,21 @@ mod tests {
         let counts = layer_counts(8209.0, 2500.0, 6721.0);
         let (table, verdict) = budgets_verdict(&check_budgets(&counts));
         let err = verdict.unwrap_err().to_string();
-        assert!(err.contains("own-work") && !err.contains("layer-request"), "{err}");
+        assert!(
+            err.contains("own-work") && !err.contains("layer-request"),
+            "{err}"
+        );
         assert!(table.contains("FAIL: over budget"), "{table}");
         // A read over 55% of serde_json's typed reading of the same body.
         let counts = layer_counts(8209.0, 3542.0, 6000.0);
-        let err = budgets_verdict(&check_budgets(&counts)).1.unwrap_err().to_string();
-        assert!(err.contains("meta-extract/layer-request-1k/mcp-lang"), "{err}");
+        let err = budgets_verdict(&check_budgets(&counts))
+            .1
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("meta-extract/layer-request-1k/mcp-lang"),
+            "{err}"
+        );
         // A count that is missing fails its budget.
         let mut counts = layer_counts(8209.0, 3542.0, 6721.0);
         counts.remove("meta-extract/layer-response/serde_json-typed");

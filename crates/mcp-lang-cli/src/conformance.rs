@@ -8,11 +8,21 @@
 //! discovery, which prints what it found. The report is a table, JSON
 //! (`--format json`) or JUnit XML (`--format junit`).
 //!
-//! The exit status is the verdict's: 0 passed, 1 failed, 3 inconclusive
-//! (discovery found no language besides the default: pass a profile), 4 the
-//! server does not take part in SEP-2792; and 2 when the target cannot be
-//! tested at all (unreachable, not MCP, a stdio server that exits, a bad
-//! profile), with one message saying why.
+//! Without `--protocol` the suite negotiates the protocol version: it offers
+//! 2026-07-28 and, when the server does not speak it, continues on the newest
+//! version both speak (2025-11-25, with the `initialize` handshake), saying
+//! so in the report. `--protocol VERSION` speaks that version without
+//! negotiating. `--strict` makes a warning (a SHOULD not followed) fail the
+//! run.
+//!
+//! The exit status is the verdict's ([`EXIT_STATUSES`], also in `--help`):
+//! 0 passed, 1 failed, 3 inconclusive (discovery found no language besides
+//! the default: pass a profile), 4 the server does not take part in
+//! SEP-2792; and 2 when the target cannot be tested at all (unreachable, not
+//! MCP, no protocol version in common, a stdio server that exits, a bad
+//! profile), with one message saying why. Every exit status writes its
+//! report: with `--format json` or `--format junit`, exit status 2 too (the
+//! error, the target, and what was tried).
 //!
 //! `--list` prints every scenario with the SEP sentence it checks, the faults
 //! and the latitudes; `--requirements` prints the traceability of every
@@ -32,6 +42,7 @@
 //! assert_eq!(mcp_lang_cli::run(cli), std::process::ExitCode::SUCCESS);
 //! ```
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -40,11 +51,42 @@ use mcp_lang_conformance::faults::self_test::{
     self, Mode, Server, Setup, cases, every_alteration, run_matrix,
 };
 use mcp_lang_conformance::faults::{Alteration, Fault, Latitude};
-use mcp_lang_conformance::run::DEFAULT_PROTOCOL;
+use mcp_lang_conformance::report::{Report, RunError};
 use mcp_lang_conformance::{Config, Format, Needs, Profile, Target, run as run_suite};
+
+/// What each exit status of `mcp-lang conformance` means (printed by
+/// `--help`).
+///
+/// ```
+/// use mcp_lang_cli::conformance::EXIT_STATUSES;
+///
+/// for status in 0..=4 {
+///     assert!(EXIT_STATUSES.contains(&format!("  {status}  ")));
+/// }
+/// ```
+pub const EXIT_STATUSES: &str = "\
+Exit statuses:
+  0  passed: every scenario that could run passed (each skip says why)
+  1  failed: a scenario failed (or, with --strict, warned); each row names the rule, what was seen and the SEP sentence
+  2  could not test: unreachable, not MCP, no protocol version in common, the stdio server exited, or a bad profile; the report says why and what was tried
+  3  inconclusive: discovery found no supported language besides the default; pass --profile FILE or --supported TAGS --default TAG
+  4  not participating: no answer carried contentLanguage and the display text never changed (the server ignores SEP-2792, which it may)";
+
+/// Splits comma lists that [`ConformanceArgs`] took apart at commas: each
+/// piece trimmed of the spaces around it, empty pieces dropped (`'en, fr'`
+/// is `en` and `fr`).
+fn trimmed(values: &[String]) -> Vec<String> {
+    values
+        .iter()
+        .map(|v| v.trim())
+        .filter(|v| !v.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
 
 /// Arguments of `mcp-lang conformance`.
 #[derive(Debug, Args)]
+#[command(after_help = EXIT_STATUSES)]
 pub struct ConformanceArgs {
     /// Test the Streamable HTTP endpoint at this URL (http://host:port/path).
     #[arg(long, value_name = "URL", conflicts_with = "stdio")]
@@ -61,16 +103,23 @@ pub struct ConformanceArgs {
     /// A TOML profile: `supported = [...]`, `default = "..."`, optional tool names.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["supported", "default"])]
     pub profile: Option<PathBuf>,
-    /// The target's supported languages, comma-separated (with --default).
+    /// The target's supported languages, comma-separated (spaces around the
+    /// commas allowed; with --default).
     #[arg(long, value_name = "TAGS", value_delimiter = ',', requires = "default")]
     pub supported: Vec<String>,
     /// The target's default language.
     #[arg(long, value_name = "TAG")]
     pub default: Option<String>,
-    /// The protocol version to speak; a version before 2026-07-28 uses the
-    /// initialize handshake.
-    #[arg(long, value_name = "VERSION", default_value = DEFAULT_PROTOCOL)]
-    pub protocol: String,
+    /// Speak this protocol version, without negotiating (a version before
+    /// 2026-07-28 uses the initialize handshake). By default the suite offers
+    /// 2026-07-28 and, when the server does not speak it, continues on the
+    /// newest version both speak (2025-11-25), saying so in the report.
+    #[arg(long, value_name = "VERSION")]
+    pub protocol: Option<String>,
+    /// Fail the run on a warning (a SHOULD or SHOULD NOT the server does not
+    /// follow) as on a failure.
+    #[arg(long)]
+    pub strict: bool,
     /// Run only scenarios whose id starts with this (repeatable).
     #[arg(long, value_name = "PREFIX")]
     pub only: Vec<String>,
@@ -153,12 +202,12 @@ fn profile(args: &ConformanceArgs) -> Result<Option<Profile>, String> {
     }
     match &args.default {
         Some(default) => {
-            let supported = if args.supported.is_empty() {
-                vec![default.clone()]
-            } else {
-                args.supported.clone()
-            };
-            Profile::new(supported, default.clone()).map(Some)
+            let default = default.trim().to_owned();
+            let mut supported = trimmed(&args.supported);
+            if supported.is_empty() {
+                supported.push(default.clone());
+            }
+            Profile::new(supported, default).map(Some)
         }
         None => Ok(None),
     }
@@ -176,7 +225,7 @@ fn alterations(names: &[String]) -> Result<Vec<Alteration>, String> {
     if names.is_empty() {
         return Ok(every_alteration());
     }
-    names
+    trimmed(names)
         .iter()
         .map(|name| {
             name.parse::<Fault>()
@@ -260,29 +309,55 @@ pub fn run(args: &ConformanceArgs) -> ExitCode {
         (None, None) => Target::Embedded,
     };
     let mut config = Config::new(target);
-    config.protocol = args.protocol.clone();
+    config.protocol = args.protocol.as_ref().map(|p| p.trim().to_owned());
     config.only = args.only.clone();
     config.alteration = args
         .fault
         .map(Alteration::from)
         .or(args.latitude.map(Alteration::from));
-    config.profile = match profile(args) {
-        Ok(p) => p,
-        Err(error) => {
-            eprintln!("mcp-lang conformance: {error}");
-            return ExitCode::from(2);
-        }
+    // A run that cannot start still writes its report (exit status 2).
+    let cannot_start = |config: &Config, message: String| {
+        let mut report = Report {
+            target: match &config.target {
+                Target::Url(url) => format!("Streamable HTTP {url}"),
+                Target::Stdio(command) => format!("stdio `{command}`"),
+                Target::Embedded => "embedded reference server".to_owned(),
+            },
+            ..Report::default()
+        };
+        report.strict = args.strict;
+        RunError::new(report, message)
     };
-    let report = match runtime().and_then(|rt| rt.block_on(run_suite(&config))) {
+    let outcome = match profile(args) {
+        Ok(profile) => {
+            config.profile = profile;
+            runtime()
+                .map_err(|e| cannot_start(&config, e))
+                .and_then(|rt| rt.block_on(run_suite(&config)))
+        }
+        Err(error) => Err(cannot_start(&config, error)),
+    };
+    let mut report = match outcome {
         Ok(report) => report,
         Err(error) => {
-            eprintln!("mcp-lang conformance: {error}");
-            return ExitCode::from(2);
+            if args.format != Format::Table {
+                eprintln!("mcp-lang conformance: {error}");
+            }
+            *error.report
         }
     };
-    print!("{}", report.render(args.format));
+    report.strict = args.strict;
+    let mut text = report.render(args.format);
     if args.format == Format::Json {
-        println!();
+        text.push('\n');
     }
+    // A closed stdout (a pager quit early) is not worth a panic.
+    let _ = if report.error.is_some() && args.format == Format::Table {
+        // The table of a run that could not test is its error message:
+        // stderr, with what was known and tried.
+        std::io::stderr().write_all(text.as_bytes())
+    } else {
+        std::io::stdout().write_all(text.as_bytes())
+    };
     ExitCode::from(report.verdict().exit_status())
 }

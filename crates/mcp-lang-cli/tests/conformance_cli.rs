@@ -180,3 +180,151 @@ fn an_http_fault_on_stdio_is_refused_and_never_logged_as_served() {
     // The log goes to a pipe here: plain text, no terminal colour codes.
     assert!(!stderr.contains('\u{1b}'), "{stderr:?}");
 }
+
+/// A server that speaks only the handshake versions (as one on the
+/// TypeScript SDK 1.x does) passes with no flags, over stdio and over
+/// Streamable HTTP: the run negotiates 2025-11-25 and says so.
+#[test]
+fn a_handshake_only_server_passes_with_no_flags_on_both_transports() {
+    let server = HttpServer::start(&["--latitude", "handshake-only"]);
+    let command = format!("{BIN} serve --stdio --latitude handshake-only");
+    for (flag, target, transport) in [
+        ("--stdio", command.as_str(), "stdio"),
+        ("--url", server.1.as_str(), "http"),
+    ] {
+        let (code, stdout) = conformance(&[flag, target, "--format", "json"]);
+        let report: Value = serde_json::from_str(&stdout).unwrap();
+        assert_eq!(code, 0, "{report}");
+        assert_eq!(report["summary"]["failed"], 0, "{report}");
+        assert_eq!(report["transports"], serde_json::json!([transport]));
+        let protocol = &report["protocol"][0];
+        assert_eq!(protocol["version"], "2025-11-25", "{report}");
+        assert_eq!(protocol["offered"], "2026-07-28", "{report}");
+        assert_eq!(protocol["fell_back"], true, "{report}");
+        assert_eq!(report["profile"][0]["source"], "discovered", "{report}");
+    }
+    // The table says it in its header.
+    let (code, stdout) = conformance(&["--stdio", &command, "--only", "match.weights"]);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(
+        stdout.contains(
+            "protocol over stdio: 2025-11-25, negotiated: the server does not speak 2026-07-28"
+        ),
+        "{stdout}"
+    );
+}
+
+/// Exit status 2 writes its document too: the error, the target and what
+/// was tried, as JSON and as JUnit XML.
+#[test]
+fn a_run_that_could_not_test_writes_its_report_in_every_format() {
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let (code, stdout) = conformance(&["--url", &url, "--format", "json"]);
+    assert_eq!(code, 2, "{stdout}");
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(report["exit_status"], 2, "{report}");
+    assert_eq!(report["verdict"], "could not test", "{report}");
+    assert!(
+        report["error"].as_str().unwrap().contains("refused"),
+        "{report}"
+    );
+    assert_eq!(report["target"], format!("Streamable HTTP {url}"));
+    assert!(report["protocol"][0]["tried"][0].is_string(), "{report}");
+
+    let (code, stdout) = conformance(&["--url", &url, "--format", "junit"]);
+    assert_eq!(code, 2, "{stdout}");
+    assert!(stdout.starts_with("<?xml"), "{stdout}");
+    assert!(
+        stdout.contains("<error message=\"could not test: "),
+        "{stdout}"
+    );
+
+    // A bad profile is exit status 2 as well, with its document.
+    let (code, stdout) = conformance(&[
+        "--supported",
+        "en, fr_CA",
+        "--default",
+        "en",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 2, "{stdout}");
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    assert!(
+        report["error"].as_str().unwrap().contains("fr_CA"),
+        "{report}"
+    );
+}
+
+/// `--supported` takes spaces around its commas, the report records the
+/// profile given and `--strict`.
+#[test]
+fn flags_are_recorded_in_the_report() {
+    let (code, stdout) = conformance(&[
+        "--only",
+        "match.weights",
+        "--supported",
+        "en, fr , de",
+        "--default",
+        " en",
+        "--strict",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{stdout}");
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(report["strict"], true, "{report}");
+    assert_eq!(report["profile"][0]["source"], "given", "{report}");
+    assert_eq!(
+        report["profile"][0]["supported"],
+        serde_json::json!(["en", "fr", "de"]),
+        "{report}"
+    );
+    assert_eq!(report["suite"]["name"], "mcp-lang-conformance", "{report}");
+}
+
+/// `--help` says what every exit status means.
+#[test]
+fn help_lists_every_exit_status() {
+    let output = Command::new(BIN)
+        .args(["conformance", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&output.stdout);
+    for status in [
+        "0  passed",
+        "1  failed",
+        "2  could not test",
+        "3  inconclusive",
+        "4  not participating",
+    ] {
+        assert!(help.contains(status), "{status} missing from:\n{help}");
+    }
+    assert!(help.contains("--strict"), "{help}");
+}
+
+/// A stdio server gets end of file on its stdin when the run is done, and
+/// one that exits then is not kept waiting (the run used to wait 2 s).
+#[test]
+fn a_stdio_run_ends_as_soon_as_the_server_exits() {
+    let command = format!("{BIN} serve --stdio");
+    let started = Instant::now();
+    let (code, stdout) = conformance(&[
+        "--stdio",
+        &command,
+        "--only",
+        "match.weights",
+        "--supported",
+        "en,fr,de",
+        "--default",
+        "en",
+    ]);
+    let took = started.elapsed();
+    assert_eq!(code, 0, "{stdout}");
+    assert!(took < Duration::from_millis(1500), "{took:?}");
+}

@@ -29,8 +29,8 @@ use tokio::net::TcpStream;
 
 use crate::stdio::{MAX_MESSAGE_BYTES, REQUEST_TIMEOUT};
 use crate::wire::{
-    Call, Exchange, HeaderPlan, Preference, WireError, answer_server_request, is_server_request,
-    is_stateless, stateless_meta,
+    Call, Exchange, HeaderPlan, Preference, WireError, answer_server_request, initialize_call,
+    is_server_request, protocol_meta,
 };
 
 /// One Streamable HTTP client of an MCP endpoint.
@@ -56,7 +56,7 @@ impl HttpConnection {
     pub(crate) fn new(url: &str, protocol: &str) -> Result<Self, WireError> {
         let uri: Uri = url
             .parse()
-            .map_err(|e| WireError(format!("bad --url {url:?}: {e}")))?;
+            .map_err(|e| WireError(format!("bad --url {url}: {e}")))?;
         if uri.scheme_str() != Some("http") {
             return Err(WireError(format!(
                 "--url must be an http:// URL (TLS is not supported): {url}"
@@ -69,17 +69,12 @@ impl HttpConnection {
         let path = uri
             .path_and_query()
             .map_or_else(|| "/".to_owned(), |p| p.to_string());
-        let meta = if is_stateless(protocol) {
-            stateless_meta(protocol)
-        } else {
-            Map::new()
-        };
         Ok(Self {
             uri,
             authority,
             path,
             protocol: protocol.to_owned(),
-            meta,
+            meta: protocol_meta(protocol),
             next_id: 1,
             sender: None,
             session: None,
@@ -141,34 +136,27 @@ impl HttpConnection {
         headers
     }
 
-    /// Before protocol 2026-07-28: the `initialize` handshake, keeping the
-    /// `Mcp-Session-Id` the server assigns (sent on every later request), then
-    /// `notifications/initialized`. From 2026-07-28 on, nothing: requests are
-    /// stateless.
+    /// Speaks `protocol` from now on (its `MCP-Protocol-Version` header, and
+    /// its `_meta` when it is stateless).
+    pub(crate) fn set_protocol(&mut self, protocol: &str) {
+        protocol.clone_into(&mut self.protocol);
+        self.meta = protocol_meta(protocol);
+    }
+
+    /// The `initialize` handshake of protocols before 2026-07-28, proposing
+    /// this connection's protocol: the exchange (the server's answer names
+    /// the version it chose). When it succeeded, the `Mcp-Session-Id` the
+    /// server assigned is kept (sent on every later request) and
+    /// `notifications/initialized` is sent.
     ///
     /// # Errors
     ///
-    /// `initialize` failed, or the server refused `notifications/initialized`.
-    pub(crate) async fn open(&mut self) -> Result<(), WireError> {
-        if is_stateless(&self.protocol) {
-            return Ok(());
-        }
-        let call = Call::new("initialize")
-            .param("protocolVersion", serde_json::json!(self.protocol))
-            .param(
-                "capabilities",
-                serde_json::json!({ "elicitation": { "form": {} } }),
-            )
-            .param(
-                "clientInfo",
-                serde_json::json!({ "name": "mcp-lang-conformance", "version": env!("CARGO_PKG_VERSION") }),
-            );
-        let exchange = self.send(&call).await?;
+    /// The request failed on the wire, or the server refused
+    /// `notifications/initialized`.
+    pub(crate) async fn initialize(&mut self) -> Result<Exchange, WireError> {
+        let exchange = self.send(&initialize_call(&self.protocol.clone())).await?;
         if exchange.result().is_none() {
-            return Err(WireError(format!(
-                "initialize failed: {}",
-                exchange.summary()
-            )));
+            return Ok(exchange);
         }
         self.session = exchange
             .header_lines("mcp-session-id")
@@ -183,7 +171,7 @@ impl HttpConnection {
                 "notifications/initialized was refused with HTTP {status}"
             )));
         }
-        Ok(())
+        Ok(exchange)
     }
 
     /// Opens a session of its own with an `initialize` carrying
@@ -243,8 +231,9 @@ impl HttpConnection {
             .await
             .map_err(|_| {
                 WireError(format!(
-                    "no HTTP response to {} within {REQUEST_TIMEOUT:?}",
-                    call.method
+                    "no HTTP response to {} within {} s",
+                    call.method,
+                    REQUEST_TIMEOUT.as_secs()
                 ))
             })?
     }

@@ -13,7 +13,7 @@
 //! ```text
 //! mcp-lang conformance --stdio "python -m my_server"          # discovers the languages
 //! mcp-lang conformance --url http://127.0.0.1:8080/mcp --profile server.toml
-//! mcp-lang conformance --stdio "node dist/server.js" --protocol 2025-11-25 --format junit
+//! mcp-lang conformance --stdio "node dist/server.js" --format junit --strict
 //! mcp-lang conformance --list            # every scenario, with the SEP sentence it checks
 //! mcp-lang conformance --requirements    # every normative sentence, and what checks it
 //! ```
@@ -39,17 +39,49 @@
 //!
 //! 1. The [`Target`] is reached: a URL (one kept-alive HTTP/1.1 connection),
 //!    a command (its stdin/stdout), or the embedded reference server (both
-//!    transports, in process). A target that cannot be asked anything is an
-//!    error, not a list of failures: an unreachable URL, a URL that does not
-//!    answer MCP, or a stdio server that exits (with its exit status and the
-//!    last lines it wrote on stderr).
+//!    transports, in process), and each connection settles its protocol
+//!    version (see [Protocol](#protocol-version)). A target that cannot be
+//!    asked anything is an error, not a list of failures: an unreachable URL,
+//!    a URL that does not answer MCP, a server that speaks no version the
+//!    suite speaks, or a stdio server that exits (with its exit status and
+//!    the last lines it wrote on stderr).
 //! 2. The [`Profile`] (supported languages, default, the tools the display
 //!    scenarios use) comes from flags, a TOML file, or discovery.
 //! 3. Every [`Scenario`] runs on one shared connection per transport, so a
 //!    server that keeps a preference between requests shows it. Scenarios
 //!    that need HTTP are skipped, with the reason, on stdio.
 //! 4. The [`Report`] is printed as a table, JSON or JUnit XML, and its
-//!    [`Verdict`] is the command's exit status.
+//!    [`Verdict`] is the command's exit status. Every report records the
+//!    suite's version, the target, each transport's protocol version and how
+//!    it was chosen, the profile (given or discovered, with its values) and
+//!    whether the run is strict. When a stdio server is done with, it reads
+//!    end of file on its stdin and has half a second to exit before it is
+//!    killed. A server broken in one place can fail several scenarios (no
+//!    agreement check fails every agreement scenario): the report shows such
+//!    a failure once, with the others listed under it ("also fails, same
+//!    cause") and counted once ([`report::SAME_CAUSES`]).
+//!
+//! # Protocol version
+//!
+//! Without `--protocol`, each connection negotiates, as an MCP client does:
+//! the suite offers the newest version it speaks, `2026-07-28`, with a
+//! `server/discover` request, and continues on the newest version both sides
+//! speak. A server before `2026-07-28` does not know `server/discover` (on
+//! stdio it answers -32601 "Method not found"; on Streamable HTTP it refuses
+//! the `MCP-Protocol-Version` header with a 400 naming the versions it
+//! supports); the suite then runs the `initialize` handshake proposing
+//! `2025-11-25` (or the newest handshake version the refusal names), and the
+//! server's answer is the version of the run. A server answering "unsupported
+//! protocol version" (-32022) with the versions it supports is offered the
+//! newest of them the suite speaks. The report says which version each
+//! transport speaks, that it is older than the one offered when it is (a
+//! line in the table's header; `protocol[].fell_back` in JSON), and every
+//! request the negotiation made. `--protocol VERSION` speaks that version
+//! without negotiating. A server that speaks no version the suite speaks
+//! cannot be tested (exit status 2), and the message names its versions.
+//! [`faults::Latitude::HandshakeOnly`] is the reference server speaking only
+//! the handshake versions, as a server on the TypeScript SDK 1.x does; the
+//! suite must pass it with no flags, over both transports.
 //!
 //! # Discovery
 //!
@@ -101,8 +133,8 @@
 //! | exit | verdict | what to do |
 //! |---|---|---|
 //! | 0 | passed | nothing: every scenario that could run passed (read the skips: each says why) |
-//! | 1 | failed | each failing row names the rule, what was seen, and the SEP sentence |
-//! | 2 | (could not test) | the one message says why: unreachable, not MCP, the server exited, a bad profile |
+//! | 1 | failed | each failing row names the rule, what was seen, and the SEP sentence; with `--strict`, a warning (a SHOULD not followed) fails too |
+//! | 2 | could not test | the message says why: unreachable, not MCP, no protocol version in common, the server exited, a bad profile; `--format json` and `--format junit` still write their document, with the error, the target and what was tried |
 //! | 3 | inconclusive | pass the server's languages: `--profile FILE` or `--supported TAGS --default TAG` |
 //! | 4 | not participating | the server reports no `contentLanguage` and never changes its text: it ignores SEP-2792, which it MAY |
 //!
@@ -111,10 +143,12 @@
 //! Where the SEP leaves room, the suite takes these positions (each is also
 //! in the project's `docs/decisions.md` as C1–C24):
 //!
-//! - **Protocol.** The default is `2026-07-28`: stateless requests carrying
-//!   their protocol `_meta`, elicitation as an `input_required` result,
-//!   `server/discover` for the server's own title. `--protocol 2025-11-25`
-//!   runs the `initialize` handshake instead, and an elicitation is then an
+//! - **Protocol.** The newest version is `2026-07-28`: stateless requests
+//!   carrying their protocol `_meta`, elicitation as an `input_required`
+//!   result, `server/discover` for the server's own title. On `2025-11-25`
+//!   (negotiated with a server that does not speak `2026-07-28`, or named
+//!   with `--protocol 2025-11-25`) the suite runs the `initialize` handshake
+//!   instead, and an elicitation is then an
 //!   `elicitation/create` request from the server, which the suite accepts
 //!   (on stdio as a line; on Streamable HTTP, where it arrives on a POST's
 //!   event stream, as a POST in the same session). A server that opened no
@@ -226,6 +260,7 @@
 //! | an explicit argument "MAY provide a fallback" when absent | `explicit.argument-wins` requires nothing of the call without it | the reference (falls back), `explicit-without-fallback` (does not) |
 //! | the SHOULDs: translate titles, elicitation text and progress messages; let an explicit argument take precedence | a warning, not a failure (a `--strict` run fails on it) | the faults that decline them are caught by warnings |
 //! | answering with an event stream rather than JSON | the JSON-mirror scenarios skip on a stream | the self-test's `http+sessions` runs |
+//! | a protocol version before `2026-07-28` (SEP-2792 applies to every version that carries `_meta`) | the run negotiates `2025-11-25` and the `initialize` handshake, and says so | `handshake-only` |
 //! | lookup instead of filtering (SEP: "can use lookup or filtering") | every check accepts either; `match.wildcard` finds which one the server uses and holds it to that one (see "Wildcard") | `wildcard-lookup` (pure RFC 4647 lookup), and the reference (filtering) |
 //!
 //! # The self-test
@@ -260,6 +295,7 @@ pub mod faults;
 mod http;
 mod identifiers;
 mod language;
+mod negotiate;
 pub mod profile;
 pub mod report;
 pub mod requirements;
@@ -270,6 +306,6 @@ mod stdio;
 mod wire;
 
 pub use profile::Profile;
-pub use report::{DiscoveryNote, Format, Report, Row, Summary, Verdict};
+pub use report::{DiscoveryNote, Format, Report, Row, RunError, Summary, Verdict};
 pub use run::{Config, Target, run};
 pub use scenario::{Needs, Outcome, Scenario};

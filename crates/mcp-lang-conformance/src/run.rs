@@ -31,8 +31,9 @@ use mcp_lang_reference::serve::HttpMode;
 use crate::discovery::{Conclusion, discover, recognize_tools};
 use crate::faults::{self, Alteration};
 use crate::http::HttpConnection;
+use crate::negotiate;
 use crate::profile::Profile;
-use crate::report::{DiscoveryNote, Report, Row, Verdict};
+use crate::report::{DiscoveryNote, ProfileNote, ProtocolNote, Report, Row, RunError, Verdict};
 use crate::scenario::{Connection, Ctx, Needs, Outcome, Scenario, Transport};
 use crate::scenarios;
 use crate::stdio::StdioConnection;
@@ -48,8 +49,8 @@ use crate::wire::{Call, PROTOCOL_HANDSHAKE, PROTOCOL_STATELESS};
 /// ```
 pub const SCENARIO_TIMEOUT: Duration = Duration::from_secs(90);
 
-/// The protocol version the suite speaks unless told otherwise: stateless
-/// requests that carry their protocol in `_meta`.
+/// The newest protocol version the suite speaks, the one it offers first when
+/// it negotiates: stateless requests that carry their protocol in `_meta`.
 ///
 /// ```
 /// use mcp_lang_conformance::run::{DEFAULT_PROTOCOL, HANDSHAKE_PROTOCOL};
@@ -60,7 +61,8 @@ pub const SCENARIO_TIMEOUT: Duration = Duration::from_secs(90);
 pub const DEFAULT_PROTOCOL: &str = PROTOCOL_STATELESS;
 
 /// The protocol version with the `initialize` handshake the suite speaks to
-/// servers that do not speak [`DEFAULT_PROTOCOL`] (`--protocol 2025-11-25`).
+/// servers that do not speak [`DEFAULT_PROTOCOL`]: negotiated when the server
+/// does not speak [`DEFAULT_PROTOCOL`], or named (`--protocol 2025-11-25`).
 ///
 /// ```
 /// use mcp_lang_conformance::run::HANDSHAKE_PROTOCOL;
@@ -104,10 +106,12 @@ pub struct Config {
     pub target: Target,
     /// The target's languages; discovered when `None`.
     pub profile: Option<Profile>,
-    /// The protocol version to speak ([`DEFAULT_PROTOCOL`], stateless; a
-    /// handshake version such as [`HANDSHAKE_PROTOCOL`] runs `initialize`
-    /// first).
-    pub protocol: String,
+    /// The protocol version to speak, without negotiating (`--protocol`): a
+    /// stateless one such as [`DEFAULT_PROTOCOL`] sends no handshake, a
+    /// handshake one such as [`HANDSHAKE_PROTOCOL`] runs `initialize` first.
+    /// `None` negotiates: [`DEFAULT_PROTOCOL`] is offered, and the run
+    /// continues on the newest version the server also speaks.
+    pub protocol: Option<String>,
     /// Run only scenarios whose id starts with one of these (all when empty).
     pub only: Vec<String>,
     /// The embedded server only: a fault to inject or a latitude to take.
@@ -118,21 +122,21 @@ pub struct Config {
 }
 
 impl Config {
-    /// Every scenario against `target`, profile discovered, stateless
-    /// protocol.
+    /// Every scenario against `target`, profile discovered, protocol
+    /// negotiated.
     ///
     /// ```
     /// use mcp_lang_conformance::{Config, Target};
     ///
     /// let config = Config::new(Target::Stdio("mcp-lang serve --stdio".into()));
-    /// assert_eq!(config.protocol, "2026-07-28");
+    /// assert_eq!(config.protocol, None);
     /// assert!(config.only.is_empty() && config.alteration.is_none());
     /// ```
     pub fn new(target: Target) -> Self {
         Self {
             target,
             profile: None,
-            protocol: PROTOCOL_STATELESS.to_owned(),
+            protocol: None,
             only: Vec::new(),
             alteration: None,
             http_mode: HttpMode::Stateless,
@@ -154,13 +158,16 @@ impl Config {
 /// # Errors
 ///
 /// The target cannot be tested at all: it cannot be reached or started, it
-/// does not answer MCP, or a stdio server exits before discovery is done
-/// (the error says with which status, and what it last wrote on stderr).
+/// does not answer MCP, it speaks no protocol version the suite speaks, or a
+/// stdio server exits before discovery is done (the error says with which
+/// status, and what it last wrote on stderr). The error carries the report
+/// of what was known and tried until then ([`RunError::report`]), which
+/// renders in every format.
 ///
 /// ```no_run
 /// use mcp_lang_conformance::{Config, Target, Verdict, run, faults::Fault};
 ///
-/// # async fn example() -> Result<(), String> {
+/// # async fn example() -> Result<(), mcp_lang_conformance::report::RunError> {
 /// let mut config = Config::new(Target::Embedded);
 /// config.only = vec!["cache.vary".into()];
 /// config.alteration = Some(Fault::DropVary.into());
@@ -168,49 +175,75 @@ impl Config {
 /// assert_eq!(report.verdict(), Verdict::Failed); // the injected fault is caught
 /// # Ok(()) }
 /// ```
-pub async fn run(config: &Config) -> Result<Report, String> {
+pub async fn run(config: &Config) -> Result<Report, RunError> {
+    let mut report = Report {
+        target: describe_target(config),
+        ..Report::default()
+    };
+    match run_into(config, &mut report).await {
+        Ok(()) => Ok(report),
+        Err(message) => Err(RunError::new(report, message)),
+    }
+}
+
+/// What the report's header calls the target.
+fn describe_target(config: &Config) -> String {
+    match (&config.target, config.alteration) {
+        (Target::Url(url), _) => format!("Streamable HTTP {url}"),
+        (Target::Stdio(command), _) => format!("stdio `{command}`"),
+        (Target::Embedded, Some(a)) => format!("embedded reference server with {a}"),
+        (Target::Embedded, None) => "embedded reference server".to_owned(),
+    }
+}
+
+/// Opens `connection` on its protocol version, recorded in the report.
+async fn open(
+    report: &mut Report,
+    connection: &mut Connection,
+    transport: Transport,
+    config: &Config,
+) -> Result<(), String> {
+    let mut note = ProtocolNote {
+        transport: transport.as_str(),
+        ..ProtocolNote::default()
+    };
+    let opened = negotiate::open(connection, config.protocol.as_deref(), &mut note).await;
+    report.protocols.push(note);
+    opened
+}
+
+async fn run_into(config: &Config, report: &mut Report) -> Result<(), String> {
     let scenarios = config.selected();
-    let mut report = Report::default();
     match &config.target {
         Target::Url(url) => {
-            report.target = format!("Streamable HTTP {url}");
-            let mut connection =
-                HttpConnection::new(url, &config.protocol).map_err(|e| e.to_string())?;
-            connection
-                .open()
+            let mut connection = Connection::Http(
+                HttpConnection::new(url, DEFAULT_PROTOCOL).map_err(|e| e.to_string())?,
+            );
+            open(report, &mut connection, Transport::Http, config)
                 .await
                 .map_err(|e| format!("cannot open an MCP session at {url}: {e}"))?;
-            run_transport(
-                &mut report,
-                Connection::Http(connection),
-                config.profile.clone(),
-                &scenarios,
-            )
-            .await?;
+            run_transport(report, connection, config.profile.clone(), &scenarios).await?;
         }
         Target::Stdio(command) => {
-            report.target = format!("stdio `{command}`");
-            let mut connection =
-                StdioConnection::spawn(command, &config.protocol).map_err(|e| e.to_string())?;
-            if let Err(e) = connection.open().await {
-                let why = connection.exited().await.unwrap_or_else(|| e.to_string());
+            let mut connection = Connection::Stdio(
+                StdioConnection::spawn(command, DEFAULT_PROTOCOL).map_err(|e| e.to_string())?,
+            );
+            if let Err(e) = open(report, &mut connection, Transport::Stdio, config).await {
+                let exited = match &mut connection {
+                    Connection::Stdio(c) => c.exited().await,
+                    Connection::Http(_) => None,
+                };
+                let why = exited.unwrap_or(e);
+                if let Connection::Stdio(c) = connection {
+                    c.close().await;
+                }
                 return Err(format!(
                     "cannot open an MCP session with `{command}`: {why}"
                 ));
             }
-            run_transport(
-                &mut report,
-                Connection::Stdio(connection),
-                config.profile.clone(),
-                &scenarios,
-            )
-            .await?;
+            run_transport(report, connection, config.profile.clone(), &scenarios).await?;
         }
         Target::Embedded => {
-            report.target = match config.alteration {
-                Some(a) => format!("embedded reference server with {a}"),
-                None => "embedded reference server".to_owned(),
-            };
             let server = ReferenceServer::new()
                 .map_err(|e| format!("the reference server failed to start: {e}"))?;
             // stdio: the server on one end of an in-process pipe.
@@ -221,46 +254,38 @@ pub async fn run(config: &Config) -> Result<Report, String> {
                 config.alteration,
             ));
             let (read, write) = tokio::io::split(client_io);
-            let mut connection = StdioConnection::new(read, write, &config.protocol);
-            connection.open().await.map_err(|e| e.to_string())?;
-            run_transport(
-                &mut report,
-                Connection::Stdio(connection),
-                config.profile.clone(),
-                &scenarios,
-            )
-            .await?;
+            let mut connection =
+                Connection::Stdio(StdioConnection::new(read, write, DEFAULT_PROTOCOL));
+            open(report, &mut connection, Transport::Stdio, config).await?;
+            run_transport(report, connection, config.profile.clone(), &scenarios).await?;
             stdio_task.abort();
             // Streamable HTTP on a loopback port.
             let loopback = ([127, 0, 0, 1], 0).into();
             let http = faults::spawn_http(server, loopback, config.http_mode, config.alteration)
                 .await
                 .map_err(|e| format!("the reference server could not bind a loopback port: {e}"))?;
-            let mut connection =
-                HttpConnection::new(&http.url(), &config.protocol).map_err(|e| e.to_string())?;
-            if let Err(e) = connection.open().await {
+            let mut connection = Connection::Http(
+                HttpConnection::new(&http.url(), DEFAULT_PROTOCOL).map_err(|e| e.to_string())?,
+            );
+            if let Err(e) = open(report, &mut connection, Transport::Http, config).await {
                 http.shutdown().await;
-                return Err(e.to_string());
+                return Err(e);
             }
-            let result = run_transport(
-                &mut report,
-                Connection::Http(connection),
-                config.profile.clone(),
-                &scenarios,
-            )
-            .await;
+            let result =
+                run_transport(report, connection, config.profile.clone(), &scenarios).await;
             http.shutdown().await;
             result?;
         }
     }
-    Ok(report)
+    Ok(())
 }
 
 async fn run_one(scenario: &Scenario, ctx: &mut Ctx) -> Outcome {
     match tokio::time::timeout(SCENARIO_TIMEOUT, (scenario.run)(ctx)).await {
         Ok(outcome) => outcome,
         Err(_) => Outcome::Fail(format!(
-            "the scenario did not finish within {SCENARIO_TIMEOUT:?}"
+            "the scenario did not finish within {} s",
+            SCENARIO_TIMEOUT.as_secs()
         )),
     }
 }
@@ -302,6 +327,11 @@ async fn run_transport(
     let mut not_run: Option<String> = None;
     if given {
         reach(&mut ctx).await?;
+        report.profiles.push(ProfileNote {
+            transport: transport.as_str(),
+            discovered: false,
+            profile: ctx.profile.clone(),
+        });
     } else {
         let discovery = discover(&mut ctx).await?;
         findings = discovery.findings;
@@ -310,6 +340,11 @@ async fn run_transport(
             Conclusion::Profile(profile) => {
                 ctx.profile = profile;
                 recognize_tools(&mut ctx, &mut notes).await;
+                report.profiles.push(ProfileNote {
+                    transport: transport.as_str(),
+                    discovered: true,
+                    profile: ctx.profile.clone(),
+                });
                 None
             }
             Conclusion::Inconclusive(reason) => {

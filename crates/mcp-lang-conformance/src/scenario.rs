@@ -264,7 +264,7 @@ impl Ctx {
         let exchange = self.send(call).await?;
         if exchange.status.is_some_and(|s| s != 200) || exchange.result().is_none() {
             return Err(Outcome::Fail(format!(
-                "{method} with acceptLanguage {preference:?} did not succeed: {}",
+                "{method} with acceptLanguage {preference} did not succeed: {}",
                 exchange.summary()
             )));
         }
@@ -284,10 +284,10 @@ impl Ctx {
                 Ok((tag, exchange))
             }
             Some(other) => Err(Outcome::Fail(format!(
-                "{method} with acceptLanguage {preference:?}: contentLanguage is not a string: {other}"
+                "{method} with acceptLanguage {preference}: contentLanguage is not a string: {other}"
             ))),
             None => Err(Outcome::Fail(format!(
-                "{method} with acceptLanguage {preference:?}: no io.modelcontextprotocol/contentLanguage in result._meta"
+                "{method} with acceptLanguage {preference}: no io.modelcontextprotocol/contentLanguage in result._meta"
             ))),
         }
     }
@@ -324,8 +324,8 @@ impl Ctx {
             .collect();
         if others.is_empty() {
             return Err(Outcome::Skip(format!(
-                "every supported language shares the default {:?}'s primary subtag; their texts may rightly be identical",
-                self.profile.default
+                "every supported language shares the default {}'s primary subtag; their texts may rightly be identical",
+                Value::from(self.profile.default.as_str())
             )));
         }
         Ok(others)
@@ -340,7 +340,8 @@ impl Ctx {
             .find(|t| t.get("name").and_then(Value::as_str) == Some(name))
             .ok_or_else(|| {
                 Outcome::Skip(format!(
-                    "the target has no tool {name:?} (name another in the profile)"
+                    "the target has no tool {} (name another in the profile)",
+                    Value::from(name)
                 ))
             })
     }

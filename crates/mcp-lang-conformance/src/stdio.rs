@@ -19,8 +19,8 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWrite
 use tokio::process::{Child, Command};
 
 use crate::wire::{
-    Call, Exchange, WireError, answer_server_request, is_server_request, is_stateless,
-    stateless_meta,
+    Call, Exchange, WireError, answer_server_request, initialize_call, is_server_request,
+    protocol_meta,
 };
 
 type Reader = BufReader<Box<dyn AsyncRead + Unpin + Send>>;
@@ -35,6 +35,10 @@ const STDERR_LINES: usize = 20;
 
 /// How long one request may take before the suite gives up on it.
 pub(crate) const REQUEST_TIMEOUT: Duration = Duration::from_secs(15);
+
+/// How long a stdio server has to exit once its stdin is closed, before it
+/// is killed.
+pub(crate) const EXIT_GRACE: Duration = Duration::from_millis(500);
 
 /// One stdio connection (one logical client).
 pub(crate) struct StdioConnection {
@@ -64,16 +68,11 @@ impl StdioConnection {
         writer: impl AsyncWrite + Unpin + Send + 'static,
         protocol: &str,
     ) -> Self {
-        let meta = if is_stateless(protocol) {
-            stateless_meta(protocol)
-        } else {
-            Map::new()
-        };
         Self {
             reader: BufReader::new(Box::new(reader)),
             writer: Box::new(writer),
             next_id: 1,
-            meta,
+            meta: protocol_meta(protocol),
             protocol: protocol.to_owned(),
             child: None,
             stderr: Arc::default(),
@@ -91,7 +90,7 @@ impl StdioConnection {
     pub(crate) fn spawn(command: &str, protocol: &str) -> Result<Self, WireError> {
         let words = shlex::split(command).ok_or_else(|| {
             WireError(format!(
-                "unclosed quote or trailing backslash in --stdio {command:?}"
+                "unclosed quote or trailing backslash in --stdio `{command}`"
             ))
         })?;
         let mut words = words.iter();
@@ -105,7 +104,7 @@ impl StdioConnection {
             .stderr(Stdio::piped())
             .kill_on_drop(true)
             .spawn()
-            .map_err(|e| WireError(format!("cannot start {command:?}: {e}")))?;
+            .map_err(|e| WireError(format!("cannot start `{command}`: {e}")))?;
         let stdin = child
             .stdin
             .take()
@@ -132,33 +131,27 @@ impl StdioConnection {
         Ok(connection)
     }
 
-    /// Opens the session: the `initialize` handshake for handshake protocols,
-    /// nothing for stateless ones (every request carries its own protocol
-    /// `_meta`).
+    /// Speaks `protocol` from now on: a stateless protocol's requests carry
+    /// its `_meta`, a handshake protocol's carry none.
+    pub(crate) fn set_protocol(&mut self, protocol: &str) {
+        protocol.clone_into(&mut self.protocol);
+        self.meta = protocol_meta(protocol);
+    }
+
+    /// The `initialize` handshake proposing this connection's protocol: the
+    /// exchange (the server's answer names the version it chose), then
+    /// `notifications/initialized` when it succeeded.
     ///
     /// # Errors
     ///
-    /// The handshake failed.
-    pub(crate) async fn open(&mut self) -> Result<(), WireError> {
-        if is_stateless(&self.protocol) {
-            return Ok(());
+    /// The request or the notification could not be sent or answered.
+    pub(crate) async fn initialize(&mut self) -> Result<Exchange, WireError> {
+        let exchange = self.send(&initialize_call(&self.protocol.clone())).await?;
+        if exchange.result().is_some() {
+            self.write(&json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }))
+                .await?;
         }
-        let call = Call::new("initialize")
-            .param("protocolVersion", json!(self.protocol))
-            .param("capabilities", json!({ "elicitation": { "form": {} } }))
-            .param(
-                "clientInfo",
-                json!({ "name": "mcp-lang-conformance", "version": env!("CARGO_PKG_VERSION") }),
-            );
-        let exchange = self.send(&call).await?;
-        if exchange.result().is_none() {
-            return Err(WireError(format!(
-                "initialize failed: {}",
-                exchange.summary()
-            )));
-        }
-        self.write(&json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }))
-            .await
+        Ok(exchange)
     }
 
     /// The protocol version this connection speaks.
@@ -202,8 +195,9 @@ impl StdioConnection {
                 .await
                 .map_err(|_| {
                     WireError(format!(
-                        "no response to {} within {REQUEST_TIMEOUT:?}",
-                        call.method
+                        "no response to {} within {} s",
+                        call.method,
+                        REQUEST_TIMEOUT.as_secs()
                     ))
                 })??;
             if read as u64 >= MAX_MESSAGE_BYTES && !line.ends_with('\n') {
@@ -238,8 +232,6 @@ impl StdioConnection {
         }
     }
 
-    /// Closes the pipes and, for a spawned process, waits briefly for it to
-    /// exit, then kills it.
     /// When the child process has exited (waiting briefly for one that is
     /// on its way out): its exit status and the last lines of its stderr.
     /// `None` while it runs, and for an in-process pipe.
@@ -267,10 +259,19 @@ impl StdioConnection {
             .collect()
     }
 
+    /// Closes the server's stdin (it reads end of file, which tells a stdio
+    /// server to exit) and, for a spawned process, gives it [`EXIT_GRACE`]
+    /// to exit before killing it.
     pub(crate) async fn close(mut self) {
         let _ = self.writer.shutdown().await;
+        // Dropping the pipe is what closes it: a shutdown alone leaves a
+        // child's stdin open.
+        drop(std::mem::replace(
+            &mut self.writer,
+            Box::new(tokio::io::sink()),
+        ));
         if let Some(mut child) = self.child.take() {
-            let exited = tokio::time::timeout(Duration::from_secs(2), child.wait()).await;
+            let exited = tokio::time::timeout(EXIT_GRACE, child.wait()).await;
             if exited.is_err() {
                 let _ = child.kill().await;
             }
@@ -313,6 +314,26 @@ mod tests {
             "{exit}"
         );
         assert!(exit.contains("no such module: srv"), "{exit}");
+    }
+
+    /// A server that exits when its stdin closes is not kept waiting; one
+    /// that does not is killed after the grace period.
+    #[tokio::test]
+    async fn closing_gives_end_of_file_then_a_short_grace() {
+        let started = std::time::Instant::now();
+        let cat = StdioConnection::spawn("cat", "2026-07-28").unwrap();
+        cat.close().await;
+        let took = started.elapsed();
+        assert!(took < Duration::from_millis(400), "{took:?}");
+
+        let started = std::time::Instant::now();
+        let deaf = StdioConnection::spawn("sleep 30", "2026-07-28").unwrap();
+        deaf.close().await;
+        let took = started.elapsed();
+        assert!(
+            took >= EXIT_GRACE && took < Duration::from_secs(2),
+            "{took:?}"
+        );
     }
 
     #[tokio::test]

@@ -23,6 +23,50 @@ pub(crate) const PROTOCOL_STATELESS: &str = "2026-07-28";
 /// that do not speak [`PROTOCOL_STATELESS`] (`--protocol 2025-11-25`).
 pub(crate) const PROTOCOL_HANDSHAKE: &str = "2025-11-25";
 
+/// Every protocol version the suite speaks, newest first: what it offers
+/// when it negotiates, in this order.
+pub(crate) const PROTOCOLS_SPOKEN: &[&str] = &[PROTOCOL_STATELESS, PROTOCOL_HANDSHAKE];
+
+/// The newest version of [`PROTOCOLS_SPOKEN`] that `theirs` names.
+pub(crate) fn newest_in_common<S: AsRef<str>>(theirs: &[S]) -> Option<&'static str> {
+    PROTOCOLS_SPOKEN
+        .iter()
+        .copied()
+        .find(|ours| theirs.iter().any(|t| t.as_ref() == *ours))
+}
+
+/// The protocol versions (`YYYY-MM-DD`) a text names, in order: how a server
+/// that refuses a version in prose ("Unsupported protocol version: 2026-07-28
+/// (supported versions: 2025-11-25, 2025-06-18)") says which it speaks.
+pub(crate) fn versions_named(text: &str) -> Vec<String> {
+    let bytes = text.as_bytes();
+    let mut found: Vec<String> = Vec::new();
+    let shape = |w: &[u8]| {
+        w.len() == 10
+            && w.iter().enumerate().all(|(i, b)| match i {
+                4 | 7 => *b == b'-',
+                _ => b.is_ascii_digit(),
+            })
+    };
+    let mut i = 0;
+    while i + 10 <= bytes.len() {
+        let window = &bytes[i..i + 10];
+        let before = i.checked_sub(1).and_then(|j| bytes.get(j));
+        let after = bytes.get(i + 10);
+        let bounded = |b: Option<&u8>| b.is_none_or(|b| !b.is_ascii_alphanumeric() && *b != b'-');
+        if shape(window) && bounded(before) && bounded(after) {
+            let version = String::from_utf8_lossy(window).into_owned();
+            if !found.contains(&version) {
+                found.push(version);
+            }
+            i += 10;
+        } else {
+            i += 1;
+        }
+    }
+    found
+}
+
 /// What a request carries as `io.modelcontextprotocol/acceptLanguage`.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Preference {
@@ -31,6 +75,16 @@ pub(crate) enum Preference {
     /// Any JSON value under the key (normally a string; other types test the
     /// receiver's robustness).
     Value(Value),
+}
+
+impl std::fmt::Display for Preference {
+    /// The value as the wire carries it (JSON), or `absent`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Absent => f.write_str("absent"),
+            Self::Value(value) => write!(f, "{value}"),
+        }
+    }
 }
 
 impl From<&str> for Preference {
@@ -256,7 +310,13 @@ impl Exchange {
         if let Some(status) = self.status {
             out.push_str(&format!("HTTP {status}; "));
         }
-        match self.response() {
+        // A refusal sent before the request was read has no id (`"id": null`).
+        let refusal = || {
+            self.messages
+                .iter()
+                .find(|m| m.get("error").is_some() && m.get("id").is_none_or(Value::is_null))
+        };
+        match self.response().or_else(refusal) {
             Some(r) => {
                 let text = r.to_string();
                 let cut: String = text.chars().take(300).collect();
@@ -308,6 +368,27 @@ pub(crate) fn stateless_meta(protocol: &str) -> Map<String, Value> {
     meta
 }
 
+/// The `_meta` a request of `protocol` carries besides the preference:
+/// [`stateless_meta`] for a stateless protocol, nothing for a handshake one.
+pub(crate) fn protocol_meta(protocol: &str) -> Map<String, Value> {
+    if is_stateless(protocol) {
+        stateless_meta(protocol)
+    } else {
+        Map::new()
+    }
+}
+
+/// The `initialize` request of a handshake protocol, proposing `protocol`.
+pub(crate) fn initialize_call(protocol: &str) -> Call {
+    Call::new("initialize")
+        .param("protocolVersion", json!(protocol))
+        .param("capabilities", json!({ "elicitation": { "form": {} } }))
+        .param(
+            "clientInfo",
+            json!({ "name": "mcp-lang-conformance", "version": env!("CARGO_PKG_VERSION") }),
+        )
+}
+
 /// Whether `protocol` is stateless (no `initialize` handshake).
 pub(crate) fn is_stateless(protocol: &str) -> bool {
     protocol >= PROTOCOL_STATELESS
@@ -335,5 +416,36 @@ pub(crate) fn answer_server_request(request: &Value) -> Value {
             "jsonrpc": "2.0", "id": id,
             "error": { "code": -32601, "message": "the conformance client does not handle this method" }
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_the_versions_a_refusal_names() {
+        let message = "Bad Request: Unsupported protocol version: 2026-07-28 (supported versions: 2025-11-25, 2025-06-18, 2025-03-26)";
+        assert_eq!(
+            versions_named(message),
+            ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"]
+        );
+        assert!(versions_named("no version here; 12025-11-250 is none").is_empty());
+        assert_eq!(
+            newest_in_common(&versions_named(message)),
+            Some(PROTOCOL_STATELESS)
+        );
+        assert_eq!(
+            newest_in_common(&["2025-06-18", "2025-11-25"]),
+            Some(PROTOCOL_HANDSHAKE)
+        );
+        assert_eq!(newest_in_common(&["2024-11-05"]), None);
+    }
+
+    #[test]
+    fn a_preference_reads_as_the_wire_has_it() {
+        assert_eq!(Preference::from("fr").to_string(), "\"fr\"");
+        assert_eq!(Preference::Value(json!(3)).to_string(), "3");
+        assert_eq!(Preference::Absent.to_string(), "absent");
     }
 }

@@ -123,7 +123,7 @@ async fn the_elicitation_tool_runs_when_a_profile_names_it() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_handshake_protocol_passes_too() {
     let mut config = Config::new(Target::Embedded);
-    config.protocol = "2025-11-25".into();
+    config.protocol = Some("2025-11-25".into());
     config.only = vec![
         "match.".into(),
         "scope.".into(),
@@ -158,7 +158,7 @@ async fn a_server_with_sessions_passes_by_url() {
     let server = sessions_server().await;
     for protocol in ["2025-11-25", "2026-07-28"] {
         let mut config = Config::new(Target::Url(server.url()));
-        config.protocol = protocol.into();
+        config.protocol = Some(protocol.into());
         let report = run(&config).await.unwrap();
         assert!(!report.failed(), "{protocol}\n{}", report.table());
         let passed = report.rows.iter().filter(|r| r.outcome.as_str() == "pass");
@@ -178,7 +178,7 @@ async fn a_server_with_sessions_passes_by_url() {
 async fn elicitation_over_http_with_sessions_passes() {
     let server = sessions_server().await;
     let mut config = Config::new(Target::Url(server.url()));
-    config.protocol = "2025-11-25".into();
+    config.protocol = Some("2025-11-25".into());
     config.profile = Some(reference_profile());
     config.only = vec!["elicitation.".into()];
     let report = run(&config).await.unwrap();

@@ -107,8 +107,10 @@ async fn an_unreachable_url_is_one_error() {
         "http://127.0.0.1:{port}/mcp"
     ))))
     .await
-    .unwrap_err();
-    assert!(error.contains("tools/list"), "{error}");
+    .unwrap_err()
+    .to_string();
+    assert!(error.contains("server/discover"), "{error}");
+    assert!(error.contains("refused"), "{error}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -121,7 +123,18 @@ async fn a_url_that_is_not_mcp_is_one_error() {
     let error = run(&Config::new(Target::Url(format!("http://{addr}/mcp"))))
         .await
         .unwrap_err();
-    assert!(error.contains("cannot be tested"), "{error}");
+    // What was tried is in the report the error carries.
+    let tried = &error.report.protocols[0].tried;
+    assert!(
+        tried[0].starts_with("server/discover under 2026-07-28: HTTP 404"),
+        "{tried:?}"
+    );
+    assert!(
+        tried[1].starts_with("initialize proposing 2025-11-25: HTTP 404"),
+        "{tried:?}"
+    );
+    let error = error.to_string();
+    assert!(error.contains("does not answer MCP"), "{error}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -130,7 +143,8 @@ async fn a_stdio_server_that_exits_is_one_error_with_its_status_and_stderr() {
         "sh -c 'echo \"Traceback: ModuleNotFoundError: no module named mcp\" >&2; exit 1'";
     let error = run(&Config::new(Target::Stdio(command.into())))
         .await
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert!(error.contains("exited with status 1"), "{error}");
     assert!(error.contains("ModuleNotFoundError"), "{error}");
 }

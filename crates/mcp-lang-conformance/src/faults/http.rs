@@ -76,6 +76,7 @@ impl<S> AlterationService<S> {
                     a.layer(),
                     FaultLayer::Handler | FaultLayer::HandlerSessionless
                 ) || matches!(a, Alteration::Fault(f) if message::alters_messages(*f))
+                    || *a == Alteration::Latitude(Latitude::HandshakeOnly)
             }),
             server,
             cache: Arc::default(),
@@ -119,6 +120,11 @@ where
                     if request.method() == Method::POST =>
                 {
                     Ok(stream_content_language(inner, &server, request).await)
+                }
+                Some(Alteration::Latitude(Latitude::HandshakeOnly))
+                    if request.method() == Method::POST =>
+                {
+                    Ok(handshake_only(inner, request).await)
                 }
                 _ => {
                     let mut inner = inner;
@@ -172,6 +178,64 @@ fn json_response(status: StatusCode, body: &Value) -> Response<Body> {
         HeaderValue::from_static("application/json"),
     );
     response
+}
+
+/// The protocol versions a server on the TypeScript SDK 1.x supports, newest
+/// first: every version with the `initialize` handshake.
+pub(super) const HANDSHAKE_VERSIONS: &[&str] = &[
+    "2025-11-25",
+    "2025-06-18",
+    "2025-03-26",
+    "2024-11-05",
+    "2024-10-07",
+];
+
+/// [`Latitude::HandshakeOnly`] on Streamable HTTP: a request other than
+/// `initialize` whose `MCP-Protocol-Version` is not one of
+/// [`HANDSHAKE_VERSIONS`] is refused as the TypeScript SDK 1.x refuses it
+/// (HTTP 400, a -32000 error without an id naming the supported versions);
+/// everything else reaches the server.
+async fn handshake_only<S, B>(mut inner: S, request: Request<Body>) -> Response<Body>
+where
+    S: Service<Request<Body>, Response = Response<B>, Error = Infallible>,
+    B: http_body::Body<Data = bytes::Bytes> + Send + 'static,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    let (parts, body) = request.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, LIMIT).await else {
+        return json_response(StatusCode::PAYLOAD_TOO_LARGE, &json!({}));
+    };
+    let message: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+    let initialize = message.get("method").and_then(Value::as_str) == Some("initialize");
+    let version = parts
+        .headers
+        .get("mcp-protocol-version")
+        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+    if let Some(version) =
+        version.filter(|v| !initialize && !HANDSHAKE_VERSIONS.contains(&v.as_str()))
+    {
+        return json_response(
+            StatusCode::BAD_REQUEST,
+            &json!({
+                "jsonrpc": "2.0",
+                "error": {
+                    "code": -32000,
+                    "message": format!(
+                        "Bad Request: Unsupported protocol version: {version} (supported versions: {})",
+                        HANDSHAKE_VERSIONS.join(", ")
+                    ),
+                },
+                "id": null,
+            }),
+        );
+    }
+    match inner
+        .call(Request::from_parts(parts, Body::from(bytes)))
+        .await
+    {
+        Ok(response) => response.map(Body::new),
+        Err(never) => match never {},
+    }
 }
 
 async fn faulty<S, B>(

@@ -429,7 +429,7 @@ impl std::fmt::Display for UnknownName {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "unknown {} {:?}; known: {}",
+            "unknown {} `{}`; known: {}",
             self.kind, self.name, self.known
         )
     }

@@ -503,7 +503,7 @@ async fn run_case_report(server: &Server, case: &Case) -> Result<Report, String>
             let process = start_http(binary, case).await?;
             let mut config = Config::new(Target::Url(process.url.clone()));
             if setup == Setup::HttpSessions {
-                config.protocol = HANDSHAKE_PROTOCOL.to_owned();
+                config.protocol = Some(HANDSHAKE_PROTOCOL.to_owned());
             }
             config.only = only;
             if case.mode == Mode::Profile {
@@ -511,14 +511,14 @@ async fn run_case_report(server: &Server, case: &Case) -> Result<Report, String>
             }
             let report = run(&config).await;
             drop(process);
-            return report;
+            return report.map_err(String::from);
         }
     };
     config.only = only;
     if case.mode == Mode::Profile {
         config.profile = Some(Profile::from_file(&profile_file()?)?);
     }
-    run(&config).await
+    run(&config).await.map_err(String::from)
 }
 
 /// Whether the report shows what the case requires.
@@ -585,9 +585,9 @@ fn judge(case: &Case, outcome: Result<Report, String>) -> CaseResult {
                 && (verdict == Verdict::Failed || (only_warned && verdict == Verdict::Passed));
             if !result.ok {
                 result.detail = format!(
-                    "not caught on {} by any of {:?} (verdict {}; failed: {})",
+                    "not caught on {} by any of {} (verdict {}; failed: {})",
                     missed.join(", "),
-                    fault.caught_by(),
+                    fault.caught_by().join(", "),
                     verdict.as_str(),
                     if failed.is_empty() {
                         "nothing".to_owned()

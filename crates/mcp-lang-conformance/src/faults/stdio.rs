@@ -5,8 +5,9 @@
 use mcp_lang_reference::ReferenceServer;
 use mcp_lang_reference::serve::{serve_transport, stdio_transport, stream_transport};
 use rmcp::RoleServer;
+use rmcp::model::{ClientRequest, ErrorCode, ErrorData, JsonRpcMessage, ServerJsonRpcMessage};
 
-use super::{Alteration, AlteredServer, Fault, message};
+use super::{Alteration, AlteredServer, Fault, Latitude, message};
 
 /// Serves one client on stdin/stdout with `alteration`, through the
 /// transport `mcp-lang serve --stdio` ships.
@@ -90,15 +91,19 @@ where
         inner: transport,
         fault,
         default: server.languages().default_tag().to_owned(),
+        handshake_only: alteration == Some(Alteration::Latitude(Latitude::HandshakeOnly)),
     };
     serve_transport(AlteredServer::new(server, alteration), transport).await
 }
 
-/// A server transport that applies a message fault to what the server sends.
+/// A server transport that applies a message fault to what the server sends,
+/// or, under [`Latitude::HandshakeOnly`], answers `server/discover` as a
+/// server before protocol 2026-07-28 does: it does not know the method.
 struct AlteredTransport<T> {
     inner: T,
     fault: Option<Fault>,
     default: String,
+    handshake_only: bool,
 }
 
 impl<T> rmcp::transport::Transport<RoleServer> for AlteredTransport<T>
@@ -118,10 +123,20 @@ where
         self.inner.send(item)
     }
 
-    fn receive(
-        &mut self,
-    ) -> impl Future<Output = Option<rmcp::service::RxJsonRpcMessage<RoleServer>>> + Send {
-        self.inner.receive()
+    async fn receive(&mut self) -> Option<rmcp::service::RxJsonRpcMessage<RoleServer>> {
+        loop {
+            let message = self.inner.receive().await?;
+            if let JsonRpcMessage::Request(request) = &message
+                && self.handshake_only
+                && matches!(request.request, ClientRequest::DiscoverRequest(_))
+            {
+                let unknown = ErrorData::new(ErrorCode::METHOD_NOT_FOUND, "Method not found", None);
+                let answer = ServerJsonRpcMessage::error(unknown, Some(request.id.clone()));
+                self.inner.send(answer).await.ok()?;
+                continue;
+            }
+            return Some(message);
+        }
     }
 
     fn close(&mut self) -> impl Future<Output = Result<(), Self::Error>> + Send {
