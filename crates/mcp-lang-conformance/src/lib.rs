@@ -272,9 +272,12 @@
 //! started as a separate process, over stdio and over Streamable HTTP
 //! (stateless, and with sessions), with and without a profile
 //! (`mcp-lang conformance --self-test`; the CI runs it). This is the matrix
-//! of the last run, each cell the scenarios that caught the fault; "—" where
-//! the fault has nothing to act on (an HTTP fault on stdio, a fault on JSON
-//! responses where every answer is an event stream):
+//! of the last run, each cell the scenarios that caught the fault ("(warning)"
+//! where the fault declines a SHOULD, which warns rather than fails); "—"
+//! where the fault has nothing to act on (an HTTP fault on stdio, a fault on
+//! JSON responses where every answer is an event stream, a fault in the
+//! reference's elicitation tool, which is not read-only, when no profile
+//! names it):
 //!
 #![doc = include_str!("../self-test.md")]
 //!

@@ -200,3 +200,41 @@ async fn elicitation_over_http_with_sessions_passes() {
         );
     }
 }
+
+/// A progress tool the server refuses to run with the arguments built from
+/// its schema (the weather of a city it does not know: an `isError`
+/// result) shows nothing about progress: the progress scenarios skip,
+/// quoting the server, instead of failing. With arguments from the profile
+/// they run and pass.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_call_skips_and_profile_arguments_are_used() {
+    let mut config = Config::new(Target::Embedded);
+    let mut profile = reference_profile();
+    profile.name_tool(ToolRole::Progress, "weather_current", None);
+    config.profile = Some(profile);
+    config.only = vec!["progress.".into(), "notification.".into()];
+    let report = run(&config).await.unwrap();
+    assert_eq!(report.rows.len(), 6, "{}", report.table());
+    for row in &report.rows {
+        assert_eq!(row.outcome.as_str(), "skip", "{}", report.table());
+        let reason = row.outcome.reason();
+        assert!(
+            reason.contains("weather_current with arguments {\"city\":\"example\"} was refused")
+                && reason.contains("isError")
+                && reason.contains("progress_tool = {"),
+            "{reason}"
+        );
+    }
+
+    let mut profile = reference_profile();
+    let arguments = serde_json::json!({ "topic": "tides" }).as_object().cloned();
+    profile.name_tool(ToolRole::Progress, "prepare_report", arguments);
+    config.profile = Some(profile);
+    let report = run(&config).await.unwrap();
+    assert_eq!(report.rows.len(), 6, "{}", report.table());
+    assert!(
+        report.rows.iter().all(|r| r.outcome.as_str() == "pass"),
+        "{}",
+        report.table()
+    );
+}

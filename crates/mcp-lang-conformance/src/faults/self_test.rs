@@ -218,8 +218,12 @@ pub struct CaseResult {
     pub ok: bool,
     /// The run's verdict, or `None` when the run itself failed.
     pub verdict: Option<Verdict>,
-    /// For a fault: the scenarios of [`Fault::caught_by`] that failed.
+    /// For a fault: the scenarios of [`Fault::caught_by`] that failed (or
+    /// warned, for a rule the SEP states as a SHOULD).
     pub caught_by: Vec<&'static str>,
+    /// Those of [`caught_by`](Self::caught_by) that only warned: the fault
+    /// breaks a SHOULD.
+    pub warned_by: Vec<&'static str>,
     /// What went wrong, when not `ok`: the scenarios that failed or should
     /// have, or the error.
     pub detail: String,
@@ -321,8 +325,9 @@ impl Matrix {
     }
 
     /// The matrix as a Markdown table: one row per alteration, one column per
-    /// setup and mode, each cell the scenarios that caught the fault (or
-    /// "passes" for a latitude), "—" where the alteration does not act.
+    /// setup and mode, each cell the scenarios that caught the fault (marked
+    /// "(warning)" when one only warned: the fault declines a SHOULD), or
+    /// "passes" for a latitude, "—" where the alteration does not act.
     ///
     /// ```
     /// use mcp_lang_conformance::faults::self_test::Matrix;
@@ -363,7 +368,18 @@ impl Matrix {
                         r.case.alteration == alteration && (r.case.setup, r.case.mode) == *column
                     })
                     .map_or("—".to_owned(), |r| match (alteration, r.ok) {
-                        (Some(Alteration::Fault(_)), true) => r.caught_by.join(", "),
+                        (Some(Alteration::Fault(_)), true) => r
+                            .caught_by
+                            .iter()
+                            .map(|id| {
+                                if r.warned_by.contains(id) {
+                                    format!("{id} (warning)")
+                                } else {
+                                    (*id).to_owned()
+                                }
+                            })
+                            .collect::<Vec<_>>()
+                            .join(", "),
                         (_, true) => "passes".to_owned(),
                         (_, false) => "**WRONG**".to_owned(),
                     });
@@ -528,6 +544,7 @@ fn judge(case: &Case, outcome: Result<Report, String>) -> CaseResult {
         ok: false,
         verdict: None,
         caught_by: Vec::new(),
+        warned_by: Vec::new(),
         detail: String::new(),
     };
     let report = match outcome {
@@ -583,6 +600,17 @@ fn judge(case: &Case, outcome: Result<Report, String>) -> CaseResult {
             let only_warned = failed.is_empty();
             result.ok = missed.is_empty()
                 && (verdict == Verdict::Failed || (only_warned && verdict == Verdict::Passed));
+            result.warned_by = result
+                .caught_by
+                .iter()
+                .copied()
+                .filter(|id| {
+                    !report
+                        .rows
+                        .iter()
+                        .any(|r| r.scenario.id == *id && r.outcome.is_fail())
+                })
+                .collect();
             if !result.ok {
                 result.detail = format!(
                     "not caught on {} by any of {} (verdict {}; failed: {})",
@@ -658,6 +686,7 @@ pub async fn run_matrix(
                     ok: false,
                     verdict: None,
                     caught_by: Vec::new(),
+                    warned_by: Vec::new(),
                     detail: "the case's task panicked".into(),
                 })
             })

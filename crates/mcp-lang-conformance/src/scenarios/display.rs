@@ -481,9 +481,9 @@ fn elicitation_keys(ctx: &mut Ctx) -> ScenarioFuture<'_> {
 }
 
 /// The progress notifications of one call of the progress tool under `tag`.
-/// Skips when the suite may not call the tool, when the server refuses the
-/// call before reporting progress, or when it reports none (MCP lets a
-/// server send no progress notification).
+/// Skips when the suite may not call the tool, or when the server refuses
+/// the call before reporting progress; fails when the call succeeds without
+/// any notification for the client's token.
 async fn progress(ctx: &mut Ctx, tag: &str) -> Step<(Exchange, Vec<Value>)> {
     let plan = ctx.tool_for(ToolRole::Progress, &[]).await?;
     progress_of(ctx, &plan, tag).await
@@ -510,8 +510,12 @@ async fn progress_of(ctx: &mut Ctx, plan: &ToolPlan, tag: &str) -> Step<(Exchang
                 exchange.summary()
             )));
         }
-        return Err(Outcome::Skip(format!(
-            "{} under {tag:?} sent no progress notification although a progressToken was given (MCP lets a server send none); name a tool that reports progress with --profile FILE (`{}`)",
+        // The call succeeded and reported nothing for the client's token:
+        // the token was lost (a server that reports under a token of its
+        // own sends nothing the client can relate to its request), or the
+        // tool is not a progress tool, which the profile can say.
+        return Err(Outcome::Fail(format!(
+            "{} under {tag:?} succeeded but sent no progress notification for the client's progressToken; if this tool does not report progress, name one that does with --profile FILE (`{}`)",
             plan.name,
             ToolRole::Progress.key()
         )));
