@@ -15,6 +15,10 @@
 //! `target/conformance-npm/`. Results go to `target/conformance-results/`.
 //! The exit status is the suite's baseline check: non-zero on an unexpected
 //! failure or a baseline entry that now passes.
+//!
+//! [`official_sep`] (the `ci` step `official-sep`) checks this repository's SEP-2792
+//! contribution to the official suite (`contrib/conformance/`) over a pinned copy of
+//! that repository, and writes the pull request under `target/official-sep/`.
 
 use std::net::{TcpListener, TcpStream};
 use std::path::Path;
@@ -169,5 +173,329 @@ pub(crate) fn official() -> Result<()> {
             "the official suite reported unexpected failures or a stale baseline entry (see above)"
         );
     }
+    Ok(())
+}
+
+/// The scenarios the contribution adds; the runner runs only these.
+const SEP_SCENARIOS: &[&str] = &["sep-2792-language"];
+
+/// Where the contribution lives in this repository.
+const CONTRIBUTION: &str = "contrib/conformance";
+
+/// Copies the files under `from` into `to` (created as needed), leaving out
+/// `node_modules` and `.git`; files already in `to` are overwritten.
+fn copy_tree(from: &Path, to: &Path) -> Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let name = entry.file_name();
+        if name == "node_modules" || name == ".git" {
+            continue;
+        }
+        let target = to.join(&name);
+        if entry.file_type()?.is_dir() {
+            copy_tree(&entry.path(), &target)?;
+        } else {
+            std::fs::copy(entry.path(), &target)?;
+        }
+    }
+    Ok(())
+}
+
+/// Lays the contribution over a copy of the pinned tree: its new files, then
+/// `upstream.patch` with `patch -p1`.
+fn lay_contribution(tree: &Path) -> Result<()> {
+    let contribution = root().join(CONTRIBUTION);
+    copy_tree(&contribution.join("src"), &tree.join("src"))?;
+    Cmd::new("patch")
+        .args(["-p1", "--quiet", "--forward", "-i"])
+        .arg(contribution.join("upstream.patch"))
+        .dir(tree)
+        .run()
+}
+
+/// Every check of every `checks.json` under `dir`, as `(scenario, id, status, message)`.
+fn collect_checks(dir: &Path, into: &mut Vec<(String, String, String, String)>) -> Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            collect_checks(&path, into)?;
+        } else if path.file_name().is_some_and(|n| n == "checks.json") {
+            let scenario = path
+                .parent()
+                .and_then(|p| p.file_name())
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let checks: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path)?)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            for check in checks.as_array().into_iter().flatten() {
+                let text = |key: &str| check[key].as_str().unwrap_or("").to_owned();
+                into.push((
+                    scenario.clone(),
+                    text("id"),
+                    text("status"),
+                    text("errorMessage"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The rows of the contribution's traceability file: `(rows, with a check id,
+/// excluded, the check ids)`.
+fn yaml_coverage() -> Result<(usize, usize, usize, Vec<String>)> {
+    let yaml = std::fs::read_to_string(root().join(CONTRIBUTION).join("src/seps/sep-2792.yaml"))?;
+    let mut ids = Vec::new();
+    let (mut rows, mut excluded) = (0, 0);
+    for line in yaml.lines() {
+        let line = line.trim_start();
+        if line.starts_with("- ") {
+            rows += 1;
+        }
+        if let Some(id) = line.strip_prefix("- check: ") {
+            ids.push(id.trim().to_owned());
+        }
+        if line.starts_with("excluded:") {
+            excluded += 1;
+        }
+    }
+    Ok((rows, ids.len(), excluded, ids))
+}
+
+/// `cargo xtask ci`'s `official-sep` step: the SEP-2792 contribution to the official
+/// conformance repository (`contrib/conformance/`), laid over a copy of the pinned
+/// repository (`MCP_CONFORMANCE_UPSTREAM`, default `../shared/upstream/conformance` from
+/// the workspace root) in `target/official-sep/`, type-checked, its vitest suite run,
+/// and its runner run with only the SEP-2792 scenarios against `mcp-lang serve --http
+/// --conformance-fixtures`, stateless and with `--sessions`: any check other than a
+/// success fails the step. Then the pull request is written into a scratch git
+/// repository, `target/official-sep/pr/` (the pinned tree as base, the proposed tree on
+/// top), with its `git format-patch` output and `PULL_REQUEST.md` beside it.
+///
+/// Without the pinned copy the step is skipped with a message, or fails when `CI` is set.
+pub(crate) fn official_sep() -> Result<()> {
+    let root = root();
+    let upstream = std::env::var_os("MCP_CONFORMANCE_UPSTREAM")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| root.join("../shared/upstream/conformance"));
+    if !upstream.join("package-lock.json").exists() {
+        let why = format!(
+            "no pinned copy of the official conformance repository at {} (set MCP_CONFORMANCE_UPSTREAM)",
+            upstream.display()
+        );
+        if crate::actionlint::on_ci() {
+            bail!("{why}, and CI is set");
+        }
+        println!("SKIPPED official-sep: {why}");
+        return Ok(());
+    }
+    let work = root.join("target/official-sep");
+    let tree = work.join("conformance");
+    // A fresh tree each run, but node_modules kept while the lock file is unchanged.
+    if tree.exists() {
+        for entry in std::fs::read_dir(&tree)? {
+            let path = entry?.path();
+            if path.file_name().is_some_and(|n| n != "node_modules") {
+                if path.is_dir() {
+                    std::fs::remove_dir_all(&path)?;
+                } else {
+                    std::fs::remove_file(&path)?;
+                }
+            }
+        }
+    }
+    copy_tree(&upstream, &tree)?;
+    lay_contribution(&tree)?;
+
+    let lock = std::fs::read(tree.join("package-lock.json"))?;
+    let stamp = work.join("installed-package-lock.json");
+    if std::fs::read(&stamp).ok().as_deref() != Some(&lock[..]) {
+        // The tree sits inside this repository's work tree: a git repository of its own
+        // keeps the hooks its install script sets up (lefthook) out of this one.
+        Cmd::new("git").args(["init", "--quiet"]).dir(&tree).run()?;
+        Cmd::new("npm")
+            .args(["ci", "--no-audit", "--no-fund"])
+            .dir(&tree)
+            .run()?;
+        std::fs::write(&stamp, &lock)?;
+    } else {
+        println!("node_modules installed from the same package-lock.json: npm ci not needed");
+    }
+    // The suite needs Node 22 (`fs.globSync`), which `npx` fetches when the system's is older.
+    let node22 = || Cmd::new("npx").args(["-y", "node@22"]).dir(&tree);
+    node22()
+        .args(["node_modules/.bin/tsc", "--noEmit", "-p", "."])
+        .run()?;
+    // The repository's formatting, on the files the contribution adds or changes.
+    node22()
+        .args([
+            "node_modules/.bin/prettier",
+            "--check",
+            "src/seps/sep-2792.yaml",
+        ])
+        .args([
+            "src/scenarios/server/sep-2792-language.ts",
+            "src/scenarios/index.ts",
+        ])
+        .arg("examples/servers/typescript/everything-server.ts")
+        .run()?;
+    node22().args(["node_modules/.bin/vitest", "run"]).run()?;
+
+    Cmd::cargo().args(["build", "-p", "mcp-lang-cli"]).run()?;
+    let binary = Metadata::load()?.target_dir.join("debug/mcp-lang");
+    let results = work.join("results");
+    let _ = std::fs::remove_dir_all(&results);
+    let mut verdicts = Vec::new();
+    for (mode, extra) in [("stateless", None), ("sessions", Some("--sessions"))] {
+        let (_server, addr) = reference_server(&binary, extra)?;
+        for scenario in SEP_SCENARIOS {
+            let out = results.join(mode);
+            // The runner's own exit status counts FAILURE only; the checks are read below.
+            let _ = node22()
+                .args(["node_modules/.bin/tsx", "src/index.ts", "server", "--url"])
+                .arg(format!("http://{addr}/mcp"))
+                .args(["--scenario", scenario, "-o"])
+                .arg(&out)
+                .status()?;
+            let mut checks = Vec::new();
+            collect_checks(&out, &mut checks)?;
+            verdicts.push((mode, *scenario, checks));
+        }
+    }
+    let mut failed = Vec::new();
+    for (mode, scenario, checks) in &verdicts {
+        let passed = checks.iter().filter(|c| c.2 == "SUCCESS").count();
+        println!(
+            "{scenario} ({mode}): {passed}/{} checks passed",
+            checks.len()
+        );
+        if checks.is_empty() {
+            failed.push(format!("{scenario} ({mode}): no checks were recorded"));
+        }
+        for (_, id, status, message) in checks.iter().filter(|c| c.2 != "SUCCESS") {
+            failed.push(format!("{scenario} ({mode}): {id} {status}: {message}"));
+        }
+    }
+    if !failed.is_empty() {
+        bail!(
+            "the SEP-2792 scenarios did not pass against mcp-lang serve:\n  {}",
+            failed.join("\n  ")
+        );
+    }
+    write_pull_request(&upstream, &work, &verdicts)
+}
+
+/// `mcp-lang serve --http 127.0.0.1:PORT --conformance-fixtures [extra]` on a free port,
+/// once it listens.
+fn reference_server(binary: &Path, extra: Option<&str>) -> Result<(Server, String)> {
+    let port = TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
+    let addr = format!("127.0.0.1:{port}");
+    let mut command = Command::new(binary);
+    command
+        .args(["serve", "--http", &addr, "--conformance-fixtures"])
+        .args(extra)
+        .env("RUST_LOG", "error")
+        .stdout(Stdio::null());
+    let server = Server(command.spawn()?);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while TcpStream::connect(&addr).is_err() {
+        if Instant::now() > deadline {
+            bail!("mcp-lang serve did not listen on {addr}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Ok((server, addr))
+}
+
+type Verdicts<'a> = [(&'a str, &'a str, Vec<(String, String, String, String)>)];
+
+/// The pull request: a scratch repository with the pinned tree committed as base and the
+/// proposed tree on top, its `git format-patch` output and its description.
+fn write_pull_request(upstream: &Path, work: &Path, verdicts: &Verdicts) -> Result<()> {
+    let pr = work.join("pr");
+    let _ = std::fs::remove_dir_all(&pr);
+    copy_tree(upstream, &pr)?;
+    let git = || {
+        Cmd::new("git")
+            .args([
+                "-c",
+                "user.name=mcp-lang xtask",
+                "-c",
+                "user.email=xtask@invalid",
+            ])
+            .args([
+                "-c",
+                "commit.gpgsign=false",
+                "-c",
+                "core.hooksPath=/dev/null",
+            ])
+            .dir(&pr)
+    };
+    git()
+        .args(["init", "--quiet", "--initial-branch=main"])
+        .run()?;
+    git().args(["add", "--all"]).run()?;
+    git()
+        .args(["commit", "--quiet", "-m", "pinned upstream tree"])
+        .run()?;
+    lay_contribution(&pr)?;
+
+    let (rows, checked, excluded, ids) = yaml_coverage()?;
+    let mut emitted: Vec<&str> = verdicts
+        .iter()
+        .flat_map(|(_, _, checks)| checks.iter().map(|c| c.1.as_str()))
+        .collect();
+    emitted.sort_unstable();
+    emitted.dedup();
+    let untested: Vec<&str> = ids
+        .iter()
+        .map(String::as_str)
+        .filter(|id| !emitted.contains(id))
+        .collect();
+    let mut runs = String::new();
+    for (mode, scenario, checks) in verdicts {
+        let passed = checks.iter().filter(|c| c.2 == "SUCCESS").count();
+        runs.push_str(&format!(
+            "- `{scenario}` against `mcp-lang serve --http --conformance-fixtures` ({mode}): {passed}/{} passed\n",
+            checks.len()
+        ));
+    }
+    let description = format!(
+        "Add SEP-2792 (per-request user language preference) server scenario and traceability\n\n\
+         Coverage: `src/seps/sep-2792.yaml` has {rows} rows, one per normative sentence of the SEP: \
+         {checked} with a check id, {excluded} excluded with a reason. The new scenario emits {} of \
+         the {checked} check ids; {} are declared for follow-up scenarios: {}.\n\n\
+         - `src/scenarios/server/sep-2792-language.ts`: one draft-suite scenario (left out of the \
+         active suite; `introducedIn` the draft protocol version), fixture contract in its \
+         description: matching (weights, q=0, case, both readings of `*`), default fallback, \
+         malformed values, request scope over one connection, localized `tools/list` titles with \
+         stable names, `Content-Language` and `Vary`, `HeaderMismatch` and the SEP's \
+         exact-agreement edge cases.\n\
+         - `src/scenarios/index.ts`: registers it.\n\
+         - `examples/servers/typescript/everything-server.ts`: honors the preference on \
+         `tools/list` (en default, fr, de) so it passes every new check.\n\n\
+         Verified:\n{runs}",
+        checked - untested.len(),
+        untested.len(),
+        untested.join(", "),
+    );
+    std::fs::write(work.join("PULL_REQUEST.md"), &description)?;
+    git().args(["add", "--all"]).run()?;
+    git()
+        .args(["commit", "--quiet", "-F"])
+        .arg(work.join("PULL_REQUEST.md"))
+        .run()?;
+    let patches = work.join("patches");
+    let _ = std::fs::remove_dir_all(&patches);
+    git()
+        .args(["format-patch", "--quiet", "-1", "-o"])
+        .arg(&patches)
+        .run()?;
+    println!(
+        "pull request: {} (coverage: {rows} rows, {checked} checks, {excluded} exclusions), patch in {}",
+        work.join("PULL_REQUEST.md").display(),
+        patches.display()
+    );
     Ok(())
 }
