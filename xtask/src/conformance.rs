@@ -179,6 +179,16 @@ pub(crate) fn official() -> Result<()> {
 /// The scenarios the contribution adds; the runner runs only these.
 const SEP_SCENARIOS: &[&str] = &["sep-2792-language"];
 
+/// The files of the official repository the contribution adds or changes.
+const CHANGED_FILES: &[&str] = &[
+    "src/seps/sep-2792.yaml",
+    "src/scenarios/server/sep-2792-language.ts",
+    "src/scenarios/server/negative.test.ts",
+    "src/scenarios/index.ts",
+    "examples/servers/typescript/everything-server.ts",
+    "examples/servers/typescript/sep-2792-broken-language.ts",
+];
+
 /// Where the contribution lives in this repository.
 const CONTRIBUTION: &str = "contrib/conformance";
 
@@ -206,7 +216,9 @@ fn copy_tree(from: &Path, to: &Path) -> Result<()> {
 /// `upstream.patch` with `patch -p1`.
 fn lay_contribution(tree: &Path) -> Result<()> {
     let contribution = root().join(CONTRIBUTION);
-    copy_tree(&contribution.join("src"), &tree.join("src"))?;
+    for dir in ["src", "examples"] {
+        copy_tree(&contribution.join(dir), &tree.join(dir))?;
+    }
     Cmd::new("patch")
         .args(["-p1", "--quiet", "--forward", "-i"])
         .arg(contribution.join("upstream.patch"))
@@ -329,16 +341,8 @@ pub(crate) fn official_sep() -> Result<()> {
         .run()?;
     // The repository's formatting, on the files the contribution adds or changes.
     node22()
-        .args([
-            "node_modules/.bin/prettier",
-            "--check",
-            "src/seps/sep-2792.yaml",
-        ])
-        .args([
-            "src/scenarios/server/sep-2792-language.ts",
-            "src/scenarios/index.ts",
-        ])
-        .arg("examples/servers/typescript/everything-server.ts")
+        .args(["node_modules/.bin/prettier", "--check"])
+        .args(CHANGED_FILES)
         .run()?;
     node22().args(["node_modules/.bin/vitest", "run"]).run()?;
 
@@ -473,6 +477,10 @@ fn write_pull_request(upstream: &Path, work: &Path, verdicts: &Verdicts) -> Resu
          stable names, `Content-Language` and `Vary`, `HeaderMismatch` and the SEP's \
          exact-agreement edge cases.\n\
          - `src/scenarios/index.ts`: registers it.\n\
+         - `examples/servers/typescript/sep-2792-broken-language.ts` and a case in \
+         `src/scenarios/server/negative.test.ts`: a server that breaks the rules on purpose \
+         (weights, malformed values, fallback, reuse, agreement, missing headers), each caught \
+         as FAILURE.\n\
          - `examples/servers/typescript/everything-server.ts`: honors the preference on \
          `tools/list` (en default, fr, de) so it passes every new check.\n\n\
          Verified:\n{runs}",
