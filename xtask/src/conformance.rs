@@ -254,25 +254,96 @@ fn collect_checks(dir: &Path, into: &mut Vec<(String, String, String, String)>) 
     Ok(())
 }
 
-/// The rows of the contribution's traceability file: `(rows, with a check id,
-/// excluded, the check ids)`.
-fn yaml_coverage() -> Result<(usize, usize, usize, Vec<String>)> {
-    let yaml = std::fs::read_to_string(root().join(CONTRIBUTION).join("src/seps/sep-2792.yaml"))?;
-    let mut ids = Vec::new();
-    let (mut rows, mut excluded) = (0, 0);
-    for line in yaml.lines() {
-        let line = line.trim_start();
-        if line.starts_with("- ") {
-            rows += 1;
+/// One row of a traceability file: its `text`, and its `check` and `excluded` as written.
+#[derive(Default)]
+struct Row {
+    text: String,
+    check: Option<String>,
+    excluded: Option<String>,
+}
+
+/// A one-line YAML scalar: double-quoted (read as JSON, which these files' double-quoted
+/// strings are), single-quoted (`''` for a quote) or plain.
+fn yaml_scalar(raw: &str) -> Result<String> {
+    let raw = raw.trim();
+    if raw.starts_with('"') {
+        return serde_json::from_str(raw).map_err(|e| format!("{raw}: {e}").into());
+    }
+    if let Some(inner) = raw.strip_prefix('\'').and_then(|r| r.strip_suffix('\'')) {
+        return Ok(inner.replace("''", "'"));
+    }
+    Ok(raw.to_owned())
+}
+
+/// The rows of a traceability file (`requirements:` entries, one key a line).
+fn rows(yaml: &str) -> Result<Vec<Row>> {
+    let mut rows: Vec<Row> = Vec::new();
+    for line in yaml
+        .lines()
+        .skip_while(|l| !l.starts_with("requirements:"))
+        .skip(1)
+    {
+        let trimmed = line.trim_start();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
         }
-        if let Some(id) = line.strip_prefix("- check: ") {
-            ids.push(id.trim().to_owned());
+        let entry = trimmed.strip_prefix("- ");
+        if entry.is_some() {
+            rows.push(Row::default());
         }
-        if line.starts_with("excluded:") {
-            excluded += 1;
+        let (key, value) = entry.unwrap_or(trimmed).split_once(':').unwrap_or_default();
+        let Some(row) = rows.last_mut() else {
+            bail!("a traceability file has `{trimmed}` before its first row");
+        };
+        match key {
+            "text" => row.text = yaml_scalar(value)?,
+            "check" => row.check = Some(value.trim().to_owned()),
+            "excluded" => row.excluded = Some(yaml_scalar(value)?),
+            _ => {}
         }
     }
-    Ok((rows, ids.len(), excluded, ids))
+    Ok(rows)
+}
+
+/// The contribution's traceability file quotes the same sentences, in any order, as this
+/// project's suite (`crates/mcp-lang-conformance/requirements.yaml`), each once, and each
+/// row has one `sep-2792-…` check id or an exclusion reason (never both). Returns the
+/// rows.
+fn official_rows() -> Result<Vec<Row>> {
+    let read =
+        |path: &str| std::fs::read_to_string(root().join(path)).map_err(|e| format!("{path}: {e}"));
+    let official = rows(&read(&format!("{CONTRIBUTION}/src/seps/sep-2792.yaml"))?)?;
+    let suite = rows(&read("crates/mcp-lang-conformance/requirements.yaml")?)?;
+    let mut ours: Vec<&str> = official.iter().map(|r| r.text.as_str()).collect();
+    let mut theirs: Vec<&str> = suite.iter().map(|r| r.text.as_str()).collect();
+    ours.sort_unstable();
+    theirs.sort_unstable();
+    if ours != theirs {
+        let only = |a: &[&str], b: &[&str]| {
+            a.iter()
+                .filter(|t| !b.contains(t))
+                .map(|t| format!("\n    \"{t}\""))
+                .collect::<String>()
+        };
+        bail!(
+            "sep-2792.yaml and requirements.yaml quote different sentences\n  only in sep-2792.yaml:{}\n  only in requirements.yaml:{}",
+            only(&ours, &theirs),
+            only(&theirs, &ours)
+        );
+    }
+    for row in &official {
+        let id_ok = row
+            .check
+            .as_deref()
+            .is_some_and(|id| id.starts_with("sep-2792-") && !id.contains([' ', ',', '[']));
+        if id_ok == row.excluded.is_some() {
+            bail!(
+                "sep-2792.yaml: \"{}\" needs one sep-2792-… check id or an exclusion reason",
+                row.text
+            );
+        }
+    }
+    Ok(official)
 }
 
 /// `cargo xtask ci`'s `official-sep` step: the SEP-2792 contribution to the official
@@ -287,6 +358,7 @@ fn yaml_coverage() -> Result<(usize, usize, usize, Vec<String>)> {
 ///
 /// Without the pinned copy the step is skipped with a message, or fails when `CI` is set.
 pub(crate) fn official_sep() -> Result<()> {
+    official_rows()?;
     let root = root();
     let upstream = std::env::var_os("MCP_CONFORMANCE_UPSTREAM")
         .map(std::path::PathBuf::from)
@@ -445,7 +517,11 @@ fn write_pull_request(upstream: &Path, work: &Path, verdicts: &Verdicts) -> Resu
         .run()?;
     lay_contribution(&pr)?;
 
-    let (rows, checked, excluded, ids) = yaml_coverage()?;
+    let official = official_rows()?;
+    let rows = official.len();
+    let ids: Vec<&str> = official.iter().filter_map(|r| r.check.as_deref()).collect();
+    let checked = ids.len();
+    let excluded = rows - checked;
     let mut emitted: Vec<&str> = verdicts
         .iter()
         .flat_map(|(_, _, checks)| checks.iter().map(|c| c.1.as_str()))
@@ -454,7 +530,7 @@ fn write_pull_request(upstream: &Path, work: &Path, verdicts: &Verdicts) -> Resu
     emitted.dedup();
     let untested: Vec<&str> = ids
         .iter()
-        .map(String::as_str)
+        .copied()
         .filter(|id| !emitted.contains(id))
         .collect();
     let mut runs = String::new();
@@ -506,4 +582,36 @@ fn write_pull_request(upstream: &Path, work: &Path, verdicts: &Verdicts) -> Resu
         patches.display()
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_official_traceability_file_quotes_the_suites_sentences() {
+        let rows = official_rows().unwrap();
+        assert_eq!(rows.len(), 41);
+        assert!(rows.iter().all(|r| !r.text.is_empty()));
+    }
+
+    #[test]
+    fn yaml_scalars_are_read_as_written() {
+        assert_eq!(yaml_scalar(" 'it''s' ").unwrap(), "it's");
+        assert_eq!(yaml_scalar(r#""a \"b\"""#).unwrap(), "a \"b\"");
+        assert_eq!(
+            yaml_scalar("sep-2792-matching").unwrap(),
+            "sep-2792-matching"
+        );
+    }
+
+    #[test]
+    fn a_row_needs_exactly_one_of_check_and_excluded() {
+        let yaml = "requirements:\n  - check: sep-2792-x\n    text: 'A'\n  - text: \"B\"\n    excluded: 'why'\n";
+        let parsed = rows(yaml).unwrap();
+        assert_eq!(parsed.len(), 2);
+        assert_eq!(parsed[0].check.as_deref(), Some("sep-2792-x"));
+        assert_eq!(parsed[1].text, "B");
+        assert_eq!(parsed[1].excluded.as_deref(), Some("why"));
+    }
 }
