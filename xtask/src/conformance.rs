@@ -416,7 +416,7 @@ pub(crate) fn official_sep() -> Result<()> {
         .args(["node_modules/.bin/prettier", "--check"])
         .args(CHANGED_FILES)
         .run()?;
-    node22().args(["node_modules/.bin/vitest", "run"]).run()?;
+    vitest(&tree)?;
 
     Cmd::cargo().args(["build", "-p", "mcp-lang-cli"]).run()?;
     let binary = Metadata::load()?.target_dir.join("debug/mcp-lang");
@@ -460,6 +460,33 @@ pub(crate) fn official_sep() -> Result<()> {
         );
     }
     write_pull_request(&upstream, &work, &verdicts)
+}
+
+/// The official repository's vitest suite, in a process group of its own that is ended
+/// once the suite exits: its negative tests stop the servers they start by signalling the
+/// `npx` that started them, which leaves each server (a grandchild) running on its port.
+fn vitest(tree: &Path) -> Result<()> {
+    let mut command = Command::new("npx");
+    command
+        .args(["-y", "node@22", "node_modules/.bin/vitest", "run"])
+        .current_dir(tree);
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    println!(
+        "$ (cd {} && npx -y node@22 node_modules/.bin/vitest run)",
+        tree.display()
+    );
+    let mut child = command.spawn()?;
+    let status = child.wait();
+    #[cfg(unix)]
+    let _ = Command::new("kill")
+        .args(["-TERM", "--", &format!("-{}", child.id())])
+        .stderr(Stdio::null())
+        .status();
+    if !status?.success() {
+        bail!("the official repository's vitest suite failed (see above)");
+    }
+    Ok(())
 }
 
 /// `mcp-lang serve --http 127.0.0.1:PORT --conformance-fixtures [extra]` on a free port,
