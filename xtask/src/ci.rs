@@ -25,7 +25,8 @@ pub(crate) const USAGE: &str =
       then its self-test), interop (the official Python MCP SDK as the client of mcp-lang
       serve, and the suite against a Python SDK server with and without faults, over stdio
       and HTTP), official (the official MCP conformance suite from npm, with its
-      baseline), nginx (the reference server behind a real nginx proxy_cache; installs
+      baseline), official-sep (the SEP-2792 contribution to the official conformance
+      repository, over its pinned copy), nginx (the reference server behind a real nginx proxy_cache; installs
       nginx with apt-get when missing), doc, bench (build only), callgrind (instruction
       counts against their baselines), features (each published crate alone with no, each
       and all features), package (each published crate's tests built from its .crate),
@@ -88,6 +89,11 @@ const STEPS: &[Step] = &[
         name: "official",
         about: "the official MCP conformance suite (@modelcontextprotocol/conformance from npm, server mode) against mcp-lang serve --http, with the baseline of expected failures",
         run: official_conformance,
+    },
+    Step {
+        name: "official-sep",
+        about: "the SEP-2792 contribution to the official conformance repository (contrib/conformance/) laid over its pinned copy (MCP_CONFORMANCE_UPSTREAM): npm ci, tsc, vitest, its SEP-2792 scenarios against mcp-lang serve --http (stateless and with sessions), then the pull request written under target/official-sep/",
+        run: official_sep,
     },
     Step {
         name: "nginx",
@@ -345,6 +351,10 @@ fn python_interop(ci: &mut Ci) -> Result<()> {
 
 fn official_conformance(_: &mut Ci) -> Result<()> {
     crate::conformance::official()
+}
+
+fn official_sep(_: &mut Ci) -> Result<()> {
+    crate::conformance::official_sep()
 }
 
 /// A real shared cache in front of the reference server: `scripts/nginx-cache.sh`

@@ -97,6 +97,13 @@ impl Cmd {
         self
     }
 
+    /// Runs in `dir` instead of the workspace root.
+    pub(crate) fn dir(mut self, dir: &Path) -> Cmd {
+        self.shown = format!("(cd {} && {})", dir.display(), self.shown);
+        self.command.current_dir(dir);
+        self
+    }
+
     /// Removes an inherited environment variable.
     pub(crate) fn env_remove(mut self, key: &str) -> Cmd {
         self.command.env_remove(key);
