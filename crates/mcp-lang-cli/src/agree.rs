@@ -1,18 +1,19 @@
 //! `mcp-lang agree`: do a `_meta` language value and the HTTP field lines that mirror it
-//! agree exactly (SEP-2792 "Exact field value agreement", decision D5)?
+//! agree exactly (SEP-2792 "Exact field value agreement")?
 //!
 //! ```text
 //! $ mcp-lang agree --meta 'en-US, en;q=0.9' --line 'en-US' --line 'en;q=0.9'
 //! agree: the field lines combine to "en-US, en;q=0.9", equal to the _meta value
 //! $ mcp-lang agree --meta 'en-US' --line 'en-us'
-//! mismatch: _meta value "en-US" does not agree with field line 1 "en-us" (first difference at byte 3)
+//! mismatch: _meta value "en-US" does not agree with field line 1 "en-us" (first difference at byte 4)
 //! ```
 //!
 //! Give the `_meta` value with `--meta`, or say it is absent with `--no-meta`; give each
 //! field line, in received order, with `--line` (none: the header is absent). The same
 //! check serves `Accept-Language` and `Content-Language`. `--json` prints the `agree`
 //! answer of `mcp-lang match --jsonl`. Exit status 1 on a mismatch (a server answers it
-//! with 400 and HeaderMismatch, -32020), 0 otherwise.
+//! with 400 and HeaderMismatch, -32020), 0 otherwise. Field lines and bytes are numbered
+//! from 1 (the JSON answer has no positions).
 //!
 //! ```
 //! use mcp_lang_agree::{agree, MetaValue};
@@ -28,7 +29,7 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use mcp_lang_agree::{Agreement, JoinedLines, MetaValue, agree};
+use mcp_lang_agree::{Agreement, JoinedLines, MetaValue, Mismatch, agree};
 
 use crate::jsonl::agree::answer;
 
@@ -61,15 +62,36 @@ pub fn report(agreement: &Agreement<'_>, lines: &[&[u8]]) -> String {
             format!("agree: the field value is \"{joined}\", equal to the _meta value\n")
         }
         Agreement::Mismatch(m) if lines.len() > 1 => {
-            format!("mismatch: {m}; the field lines combine to \"{joined}\"\n")
+            format!(
+                "mismatch: {}; the field lines combine to \"{joined}\"\n",
+                mismatch(m)
+            )
         }
-        Agreement::Mismatch(m) => format!("mismatch: {m}\n"),
+        Agreement::Mismatch(m) => format!("mismatch: {}\n", mismatch(m)),
         Agreement::HeaderAbsent => "header-absent: no field line; a server may use the _meta \
              value alone (a missing or stripped header is tolerated)\n"
             .to_owned(),
         Agreement::BareHeader => "bare-header: no _meta value; the header alone creates no MCP \
              preference\n"
             .to_owned(),
+    }
+}
+
+/// A mismatch for people: the field line and the byte numbered from 1, each
+/// value quoted as given (unprintable bytes escaped).
+fn mismatch(m: &Mismatch<'_>) -> String {
+    let line = JoinedLines::new(std::iter::once(m.line()));
+    match (m.meta(), m.offset()) {
+        (MetaValue::String(meta), Some(offset)) => format!(
+            "_meta value \"{}\" does not agree with field line {} \"{line}\" (first difference at byte {})",
+            meta.escape_debug(),
+            m.line_number(),
+            offset + 1
+        ),
+        _ => format!(
+            "_meta value is not a string, so it cannot agree with field line {} \"{line}\"",
+            m.line_number()
+        ),
     }
 }
 

@@ -257,27 +257,88 @@ fn self_test(args: &ConformanceArgs) -> ExitCode {
     };
     let cases = cases(&alterations, setups, Mode::ALL);
     let quiet = args.markdown;
-    let matrix = match runtime() {
-        Ok(rt) => rt.block_on(run_matrix(
-            &server,
-            &cases,
-            3,
-            |r: &self_test::CaseResult| {
-                if !quiet && !r.ok {
-                    eprintln!(
-                        "WRONG {} {} {}: {}",
-                        r.case.name(),
-                        r.case.setup.as_str(),
-                        r.case.mode.as_str(),
-                        r.detail
-                    );
-                }
-            },
-        )),
+    // Progress on stderr: a bar redrawn in place on a terminal, otherwise a
+    // line every few seconds; a case that goes wrong is printed at once.
+    let bar = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let started = std::time::Instant::now();
+    let total = cases.len();
+    let ran: std::cell::RefCell<Vec<self_test::CaseResult>> = std::cell::RefCell::default();
+    let last_line = std::cell::Cell::new(started);
+    let progress = |r: &self_test::CaseResult| {
+        let mut ran = ran.borrow_mut();
+        ran.push(r.clone());
+        let wrong = ran.iter().filter(|r| !r.ok).count();
+        let elapsed = started.elapsed().as_secs();
+        if bar {
+            eprint!("\r\x1b[2K");
+        }
+        if !quiet && !r.ok {
+            eprintln!(
+                "WRONG {} {} {}: {}",
+                r.case.name(),
+                r.case.setup.as_str(),
+                r.case.mode.as_str(),
+                r.detail
+            );
+        }
+        let done = ran.len();
+        if bar {
+            let width = 30;
+            let filled = done * width / total.max(1);
+            eprint!(
+                "self-test [{}{}] {done}/{total} cases, {wrong} wrong, {elapsed} s",
+                "#".repeat(filled),
+                ".".repeat(width - filled)
+            );
+            if done == total {
+                eprint!("\r\x1b[2K");
+            }
+        } else if done == total || last_line.get().elapsed().as_secs() >= 5 {
+            last_line.set(std::time::Instant::now());
+            eprintln!("self-test: {done}/{total} cases done, {wrong} wrong, {elapsed} s");
+        }
+    };
+    let rt = match runtime() {
+        Ok(rt) => rt,
         Err(error) => {
             eprintln!("mcp-lang conformance: {error}");
             return ExitCode::from(2);
         }
+    };
+    if !bar {
+        eprintln!("self-test: {total} cases, 3 at a time (a few minutes; Ctrl-C prints what ran)");
+    }
+    let finished = rt.block_on(async {
+        tokio::select! {
+            matrix = run_matrix(&server, &cases, 3, progress) => Some(matrix),
+            _ = tokio::signal::ctrl_c() => None,
+        }
+    });
+    let Some(matrix) = finished else {
+        // Interrupted: stop the cases still running (their servers are
+        // killed as their tasks are dropped), then say what ran, so the
+        // minutes spent are not lost.
+        rt.shutdown_timeout(std::time::Duration::from_secs(5));
+        let ran = ran.take();
+        let wrong: Vec<&self_test::CaseResult> = ran.iter().filter(|r| !r.ok).collect();
+        if bar {
+            eprint!("\r\x1b[2K");
+        }
+        eprintln!(
+            "self-test interrupted after {} s: {} of {total} cases ran, {} as they must, {} wrong",
+            started.elapsed().as_secs(),
+            ran.len(),
+            ran.len() - wrong.len(),
+            wrong.len()
+        );
+        let table = self_test::Matrix { results: ran }.table();
+        for row in table
+            .lines()
+            .filter(|l| l.starts_with("ok ") || l.starts_with("WRONG "))
+        {
+            eprintln!("{row}");
+        }
+        return ExitCode::from(130);
     };
     if args.markdown {
         print!("{}", matrix.markdown());

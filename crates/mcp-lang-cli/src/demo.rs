@@ -2,7 +2,9 @@
 //! this process (stdio framing and Streamable HTTP on loopback).
 //!
 //! Every exchange printed is real; the demo checks what it shows and exits
-//! non-zero at the first behaviour that does not hold.
+//! non-zero at the first behaviour that does not hold. It is a few screens
+//! at most 100 columns wide, ending with what to run next; piped into a
+//! pager that quits early (`mcp-lang demo | head`), it stops quietly.
 
 use std::process::ExitCode;
 
@@ -27,6 +29,14 @@ pub fn run(_args: &DemoArgs) -> ExitCode {
     let mut out = std::io::stdout().lock();
     match runtime.block_on(mcp_lang_reference::demo::run(&mut out)) {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader stopped reading (`| head`): not a failure of the demo.
+        Err(error)
+            if error
+                .downcast_ref::<std::io::Error>()
+                .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) =>
+        {
+            ExitCode::SUCCESS
+        }
         Err(error) => {
             eprintln!("mcp-lang demo: {error}");
             ExitCode::FAILURE

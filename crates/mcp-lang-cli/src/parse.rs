@@ -4,7 +4,7 @@
 //! `--tag` and `--extended` select the other grammars of `mcp-lang-grammar`.
 //! A well-formed value is printed as a list (exit status 0); a malformed one
 //! is reported on stderr with a caret under the byte where it stops being
-//! well-formed (exit status 1). `--json` prints the `mcp-lang match --jsonl`
+//! well-formed (exit status 1); bytes are numbered from 1. `--json` prints the `mcp-lang match --jsonl`
 //! answer for the same value instead.
 //!
 //! ```
@@ -12,7 +12,7 @@
 //!
 //! let report = report(Grammar::AcceptLanguage, "en;q=0.1234");
 //! assert!(!report.well_formed);
-//! assert_eq!(report.text, "malformed Accept-Language: at byte 10: expected qvalue\n  en;q=0.1234\n            ^\n");
+//! assert_eq!(report.text, "malformed Accept-Language: at byte 11: expected qvalue\n  en;q=0.1234\n            ^\n");
 //! ```
 
 use std::fmt::Write as _;
@@ -200,7 +200,8 @@ fn tag(t: &LanguageTag<'_>) -> String {
 }
 
 /// The error line, the value (escaped where not printable ASCII) and a caret
-/// under the byte at the error's offset.
+/// under the byte at the error's offset. The byte is numbered from 1, like
+/// every position the CLI prints for people.
 fn malformed(grammar: Grammar, value: &str, e: ParseError) -> String {
     let mut shown = String::new();
     let mut pad = String::new();
@@ -215,7 +216,12 @@ fn malformed(grammar: Grammar, value: &str, e: ParseError) -> String {
         }
         shown.push_str(&piece);
     }
-    format!("malformed {}: {e}\n  {shown}\n  {pad}^\n", grammar.name())
+    format!(
+        "malformed {}: at byte {}: expected {}\n  {shown}\n  {pad}^\n",
+        grammar.name(),
+        e.offset() + 1,
+        e.expected().as_str()
+    )
 }
 
 /// Runs `mcp-lang parse`: exit status 0 when well-formed, 1 when malformed.
@@ -256,7 +262,7 @@ mod tests {
         let lines: Vec<&str> = r.text.lines().collect();
         assert_eq!(
             lines[0],
-            "malformed Accept-Language: at byte 11: expected qvalue"
+            "malformed Accept-Language: at byte 12: expected qvalue"
         );
         assert_eq!(lines[1].find('2'), lines[2].find('^'));
     }

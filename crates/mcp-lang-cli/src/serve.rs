@@ -4,8 +4,13 @@
 //! stdout, which carries the protocol). `--http ADDR` serves Streamable HTTP at
 //! `http://ADDR/mcp`, with `mcp-lang-http`'s tower layer in front of rmcp's
 //! service: exact agreement (400/-32020), `Content-Language`, `Vary`,
-//! `Cache-Control: private`. Logs use `tracing`; set `RUST_LOG` (default
-//! `info`) to change the level.
+//! `Cache-Control: private`. `ADDR` is a port (`8080`, on 127.0.0.1),
+//! `HOST:PORT` (`localhost:8080`, `0.0.0.0:8080`) or `[IPv6]:PORT`.
+//!
+//! Logs use `tracing`, on stderr; `RUST_LOG` sets the filter (default
+//! `info,rmcp=warn`: one line per request with its method, status and chosen
+//! language, and each rejected request with both values it compared;
+//! `RUST_LOG=debug` adds each negotiation and rmcp's own messages).
 //!
 //! Over HTTP no client holds a connection forever (`mcp_lang_reference::serve::HttpLimits`):
 //! a request head must arrive within `--header-timeout` seconds (default 10;
@@ -40,8 +45,9 @@ pub struct ServeArgs {
     /// Serve one client on stdin/stdout.
     #[arg(long, group = "transport")]
     pub stdio: bool,
-    /// Serve Streamable HTTP on this address (the endpoint is /mcp), e.g. 127.0.0.1:8080.
-    #[arg(long, value_name = "ADDR", group = "transport")]
+    /// Serve Streamable HTTP on this address (the endpoint is /mcp): a port
+    /// (8080, on 127.0.0.1), HOST:PORT (localhost:8080, 0.0.0.0:8080) or [IPv6]:PORT.
+    #[arg(long, value_name = "ADDR", group = "transport", value_parser = http_address)]
     pub http: Option<SocketAddr>,
     /// HTTP only: keep rmcp's legacy sessions (Mcp-Session-Id, SSE responses)
     /// instead of stateless JSON responses.
@@ -49,8 +55,7 @@ pub struct ServeArgs {
     pub sessions: bool,
     /// Add the fixtures of the official MCP conformance suite (its `test_*`
     /// tools and prompts, `test://` resources, logging, completions and
-    /// resource subscriptions; `mcp_lang_reference::fixtures`). Not SEP-2792;
-    /// off by default.
+    /// resource subscriptions). Not SEP-2792; off by default.
     #[arg(long)]
     pub conformance_fixtures: bool,
     /// HTTP only: close a connection whose request head (the request line and
@@ -67,12 +72,12 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N", conflicts_with = "stdio", value_parser = clap::value_parser!(u32).range(1..), default_value = "256")]
     pub max_connections: u32,
     /// Break one SEP-2792 rule on purpose, for testing the conformance suite
-    /// (`mcp_lang_conformance::faults`; an unknown name lists the known ones).
+    /// (`mcp-lang conformance --list` lists the names).
     /// With `--stdio`, an HTTP-only fault is refused (exit status 1).
     #[arg(long, value_name = "NAME", conflicts_with = "latitude")]
     pub fault: Option<Fault>,
     /// Take one liberty the SEP gives, for testing that the conformance suite
-    /// passes it (`mcp_lang_conformance::faults::Latitude`).
+    /// passes it (`mcp-lang conformance --list` lists the names).
     #[arg(long, value_name = "NAME")]
     pub latitude: Option<Latitude>,
 }
@@ -88,6 +93,47 @@ fn seconds(text: &str) -> Result<Duration, String> {
     Duration::try_from_secs_f64(secs).map_err(|e| format!("`{text}`: {e}"))
 }
 
+/// An address to listen on: a bare port (on 127.0.0.1), `localhost:PORT`,
+/// `IP:PORT` or `[IPv6]:PORT`; an `http://` in front and a `/` or `/mcp`
+/// after are forgiven.
+fn http_address(text: &str) -> Result<SocketAddr, String> {
+    let wanted = || {
+        format!(
+            "`{text}` is not an address to listen on: give a port (8080), HOST:PORT \
+             (127.0.0.1:8080, localhost:8080, 0.0.0.0:8080) or [IPv6]:PORT ([::1]:8080)"
+        )
+    };
+    let bare = text.trim();
+    let bare = bare.strip_prefix("http://").unwrap_or(bare);
+    let bare = bare.strip_suffix("/mcp").unwrap_or(bare);
+    let bare = bare.strip_suffix('/').unwrap_or(bare);
+    if let Ok(port) = bare.parse::<u16>() {
+        return Ok(SocketAddr::from(([127, 0, 0, 1], port)));
+    }
+    if let Some(port) = bare.strip_prefix("localhost:") {
+        let port = port.parse::<u16>().map_err(|_| wanted())?;
+        return Ok(SocketAddr::from(([127, 0, 0, 1], port)));
+    }
+    bare.parse().map_err(|_| wanted())
+}
+
+/// What a failed bind means, with the address it was for.
+fn bind_error(addr: SocketAddr, error: &std::io::Error) -> String {
+    let hint = match error.kind() {
+        std::io::ErrorKind::AddrInUse => {
+            "; another program listens there: stop it or pick another port, e.g. --http 8081"
+        }
+        std::io::ErrorKind::PermissionDenied => {
+            "; ports below 1024 need privileges: pick one above, e.g. --http 8080"
+        }
+        std::io::ErrorKind::AddrNotAvailable => {
+            "; this machine has no such address: try 127.0.0.1 or 0.0.0.0"
+        }
+        _ => "",
+    };
+    format!("cannot listen on {addr}: {error}{hint}")
+}
+
 impl ServeArgs {
     /// The connection limits the flags ask for.
     fn limits(&self) -> HttpLimits {
@@ -98,9 +144,13 @@ impl ServeArgs {
     }
 }
 
+/// The log filter when `RUST_LOG` is not set: a line per request, and rmcp's
+/// own messages only when they are warnings.
+pub const DEFAULT_LOG_FILTER: &str = "info,rmcp=warn";
+
 fn init_logging() {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(DEFAULT_LOG_FILTER));
     // Colours only for a terminal: a log piped to a file or a test stays plain text.
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let _ = tracing_subscriber::fmt()
@@ -149,14 +199,16 @@ pub fn run(args: &ServeArgs) -> ExitCode {
                     let http = spawn_router_with(addr, limits, move |cancel| {
                         fault::http_router(server, mode, cancel, Some(alteration))
                     })
-                    .await?;
+                    .await
+                    .map_err(|e| bind_error(addr, &e))?;
                     tracing::warn!(url = %http.url(), %alteration, "serving Streamable HTTP altered");
                     http.wait().await?;
                     return Ok(());
                 }
                 let http =
                     spawn_router_with(addr, limits, move |cancel| http_router(server, mode, cancel))
-                        .await?;
+                        .await
+                        .map_err(|e| bind_error(addr, &e))?;
                 tracing::info!(url = %http.url(), ?mode, ?limits, "serving Streamable HTTP");
                 http.wait().await?;
                 Ok(())
@@ -198,6 +250,41 @@ mod tests {
             Command::Serve(args) => Ok(args),
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn an_address_can_be_a_port_or_localhost() {
+        let addr = |text: &str| serve_args(&["--http", text]).map(|a| a.http);
+        let local = Some(SocketAddr::from(([127, 0, 0, 1], 8080)));
+        for text in [
+            "8080",
+            "localhost:8080",
+            "127.0.0.1:8080",
+            "http://localhost:8080/mcp",
+        ] {
+            assert_eq!(addr(text).unwrap(), local, "{text}");
+        }
+        assert_eq!(
+            addr("[::1]:8080").unwrap(),
+            Some("[::1]:8080".parse().unwrap())
+        );
+        for bad in ["", "localhost", "example:80", "99999", "localhost:x"] {
+            let error = addr(bad).unwrap_err().to_string();
+            assert!(error.contains("(127.0.0.1:8080, localhost:8080"), "{error}");
+        }
+    }
+
+    #[test]
+    fn a_bind_error_names_the_address() {
+        let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = taken.local_addr().unwrap();
+        let error = std::net::TcpListener::bind(addr).unwrap_err();
+        let message = bind_error(addr, &error);
+        assert!(
+            message.starts_with(&format!("cannot listen on {addr}: ")),
+            "{message}"
+        );
+        assert!(message.contains("--http 8081"), "{message}");
     }
 
     #[test]

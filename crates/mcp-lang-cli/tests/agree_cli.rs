@@ -20,7 +20,7 @@ fn case_differences_are_a_mismatch_with_exit_status_1() {
     assert_eq!(code, 1);
     assert_eq!(
         out,
-        "mismatch: _meta value \"en-US\" does not agree with field line 1 \"en-us\" (first difference at byte 3)\n"
+        "mismatch: _meta value \"en-US\" does not agree with field line 1 \"en-us\" (first difference at byte 4)\n"
     );
 }
 

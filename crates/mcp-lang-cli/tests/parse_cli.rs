@@ -42,7 +42,8 @@ fn malformed_value_shows_a_caret_under_the_offset() {
         let lines: Vec<&str> = err.lines().collect();
         assert!(
             lines[0].starts_with(&format!(
-                "malformed Accept-Language: at byte {offset}: expected "
+                "malformed Accept-Language: at byte {}: expected ",
+                offset + 1
             )),
             "{err}"
         );
@@ -58,7 +59,7 @@ fn tag_and_content_language_and_extended() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         text(&out.stderr),
-        "malformed language tag: at byte 9: expected subtag\n  de-419-DE\n           ^\n"
+        "malformed language tag: at byte 10: expected subtag\n  de-419-DE\n           ^\n"
     );
 
     let out = mcp_lang(&["parse", "--content-language", "mi, en"]);

@@ -8,6 +8,10 @@
 //! loopback behind the SEP-2792 tower layer and prints the status and the
 //! language headers. Nothing is scripted on the server side.
 //!
+//! It is written for a person: a few screens, at most [`WIDTH`] columns,
+//! tables where several requests are compared, and a closing section that
+//! says what to run next.
+//!
 //! ```no_run
 //! # async fn example() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
 //! mcp_lang_reference::demo::run(&mut std::io::stdout()).await?;
@@ -96,15 +100,106 @@ fn meta(preference: Option<&str>) -> Value {
     }
 }
 
-fn reported(response: &Value) -> String {
-    let value = response["result"]["_meta"][CONTENT_LANGUAGE_KEY]
+/// The widest line the demo prints, in terminal columns.
+pub const WIDTH: usize = 100;
+
+/// How many terminal columns `text` takes: two for East Asian wide and
+/// fullwidth characters, none for combining marks and controls, one for the
+/// rest (enough for the languages of the reference server's catalogs).
+///
+/// ```
+/// use mcp_lang_reference::demo::display_width;
+/// assert_eq!(display_width("Météo"), 5);
+/// assert_eq!(display_width("現在の天気"), 10);
+/// ```
+pub fn display_width(text: &str) -> usize {
+    text.chars()
+        .map(|c| match u32::from(c) {
+            0..0x20 | 0x7f..0xa0 | 0x300..0x370 | 0x200b..0x2010 => 0,
+            0x1100..0x1160
+            | 0x2e80..0xa4d0
+            | 0xac00..0xd7a4
+            | 0xf900..0xfb00
+            | 0xfe30..0xfe50
+            | 0xff00..0xff61
+            | 0xffe0..0xffe7
+            | 0x1f300..0x1fb00
+            | 0x20000..0x3fffe => 2,
+            _ => 1,
+        })
+        .sum()
+}
+
+/// `text` cut to at most `width` columns, with `…` where it was cut.
+fn fit(text: &str, width: usize) -> String {
+    if display_width(text) <= width {
+        return text.to_owned();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for c in text.chars() {
+        let w = display_width(c.encode_utf8(&mut [0; 4]));
+        if used + w + 1 > width {
+            break;
+        }
+        used += w;
+        out.push(c);
+    }
+    out.push('…');
+    out
+}
+
+/// `text` in lines of at most `width` columns, broken at spaces.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = vec![String::new()];
+    for word in text.split(' ') {
+        let Some(line) = lines.last_mut() else { break };
+        if !line.is_empty() && display_width(line) + 1 + display_width(word) > width {
+            lines.push(word.to_owned());
+        } else {
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(word);
+        }
+    }
+    lines
+}
+
+/// A JSON string value as the wire has it (quoted), or `-`.
+fn quoted(value: &Value) -> String {
+    value
         .as_str()
-        .or_else(|| response["error"]["data"]["_meta"][CONTENT_LANGUAGE_KEY].as_str());
-    value.map_or_else(|| "(none)".to_owned(), |v| format!("{v:?}"))
+        .map_or_else(|| "-".to_owned(), |s| format!("\"{s}\""))
+}
+
+fn reported(response: &Value) -> String {
+    quoted(
+        response["result"]["_meta"]
+            .get(CONTENT_LANGUAGE_KEY)
+            .or_else(|| response["error"]["data"]["_meta"].get(CONTENT_LANGUAGE_KEY))
+            .unwrap_or(&Value::Null),
+    )
 }
 
 fn show(preference: Option<&str>) -> String {
-    preference.map_or_else(|| "(omitted)".to_owned(), |p| format!("{p:?}"))
+    preference.map_or_else(|| "(omitted)".to_owned(), |p| format!("\"{p}\""))
+}
+
+fn title_of(response: &Value, name: &str) -> String {
+    response["result"]["tools"]
+        .as_array()
+        .and_then(|tools| tools.iter().find(|t| t["name"] == name))
+        .and_then(|t| t["title"].as_str())
+        .unwrap_or("-")
+        .to_owned()
+}
+
+fn names(response: &Value) -> Vec<Value> {
+    response["result"]["tools"]
+        .as_array()
+        .map(|t| t.iter().map(|t| t["name"].clone()).collect())
+        .unwrap_or_default()
 }
 
 struct Story<'w> {
@@ -112,30 +207,54 @@ struct Story<'w> {
 }
 
 impl Story<'_> {
+    /// One line, cut to [`WIDTH`] columns.
     fn line(&mut self, text: impl AsRef<str>) -> DemoResult {
-        writeln!(self.out, "{}", text.as_ref())?;
+        writeln!(self.out, "{}", fit(text.as_ref(), WIDTH))?;
         Ok(())
     }
 
     fn chapter(&mut self, number: u32, title: &str) -> DemoResult {
         self.line("")?;
-        self.line(format!(
-            "── {number}. {title} ─────────────────────────────"
-        ))
+        let head = format!("── {number}. {title} ");
+        let rule = 84usize.saturating_sub(display_width(&head)).max(3);
+        self.line(format!("{head}{}", "─".repeat(rule)))
     }
 
-    fn tools(&mut self, response: &Value) -> DemoResult {
-        if let Some(tools) = response["result"]["tools"].as_array() {
-            for tool in tools {
-                self.line(format!(
-                    "       {:<24} title: {}",
-                    tool["name"].as_str().unwrap_or("?"),
-                    tool["title"].as_str().unwrap_or("?")
-                ))?;
+    /// Rows as columns padded to their widest cell (the first row is the
+    /// header); the last column is cut if the table would be too wide.
+    fn table(&mut self, rows: &[Vec<String>]) -> DemoResult {
+        let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
+        let mut widths: Vec<usize> = (0..columns)
+            .map(|i| {
+                rows.iter()
+                    .filter_map(|r| r.get(i))
+                    .map(|c| display_width(c))
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        let indent = 3;
+        let total: usize = indent + widths.iter().sum::<usize>() + 2 * columns.saturating_sub(1);
+        if let Some(last) = widths.last_mut() {
+            *last = last.saturating_sub(total.saturating_sub(WIDTH));
+        }
+        for row in rows {
+            let mut line = " ".repeat(indent);
+            for (i, cell) in row.iter().enumerate() {
+                let cell = fit(cell, widths[i]);
+                line.push_str(&cell);
+                if i + 1 < row.len() {
+                    line.push_str(&" ".repeat(widths[i] - display_width(&cell) + 2));
+                }
             }
+            self.line(line.trim_end())?;
         }
         Ok(())
     }
+}
+
+fn cells<const N: usize>(cells: [&str; N]) -> Vec<String> {
+    cells.iter().map(|c| (*c).to_owned()).collect()
 }
 
 /// Runs the whole story, writing it to `out`.
@@ -155,15 +274,23 @@ impl Story<'_> {
 pub async fn run(out: &mut dyn Write) -> DemoResult {
     let mut story = Story { out };
     let server = ReferenceServer::new()?;
-    story.line("SEP-2792 per-request user language preference: the mcp-lang reference server")?;
+    story.line(
+        "SEP-2792, per-request user language preference, shown by the mcp-lang reference server",
+    )?;
     story.line(format!(
-        "Supported languages: {} (default {}); the preference travels in _meta {ACCEPT_LANGUAGE_KEY:?}.",
+        "It speaks {} (default {}). A client sends its preference (an Accept-Language",
         server
             .languages()
             .supported()
             .collect::<Vec<_>>()
             .join(", "),
         server.languages().default_tag()
+    ))?;
+    story.line(format!(
+        "value) in params._meta[\"{ACCEPT_LANGUAGE_KEY}\"] of each request;"
+    ))?;
+    story.line(format!(
+        "the server says which language it used in _meta[\"{CONTENT_LANGUAGE_KEY}\"]."
     ))?;
 
     // stdio: the server's own transport over an in-memory pipe.
@@ -196,76 +323,127 @@ pub async fn run(out: &mut dyn Write) -> DemoResult {
         .send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
         .await?;
 
+    discovery(&mut story, &mut stdio, &init.response).await?;
+    per_request(&mut story, &mut stdio).await?;
+    elicitation_and_progress(&mut story, &mut stdio).await?;
+    arguments_and_errors(&mut story, &mut stdio).await?;
+    http_part(&mut story, server).await?;
+
+    story.chapter(8, "What to run next")?;
+    story.table(&[
+        cells([
+            "mcp-lang serve --http 8080",
+            "this server, for your own client",
+        ]),
+        cells([
+            "mcp-lang conformance --url URL",
+            "test a server (or --stdio CMD) against SEP-2792",
+        ]),
+        cells([
+            "mcp-lang negotiate --supported 'en, fr' 'fr-CA'",
+            "which language a server picks, and why",
+        ]),
+        cells(["mcp-lang --help", "every command, each with examples"]),
+    ])?;
+    story
+        .line("Every message above was produced by the reference server; nothing was scripted.")?;
+    Ok(())
+}
+
+/// Chapter 1: the same list in three languages, as one table.
+async fn discovery(story: &mut Story<'_>, stdio: &mut LineClient, init: &Value) -> DemoResult {
     story.chapter(
         1,
-        "Localized discovery over stdio: titles change, names do not",
+        "Discovery over stdio: titles follow the language, names do not",
     )?;
-    story.line(format!(
-        "   initialize with acceptLanguage \"ga\" → serverInfo name {} title {} (contentLanguage {})",
-        init.response["result"]["serverInfo"]["name"],
-        init.response["result"]["serverInfo"]["title"],
-        reported(&init.response)
-    ))?;
-    let mut names: Option<Vec<Value>> = None;
-    for preference in ["fr-CA,fr;q=0.9,en;q=0.5", "de", "ja"] {
+    let preferences = ["fr-CA,fr;q=0.9,en;q=0.5", "de", "ja"];
+    let mut lists = Vec::new();
+    for preference in preferences {
         let outcome = stdio
             .request("tools/list", json!({"_meta": meta(Some(preference))}), "")
             .await?;
-        let result = &outcome.response["result"];
-        story.line(format!(
-            "   → tools/list  acceptLanguage {preference:?}\n   ← contentLanguage {}  ttlMs {}  cacheScope {}",
-            reported(&outcome.response),
-            result["ttlMs"],
-            result["cacheScope"]
-        ))?;
-        story.tools(&outcome.response)?;
-        let these: Vec<Value> = result["tools"]
-            .as_array()
-            .map(|t| t.iter().map(|t| t["name"].clone()).collect())
-            .unwrap_or_default();
-        if names.get_or_insert_with(|| these.clone()) != &these {
-            return Err(failure("tool names changed with the language"));
-        }
+        lists.push(outcome.response);
     }
-
-    story.chapter(
-        2,
-        "An unmatched preference falls back to the default, without error",
+    let first = names(&lists[0]);
+    if first.is_empty() || lists.iter().any(|l| names(l) != first) {
+        return Err(failure("tool names changed with the language"));
+    }
+    story.line(
+        "   tools/list, three times on one connection; the columns are the languages reported:",
     )?;
-    for preference in ["tlh, x-klingon;q=0.5", "*;q=0", "fr;;q=2 (malformed)"] {
-        let raw = preference.trim_end_matches(" (malformed)");
+    let mut header = vec!["acceptLanguage →".to_owned()];
+    header.extend(preferences.iter().map(|p| format!("\"{p}\"")));
+    let mut reported_row = vec!["contentLanguage ←".to_owned()];
+    reported_row.extend(lists.iter().map(reported));
+    let mut rows = vec![header, reported_row];
+    for name in &first {
+        let name = name.as_str().unwrap_or("-");
+        let mut row = vec![name.to_owned()];
+        row.extend(lists.iter().map(|l| title_of(l, name)));
+        rows.push(row);
+    }
+    story.table(&rows)?;
+    story.line(format!(
+        "   \"fr-CA,fr;q=0.9,en;q=0.5\" puts Canadian French first: contentLanguage {}.",
+        reported(&lists[0])
+    ))?;
+    let result = &lists[0]["result"];
+    story.line(format!(
+        "   Each list has ttlMs {} and cacheScope {}: a client may reuse it, per language.",
+        result["ttlMs"],
+        quoted(&result["cacheScope"])
+    ))?;
+    story.line(format!(
+        "   initialize in \"ga\" → contentLanguage {}, serverInfo title {}",
+        reported(init),
+        quoted(&init["result"]["serverInfo"]["title"]),
+    ))?;
+    story.line(format!(
+        "     (its name, {}, is the same in every language)",
+        quoted(&init["result"]["serverInfo"]["name"]),
+    ))
+}
+
+/// Chapter 2: the preference is per request, and falls back without error.
+async fn per_request(story: &mut Story<'_>, stdio: &mut LineClient) -> DemoResult {
+    story.chapter(2, "Per request on one connection, and never an error")?;
+    let cases: [(Option<&str>, &str); 6] = [
+        (Some("de"), ""),
+        (None, "no preference: the default"),
+        (Some("ja"), ""),
+        (
+            Some("tlh, x-klingon;q=0.5"),
+            "nothing supported: the default",
+        ),
+        (Some("*;q=0"), "everything refused: still the default"),
+        (Some("fr;;q=2"), "malformed: ignored, the default"),
+    ];
+    let mut rows = vec![cells([
+        "acceptLanguage",
+        "contentLanguage",
+        "weather_current",
+        "",
+    ])];
+    for (preference, why) in cases {
         let outcome = stdio
-            .request("tools/list", json!({"_meta": meta(Some(raw))}), "")
+            .request("tools/list", json!({"_meta": meta(preference)}), "")
             .await?;
         if outcome.response.get("error").is_some() {
             return Err(failure("an unmatched preference produced an error"));
         }
-        story.line(format!(
-            "   acceptLanguage {preference:?} → contentLanguage {} (a result, not an error)",
-            reported(&outcome.response)
-        ))?;
-    }
-
-    story.chapter(
-        3,
-        "The preference is per request: change it or omit it on one connection",
-    )?;
-    for preference in [Some("de"), None, Some("ja"), None] {
-        let outcome = stdio
-            .request("tools/list", json!({"_meta": meta(preference)}), "")
-            .await?;
-        story.line(format!(
-            "   acceptLanguage {:<12} → contentLanguage {:<7} weather_current title {}",
+        rows.push(vec![
             show(preference),
             reported(&outcome.response),
-            outcome.response["result"]["tools"][0]["title"]
-        ))?;
+            title_of(&outcome.response, "weather_current"),
+            why.to_owned(),
+        ]);
     }
+    story.table(&rows)
+}
 
-    story.chapter(
-        4,
-        "Elicitation in the request's language, with a stable property key",
-    )?;
+/// Chapter 3: server-to-client messages in the request's language.
+async fn elicitation_and_progress(story: &mut Story<'_>, stdio: &mut LineClient) -> DemoResult {
+    story.chapter(3, "Elicitation and progress speak the request's language")?;
     let outcome = stdio
         .request(
             "tools/call",
@@ -273,27 +451,32 @@ pub async fn run(out: &mut dyn Write) -> DemoResult {
             "ada@example.org",
         )
         .await?;
-    for message in &outcome.during {
-        if message["method"] == "elicitation/create" {
-            let params = &message["params"];
-            let email = &params["requestedSchema"]["properties"]["email"];
-            story.line(format!(
-                "   ← elicitation/create (params._meta contentLanguage {})\n       message: {}\n       property key \"email\" (type {}, format {}): title {}, description {}",
-                params["_meta"][CONTENT_LANGUAGE_KEY], params["message"], email["type"], email["format"], email["title"], email["description"]
-            ))?;
-        }
-    }
+    story.line("   tools/call send_confirmation, acceptLanguage \"de\":")?;
+    let Some(elicit) = outcome
+        .during
+        .iter()
+        .find(|m| m["method"] == "elicitation/create")
+    else {
+        return Err(failure("send_confirmation asked nothing"));
+    };
+    let params = &elicit["params"];
+    let email = &params["requestedSchema"]["properties"]["email"];
     story.line(format!(
-        "   → answered {{\"email\": \"ada@example.org\"}}; ← tool result {} (contentLanguage {})",
-        outcome.response["result"]["content"][0]["text"],
+        "   ← elicitation/create {} (contentLanguage {})",
+        quoted(&params["message"]),
+        quoted(&params["_meta"][CONTENT_LANGUAGE_KEY])
+    ))?;
+    story.line(format!(
+        "     field \"email\" titled {}: the key stays, the label is translated",
+        quoted(&email["title"])
+    ))?;
+    story.line(format!(
+        "   → {{\"email\": \"ada@example.org\"}}   ← {} (contentLanguage {})",
+        quoted(&outcome.response["result"]["content"][0]["text"]),
         reported(&outcome.response)
     ))?;
-    story.line("   (protocol 2026-07-28 peers get the SEP's input_required result instead: see the HTTP part)")?;
+    story.line("     (a tool's output is for the model: the server leaves it in English)")?;
 
-    story.chapter(
-        5,
-        "Progress messages in the request's language, tokens untouched",
-    )?;
     let outcome = stdio
         .request(
             "tools/call",
@@ -301,31 +484,34 @@ pub async fn run(out: &mut dyn Write) -> DemoResult {
             "",
         )
         .await?;
+    story
+        .line("   tools/call prepare_report, acceptLanguage \"ja\", progressToken \"report-1\":")?;
+    let mut rows = vec![cells(["progress", "message", "contentLanguage"])];
     for message in outcome
         .during
         .iter()
         .filter(|m| m["method"] == "notifications/progress")
     {
         let params = &message["params"];
-        story.line(format!(
-            "   ← progress token {} {}/{}: {}  (contentLanguage {})",
-            params["progressToken"],
-            params["progress"],
-            params["total"],
-            params["message"],
-            params["_meta"][CONTENT_LANGUAGE_KEY]
-        ))?;
+        rows.push(vec![
+            format!(
+                "{}/{}",
+                params["progress"].as_f64().unwrap_or(0.0),
+                params["total"].as_f64().unwrap_or(0.0)
+            ),
+            params["message"].as_str().unwrap_or("-").to_owned(),
+            quoted(&params["_meta"][CONTENT_LANGUAGE_KEY]),
+        ]);
     }
-    story.line(format!(
-        "   ← result: {} (contentLanguage {}: tool output is model-facing, left in English)",
-        outcome.response["result"]["content"][0]["text"],
-        reported(&outcome.response)
-    ))?;
+    if rows.len() < 2 {
+        return Err(failure("prepare_report reported no progress"));
+    }
+    story.table(&rows)
+}
 
-    story.chapter(
-        6,
-        "An explicit language argument wins for the content it controls",
-    )?;
+/// Chapter 4: an explicit argument wins; errors are localized.
+async fn arguments_and_errors(story: &mut Story<'_>, stdio: &mut LineClient) -> DemoResult {
+    story.chapter(4, "An explicit argument wins; errors are localized too")?;
     let outcome = stdio
         .request(
             "tools/call",
@@ -333,17 +519,48 @@ pub async fn run(out: &mut dyn Write) -> DemoResult {
             "",
         )
         .await?;
+    story.line(
+        "   get_official_document with the argument language \"ga\", acceptLanguage \"en\":",
+    )?;
     story.line(format!(
-        "   acceptLanguage \"en\", argument language \"ga\" → contentLanguage {}\n       {}",
-        reported(&outcome.response),
-        outcome.response["result"]["content"][0]["text"]
+        "   ← contentLanguage {}, the document in Irish:",
+        reported(&outcome.response)
     ))?;
-
-    http_part(&mut story, server).await?;
-    story.line("")?;
-    story
-        .line("Every message above was produced by the reference server; nothing was scripted.")?;
-    Ok(())
+    let text = quoted(&outcome.response["result"]["content"][0]["text"]);
+    for line in wrap(&text, WIDTH - 5) {
+        story.line(format!("     {line}"))?;
+    }
+    let outcome = stdio
+        .request(
+            "tools/call",
+            json!({"name": "weather_current", "arguments": {"city": "Atlantis"}, "_meta": meta(Some("fr"))}),
+            "",
+        )
+        .await?;
+    story.line("   weather_current {\"city\": \"Atlantis\"}, acceptLanguage \"fr\":")?;
+    story.line(format!(
+        "   ← tool error {} (contentLanguage {})",
+        quoted(&outcome.response["result"]["content"][0]["text"]),
+        reported(&outcome.response)
+    ))?;
+    let outcome = stdio
+        .request(
+            "tools/call",
+            json!({"name": "no_such_tool", "arguments": {}, "_meta": meta(Some("de"))}),
+            "",
+        )
+        .await?;
+    let error = &outcome.response["error"];
+    if error.is_null() {
+        return Err(failure("an unknown tool was not an error"));
+    }
+    story.line("   tools/call no_such_tool, acceptLanguage \"de\":")?;
+    story.line(format!(
+        "   ← JSON-RPC error {} {} (contentLanguage {})",
+        error["code"],
+        quoted(&error["message"]),
+        reported(&outcome.response)
+    ))
 }
 
 async fn http_part(story: &mut Story<'_>, server: ReferenceServer) -> DemoResult {
@@ -355,78 +572,120 @@ async fn http_part(story: &mut Story<'_>, server: ReferenceServer) -> DemoResult
     .await?;
     let addr = http.local_addr();
     story.chapter(
-        7,
+        5,
         &format!(
-            "Streamable HTTP: {} behind the SEP-2792 tower layer",
+            "Streamable HTTP ({}): headers mirror _meta, caches split",
             http.url()
         ),
     )?;
-    let version = [("MCP-Protocol-Version", LEGACY)];
+    let version = ("MCP-Protocol-Version", LEGACY);
     let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": LEGACY, "capabilities": {},
         "clientInfo": {"name": "mcp-lang-demo", "version": env!("CARGO_PKG_VERSION")}}});
     wire::post(addr, MCP_PATH, &[], &init.to_string()).await?;
-    for preference in ["fr-CA,fr;q=0.9,en;q=0.5", "de", "ja"] {
+    story
+        .line("   The same tools/list (HTTP 200 each time) in two languages, then with the header stripped:")?;
+    let mut rows = vec![cells([
+        "Accept-Language",
+        "_meta",
+        "Content-Language",
+        "Vary",
+        "Cache-Control",
+        "ttlMs",
+    ])];
+    let mut languages = Vec::new();
+    for (header, preference) in [(Some("fr"), "fr"), (Some("de"), "de"), (None, "de")] {
         let body = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"_meta": meta(Some(preference))}});
-        let exchange = wire::post(
-            addr,
-            MCP_PATH,
-            &[version[0], ("Accept-Language", preference)],
-            &body.to_string(),
-        )
-        .await?;
+        let mut headers = vec![version];
+        headers.extend(header.map(|h| ("Accept-Language", h)));
+        let exchange = wire::post(addr, MCP_PATH, &headers, &body.to_string()).await?;
         let response = exchange.json().unwrap_or(Value::Null);
-        story.line(format!(
-            "   POST Accept-Language: {preference}\n   ← HTTP {}  Content-Language: {}  Vary: {}  (contentLanguage {})",
-            exchange.status,
-            exchange.header_values("content-language").join(" | "),
-            exchange.header_values("vary").join(", "),
-            reported(&response)
-        ))?;
-        story.tools(&response)?;
+        let vary = exchange.header_values("vary").join(", ");
+        if !vary.to_ascii_lowercase().contains("accept-language") {
+            return Err(failure("a localized answer has no Vary: Accept-Language"));
+        }
+        let language = exchange.header_values("content-language").join(", ");
+        languages.push(language.clone());
+        if exchange.status != 200 {
+            return Err(failure(format!(
+                "tools/list over HTTP: {}",
+                exchange.status
+            )));
+        }
+        let cache = exchange.header_values("cache-control").join(", ");
+        rows.push(vec![
+            header.map_or_else(|| "(stripped)".to_owned(), str::to_owned),
+            format!("\"{preference}\""),
+            language,
+            vary,
+            if cache.is_empty() {
+                "-".to_owned()
+            } else {
+                cache
+            },
+            response["result"]["ttlMs"].to_string(),
+        ]);
     }
+    if languages[0] == languages[1] {
+        return Err(failure("two languages got the same Content-Language"));
+    }
+    story.table(&rows)?;
+    story.line(
+        "   Vary: Accept-Language makes a shared cache keep one copy per language, so a German",
+    )?;
+    story.line(
+        "   request never gets the French list; ttlMs says how long a client may reuse each.",
+    )?;
+    story.line(
+        "   With the header stripped a cache cannot see the language, so that answer is private.",
+    )?;
 
-    story.chapter(8, "Exact agreement between _meta and Accept-Language")?;
-    let cases: [(&str, &[&str], &str); 5] = [
+    story.chapter(6, "_meta and Accept-Language must agree exactly")?;
+    let cases: [(&str, &[&str], &str); 4] = [
         ("en-US", &["en-us"], "case differs"),
-        ("en;q=0.9", &["en;q=0.900"], "q spelling differs"),
-        (
-            "en",
-            &["  en "],
-            "surrounding whitespace is not part of the value",
-        ),
+        ("en;q=0.9", &["en;q=0.900"], "q spelled differently"),
+        ("en", &["  en "], "spaces around a line are trimmed"),
         (
             "en-US, en;q=0.9",
             &["en-US", "en;q=0.9"],
-            "two field lines join with \", \"",
+            "two lines join with \", \"",
         ),
-        ("de", &[], "header stripped by an intermediary: tolerated"),
     ];
+    let mut rows = vec![cells(["_meta", "header lines", "answer", "why"])];
     for (meta_value, lines, why) in cases {
         let body = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {"_meta": {ACCEPT_LANGUAGE_KEY: meta_value}}});
-        let mut headers = vec![version[0]];
+        let mut headers = vec![version];
         headers.extend(lines.iter().map(|l| ("Accept-Language", *l)));
         let exchange = wire::post(addr, MCP_PATH, &headers, &body.to_string()).await?;
         let response = exchange.json().unwrap_or(Value::Null);
-        let outcome = match response["error"]["code"].as_i64() {
-            Some(code) => format!("error {code}: {}", response["error"]["message"]),
-            None => format!("contentLanguage {}", reported(&response)),
+        let answer = match response["error"]["code"].as_i64() {
+            Some(code) => format!("{} error {code}", exchange.status),
+            None => format!("{} {}", exchange.status, reported(&response)),
         };
-        let cache = exchange.header_values("cache-control").join(", ");
-        story.line(format!(
-            "   _meta {meta_value:?} + header lines {lines:?} ({why})\n   ← HTTP {} {outcome}{}",
-            exchange.status,
-            if cache.is_empty() {
-                String::new()
-            } else {
-                format!("  Cache-Control: {cache}")
-            }
-        ))?;
+        let expect_mismatch = why.contains("differ");
+        if expect_mismatch != (exchange.status == 400) {
+            return Err(failure(format!(
+                "agreement of {meta_value:?} and {lines:?}: HTTP {}",
+                exchange.status
+            )));
+        }
+        rows.push(vec![
+            format!("\"{meta_value}\""),
+            lines
+                .iter()
+                .map(|l| format!("\"{l}\""))
+                .collect::<Vec<_>>()
+                .join(" + "),
+            answer,
+            why.to_owned(),
+        ]);
     }
+    story.table(&rows)?;
+    story.line("   Error -32020 is HeaderMismatch: the client sent two different preferences.")?;
 
     story.chapter(
-        9,
-        "The SEP's input_required elicitation (protocol 2026-07-28)",
+        7,
+        "Protocol 2026-07-28: elicitation as an input_required result",
     )?;
     let body = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {
     "name": "send_confirmation", "arguments": {},
@@ -449,15 +708,30 @@ async fn http_part(story: &mut Story<'_>, server: ReferenceServer) -> DemoResult
     )
     .await?;
     let response = exchange.json().unwrap_or(Value::Null);
-    let shown = serde_json::to_string_pretty(&response).unwrap_or_default();
+    let result = &response["result"];
+    let Some((key, request)) = result["inputRequests"]
+        .as_object()
+        .and_then(|requests| requests.iter().next())
+    else {
+        return Err(failure("send_confirmation returned no input request"));
+    };
+    let params = &request["params"];
     story.line(format!(
-        "   ← HTTP {}  Content-Language: {}",
+        "   tools/call send_confirmation, Accept-Language: de → HTTP {}, Content-Language: {}",
         exchange.status,
-        exchange.header_values("content-language").join(" | ")
+        exchange.header_values("content-language").join(", ")
     ))?;
-    for line in shown.lines() {
-        story.line(format!("     {line}"))?;
-    }
+    story.line(format!(
+        "   result {} with inputRequests.{key}: {} (contentLanguage {})",
+        quoted(&result["resultType"]),
+        request["method"].as_str().unwrap_or("-"),
+        quoted(&params["_meta"][CONTENT_LANGUAGE_KEY])
+    ))?;
+    story.line(format!(
+        "     message {}; field \"email\" titled {}",
+        quoted(&params["message"]),
+        quoted(&params["requestedSchema"]["properties"]["email"]["title"])
+    ))?;
     http.shutdown().await;
     Ok(())
 }

@@ -11,6 +11,15 @@
 //! handler then finds the same request's HTTP parts in its `RequestContext`
 //! and re-checks agreement as a second line of defence.
 //!
+//! # Logs
+//!
+//! Over HTTP an access log in front of the router writes one `tracing` line per
+//! request at `info`: the HTTP method, the JSON-RPC method, the status, the
+//! `Content-Language` chosen and the time taken. A request refused with
+//! HeaderMismatch is a `warn` line quoting both values it compared (at most 64
+//! bytes of each, escaped). On stdio each request's negotiation is its `info`
+//! line (the method and the language chosen); over HTTP that line is `debug`.
+//!
 //! By default the HTTP server is stateless with JSON responses (rmcp's
 //! `json_response`), as SEP-2575 stateless MCP recommends: each POST is
 //! answered by one JSON body whose `contentLanguage` the layer mirrors into
@@ -46,6 +55,8 @@
 //!
 //! The crate's `tests/serving.rs` runs each of these functions.
 
+#[cfg(feature = "http")]
+mod access;
 #[cfg(feature = "http")]
 mod conn;
 #[cfg(any(feature = "stdio", feature = "http"))]
@@ -266,7 +277,9 @@ where
         config,
     );
     let service = axum::middleware::from_fn(jsonrpc::answer_unreadable_bodies).layer(service);
-    axum::Router::new().nest_service(MCP_PATH, LanguageLayer::new().layer(service))
+    axum::Router::new()
+        .nest_service(MCP_PATH, LanguageLayer::new().layer(service))
+        .layer(axum::middleware::from_fn(access::log_request))
 }
 
 #[cfg(feature = "http")]

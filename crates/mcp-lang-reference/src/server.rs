@@ -303,23 +303,36 @@ impl ReferenceServer {
 
 /// The `tracing` record of one negotiation, for the method it serves. It reads the
 /// negotiation without reading the language: logging is not localizing.
-fn log_negotiation(language: &Language, method: &str) {
+///
+/// On stdio it is the request's line at `info`; over HTTP the access log
+/// (`serve`) writes that line, with the status, so this one is `debug`.
+fn log_negotiation(language: &Language, method: &str, over_http: bool) {
     let request = language.request();
-    tracing::info!(
-        method,
-        preference = log_excerpt(request.raw().unwrap_or("-")),
-        preference_len = request.raw().map_or(0, str::len),
-        kind = ?request.preference(),
-        selected = request.tag(),
-        reason = %request.reason(),
-        "negotiated"
-    );
+    macro_rules! record {
+        ($level:ident) => {
+            tracing::$level!(
+                method,
+                preference = log_excerpt(request.raw().unwrap_or("-")),
+                preference_len = request.raw().map_or(0, str::len),
+                kind = ?request.preference(),
+                selected = request.tag(),
+                reason = %request.reason(),
+                "negotiated"
+            )
+        };
+    }
+    if over_http {
+        record!(debug);
+    } else {
+        record!(info);
+    }
 }
 
 /// The request's language, logged with the method it serves.
 fn language(context: &RequestContext<RoleServer>, method: &str) -> Result<Language, ErrorData> {
     let language = Language::of(context)?;
-    log_negotiation(&language, method);
+    let over_http = context.extensions.get::<http::request::Parts>().is_some();
+    log_negotiation(&language, method, over_http);
     Ok(language)
 }
 

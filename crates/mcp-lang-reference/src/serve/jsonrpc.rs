@@ -220,9 +220,14 @@ pub(crate) async fn answer_unreadable_bodies(
             return (StatusCode::BAD_REQUEST, headers, body).into_response();
         }
     };
-    let response = next
+    let mut response = next
         .run(Request::from_parts(parts, Body::from(bytes.clone())))
         .await;
+    // For the access log (`access::log_request`): the method this answers.
+    #[cfg(feature = "http")]
+    if let Some(method) = super::access::RpcMethod::of(&bytes) {
+        response.extensions_mut().insert(method);
+    }
     if response.status() != StatusCode::UNSUPPORTED_MEDIA_TYPE {
         return response;
     }
