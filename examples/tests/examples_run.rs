@@ -91,7 +91,7 @@ fn conformance(url: String, profile: &str, protocol: &str) -> mcp_lang_conforman
     use mcp_lang_conformance::run::{Config, Target, run};
     let mut config = Config::new(Target::Url(url));
     config.profile = Some(Profile::from_toml(profile).expect("profile"));
-    config.protocol = protocol.to_owned();
+    config.protocol = Some(protocol.to_owned());
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
