@@ -54,6 +54,20 @@ use mcp_lang_conformance::faults::{Alteration, Fault, Latitude};
 use mcp_lang_conformance::report::{Report, RunError};
 use mcp_lang_conformance::{Config, Format, Needs, Profile, Target, run as run_suite};
 
+/// The exit statuses' text, as a literal for `concat!`.
+macro_rules! exit_statuses {
+    () => {
+        "\
+Exit statuses:
+  0  passed: every scenario that could run passed (each skip says why)
+  1  failed: a scenario failed (or, with --strict, warned); each row names the rule, what was seen and the SEP sentence
+  2  could not test: unreachable, not MCP, no protocol version in common, the stdio server exited, or a bad profile; the report says why and what was tried
+  3  inconclusive: discovery found no supported language besides the default; pass --profile FILE or --supported TAGS --default TAG
+  4  not participating: no answer carried contentLanguage and the display text never changed (the server ignores SEP-2792, which it may)"
+    };
+}
+use exit_statuses;
+
 /// What each exit status of `mcp-lang conformance` means (printed by
 /// `--help`).
 ///
@@ -64,13 +78,22 @@ use mcp_lang_conformance::{Config, Format, Needs, Profile, Target, run as run_su
 ///     assert!(EXIT_STATUSES.contains(&format!("  {status}  ")));
 /// }
 /// ```
-pub const EXIT_STATUSES: &str = "\
-Exit statuses:
-  0  passed: every scenario that could run passed (each skip says why)
-  1  failed: a scenario failed (or, with --strict, warned); each row names the rule, what was seen and the SEP sentence
-  2  could not test: unreachable, not MCP, no protocol version in common, the stdio server exited, or a bad profile; the report says why and what was tried
-  3  inconclusive: discovery found no supported language besides the default; pass --profile FILE or --supported TAGS --default TAG
-  4  not participating: no answer carried contentLanguage and the display text never changed (the server ignores SEP-2792, which it may)";
+pub const EXIT_STATUSES: &str = exit_statuses!();
+
+/// What `mcp-lang conformance --help` ends with: examples, then [`EXIT_STATUSES`].
+pub(crate) const AFTER_HELP: &str = concat!(
+    "\
+Examples:
+  mcp-lang conformance                                   the embedded reference server
+  mcp-lang conformance --url http://127.0.0.1:8080/mcp   a Streamable HTTP server
+  mcp-lang conformance --stdio 'node server.js' --supported 'en, fr' --default en
+  mcp-lang conformance --url http://127.0.0.1:8080/mcp --format junit --strict
+  mcp-lang conformance --list                            every scenario and the SEP sentence it checks
+  mcp-lang conformance --self-test --embedded            check the suite catches every fault
+
+",
+    exit_statuses!()
+);
 
 /// Splits comma lists that [`ConformanceArgs`] took apart at commas: each
 /// piece trimmed of the spaces around it, empty pieces dropped (`'en, fr'`
@@ -86,7 +109,6 @@ fn trimmed(values: &[String]) -> Vec<String> {
 
 /// Arguments of `mcp-lang conformance`.
 #[derive(Debug, Args)]
-#[command(after_help = EXIT_STATUSES)]
 pub struct ConformanceArgs {
     /// Test the Streamable HTTP endpoint at this URL (http://host:port/path).
     #[arg(long, value_name = "URL", conflicts_with = "stdio")]

@@ -71,7 +71,7 @@ pub enum Command {
     #[command(after_help = DEMO_EXAMPLES)]
     Demo(demo::DemoArgs),
     /// Run the SEP-2792 conformance suite against a server (default: the reference server).
-    #[command(after_help = CONFORMANCE_EXAMPLES)]
+    #[command(after_help = conformance::AFTER_HELP)]
     Conformance(conformance::ConformanceArgs),
 }
 
@@ -149,17 +149,6 @@ Example:
 
 It starts the reference server in this process (stdio, and HTTP on a free loopback port),
 talks to it, and prints what comes back. Exit status 1 if a behaviour it shows does not hold.";
-
-const CONFORMANCE_EXAMPLES: &str = "\
-Examples:
-  mcp-lang conformance                                   the embedded reference server
-  mcp-lang conformance --url http://127.0.0.1:8080/mcp   a Streamable HTTP server
-  mcp-lang conformance --stdio 'node server.js' --supported en,fr --default en
-  mcp-lang conformance --list                            every scenario and the SEP sentence it checks
-  mcp-lang conformance --self-test --embedded            check the suite catches every fault
-
-Exit status: 0 passed, 1 failed, 2 the target could not be tested, 3 inconclusive (pass
---supported/--default), 4 the server does not take part in SEP-2792.";
 
 /// One item of a comma-separated list flag, such as `--supported 'en, fr'`:
 /// the spaces and tabs around it are dropped; an empty item is refused.
