@@ -470,8 +470,11 @@ fn every_message(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 let mut checked = 0usize;
                 // The progress tool with a progress token: its notifications
                 // (progress, and any log message it sends) and its result.
+                let mut missing = Vec::new();
                 let tool = ctx.profile.progress_tool.clone();
-                if ctx.require_tool(&tool).await.is_ok() {
+                if ctx.require_tool(&tool).await.is_err() {
+                    missing.push(format!("the progress tool {tool:?}"));
+                } else {
                     let call = Call::tool(&tool, json!({})).with_progress();
                     let base = ctx.send(call.clone().preference(default.as_str())).await?;
                     let again = ctx.send(call.clone().preference(default.as_str())).await?;
@@ -485,7 +488,11 @@ fn every_message(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 // The elicitation tool: from 2026-07-28 on an input_required
                 // result, which reports its language in result._meta.
                 let tool = ctx.profile.elicitation_tool.clone();
-                if is_stateless(ctx.protocol()) && ctx.require_tool(&tool).await.is_ok() {
+                if !is_stateless(ctx.protocol()) {
+                    missing.push(format!("an input_required result from {tool:?}, which only protocol 2026-07-28 has"));
+                } else if ctx.require_tool(&tool).await.is_err() {
+                    missing.push(format!("the elicitation tool {tool:?}"));
+                } else {
                     let call = Call::tool(&tool, json!({}));
                     let base = ctx.send(call.clone().preference(default.as_str())).await?;
                     let again = ctx.send(call.clone().preference(default.as_str())).await?;
@@ -507,9 +514,13 @@ fn every_message(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                     }
                 }
                 if checked == 0 {
+                    let why = if missing.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" (not available: {}; name other tools in the profile)", missing.join("; "))
+                    };
                     return Err(Outcome::Skip(format!(
-                        "no message of the progress tool {:?} or the elicitation tool {:?} under {tag:?} was localized or reported a language: nothing to check (name other tools in the profile)",
-                        ctx.profile.progress_tool, ctx.profile.elicitation_tool
+                        "no message the suite provoked under {tag:?} was localized or reported a language: nothing to check{why}"
                     )));
                 }
                 Ok(())
