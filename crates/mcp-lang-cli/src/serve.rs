@@ -46,7 +46,7 @@ pub struct ServeArgs {
     #[arg(long, group = "transport")]
     pub stdio: bool,
     /// Serve Streamable HTTP on this address (the endpoint is /mcp): a port
-    /// (8080, on 127.0.0.1), HOST:PORT (localhost:8080, 0.0.0.0:8080) or [IPv6]:PORT.
+    /// (8080, on 127.0.0.1), HOST:PORT (localhost:8080, 0.0.0.0:8080) or `[IPv6]:PORT`.
     #[arg(long, value_name = "ADDR", group = "transport", value_parser = http_address)]
     pub http: Option<SocketAddr>,
     /// HTTP only: keep rmcp's legacy sessions (Mcp-Session-Id, SSE responses)

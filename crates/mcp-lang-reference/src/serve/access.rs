@@ -11,7 +11,6 @@ use axum::{
     middleware::Next,
     response::Response,
 };
-use bytes::Bytes;
 use serde::Deserialize;
 
 /// The JSON-RPC method of the request a response answers, put in the
@@ -103,11 +102,28 @@ pub(crate) async fn log_request(request: Request, next: Next) -> Response {
         return response;
     }
     // A 400 may be the layer's HeaderMismatch: its JSON-RPC message quotes
-    // both values, bounded and escaped.
+    // both values, bounded and escaped. Only a body of known, small size is
+    // read (the layer's is); any other passes through untouched.
+    let small = http_body::Body::size_hint(response.body())
+        .exact()
+        .is_some_and(|len| len <= ERROR_BODY_LIMIT as u64);
+    if !small {
+        tracing::info!(
+            http = %http_method,
+            method = %method,
+            status = status.as_u16(),
+            language = %language,
+            ms,
+            "request"
+        );
+        return response;
+    }
     let (parts, body) = response.into_parts();
-    let bytes = axum::body::to_bytes(body, ERROR_BODY_LIMIT)
-        .await
-        .unwrap_or_else(|_| Bytes::new());
+    let Ok(bytes) = axum::body::to_bytes(body, ERROR_BODY_LIMIT).await else {
+        // The body failed while being read: nothing is left to answer with.
+        tracing::warn!(http = %http_method, method = %method, status = status.as_u16(), "the error body could not be read");
+        return Response::from_parts(parts, Body::empty());
+    };
     match mismatch_message(&bytes) {
         Some(message) => tracing::warn!(
             http = %http_method,
