@@ -3,7 +3,7 @@
 //
 // Written from RFC 9110 §12.5.4 and §5.6.1, RFC 4647 §2.1, §3.3.1 and §3.4,
 // SEP-2792 and the project's decisions (docs/decisions.md: D1-D5, G1, G2,
-// M1-M9), for the TypeScript SDK test server (sep2792_server.mjs). No
+// M1-M10), for the TypeScript SDK test server (sep2792_server.mjs). No
 // dependency.
 //
 // Run as a script it answers the `mcp-lang match --jsonl` protocol for the
@@ -148,6 +148,31 @@ function truncationCloseness(tag, shared) {
     return 2 * k + (parts.length === k ? 1 : 0);
 }
 
+/**
+ * Whether `tag` has a script subtag (four letters, after the primary subtag
+ * and before any singleton) at a subtag index of `k` or more.
+ */
+function scriptBeyond(tag, k) {
+    const parts = subtags(tag);
+    for (let i = 1; i < parts.length; i += 1) {
+        if (parts[i].length === 1) return false;
+        if (i >= k && /^[a-z]{4}$/.test(parts[i])) return true;
+    }
+    return false;
+}
+
+/**
+ * Whether a truncation match crosses an explicit script subtag (D4): it
+ * stopped at a prefix of closeness / 2 subtags and reached a tag extending
+ * the prefix (an even closeness) rather than equal to it, while the range had
+ * a script subtag the truncation dropped or the tag has one beyond the prefix.
+ * `zh-Hans` reaches `zh` but never `zh-Hant`; `pt-PT` still reaches `pt-BR`.
+ */
+function crossesScript(r, tag, closeness) {
+    const k = Math.floor(closeness / 2);
+    return closeness % 2 === 0 && (scriptBeyond(r, k) || scriptBeyond(tag, k));
+}
+
 const EXACT = 2 ** 30;
 const MORE_SPECIFIC = 2 ** 30 - 1;
 const WILDCARD = 0;
@@ -201,7 +226,7 @@ function score(ranges, tag, star) {
         if (r === '*' || q === 0) return; // M1: q=0 only excludes
         if (truncated !== null && q <= truncated[0]) return;
         const closeness = truncationCloseness(tag, common(r, tag));
-        if (closeness !== null) truncated = [q, position, closeness];
+        if (closeness !== null && !crossesScript(r, tag, closeness)) truncated = [q, position, closeness];
     });
     if (truncated !== null) return truncated;
     if (star !== null) return [star[0], star[1], WILDCARD];

@@ -2,7 +2,7 @@
 negotiation, RFC 4647 lookup and the mirror agreement check.
 
 Written from RFC 9110 §12.5.4 and §5.6.1, RFC 4647 §2.1, §3.3.1 and §3.4,
-SEP-2792 and the project's decisions (docs/decisions.md: D1-D5, G1, G2, M1-M9),
+SEP-2792 and the project's decisions (docs/decisions.md: D1-D5, G1, G2, M1-M10),
 for the Python test server (sep2792_server.py). Standard library only.
 
 Run as a script it answers the `mcp-lang match --jsonl` protocol for the ops
@@ -168,6 +168,27 @@ def _truncation_closeness(tag, common):
     return 2 * k + (1 if len(subtags) == k else 0)
 
 
+def _script_beyond(tag, k):
+    """Whether `tag` has a script subtag (four letters, after the primary
+    subtag and before any singleton) at a subtag index of `k` or more."""
+    for i, subtag in enumerate(_subtags(tag)[1:], start=1):
+        if len(subtag) == 1:
+            return False
+        if i >= k and len(subtag) == 4 and subtag.isascii() and subtag.isalpha():
+            return True
+    return False
+
+
+def _crosses_script(range_, tag, closeness):
+    """Whether a truncation match crosses an explicit script subtag (D4): it
+    stopped at a prefix of closeness // 2 subtags and reached a tag extending
+    the prefix (an even closeness) rather than equal to it, while the range had
+    a script subtag the truncation dropped or the tag has one beyond the prefix.
+    `zh-Hans` reaches `zh` but never `zh-Hant`; `pt-PT` still reaches `pt-BR`."""
+    k = closeness // 2
+    return closeness % 2 == 0 and (_script_beyond(range_, k) or _script_beyond(tag, k))
+
+
 EXACT, MORE_SPECIFIC, WILDCARD = 1 << 30, (1 << 30) - 1, 0
 
 
@@ -220,7 +241,7 @@ def _score(ranges, tag, wildcard):
         if truncated is not None and q <= truncated[0]:
             continue
         closeness = _truncation_closeness(tag, _common(range_, tag))
-        if closeness is not None:
+        if closeness is not None and not _crosses_script(range_, tag, closeness):
             truncated = (q, position, closeness)
     if truncated is not None:
         return truncated
