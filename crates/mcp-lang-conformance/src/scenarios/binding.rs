@@ -5,9 +5,11 @@
 //! Edge cases whose field lines must reach the server exactly as written
 //! (surrounding whitespace, two lines) are sent on a raw TCP connection.
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
+use crate::calls::refusal;
 use crate::discovery::reaches;
+use crate::profile::ToolRole;
 use crate::scenario::{Ctx, Needs, Outcome, Scenario, ScenarioFuture, Step, ensure, finish};
 use mcp_lang_meta::CONTENT_LANGUAGE_KEY;
 
@@ -517,21 +519,37 @@ fn agree_before_grammar(ctx: &mut Ctx) -> ScenarioFuture<'_> {
 
 /// The progress tool called under `preference` with a progress token, its
 /// header as `plan`: the request most servers answer with an event stream.
-/// Skips when the profile's tool is missing or the answer is not a stream.
+/// Skips when the suite may not call the tool ([`Ctx::tool_for`]), when the
+/// server refuses the call (quoting it), or when the answer is not a stream.
 async fn progress_stream(ctx: &mut Ctx, preference: &str, plan: HeaderPlan) -> Step<Exchange> {
-    let tool = ctx.profile.progress_tool.clone();
-    ctx.require_tool(&tool).await?;
+    let tool = ctx.tool_for(ToolRole::Progress, &[]).await?;
     let exchange = ctx
-        .result(
-            Call::tool(&tool, json!({}))
+        .send(
+            tool.call()
                 .preference(preference)
                 .with_progress()
                 .header(plan),
         )
         .await?;
+    // An HTTP error is the binding's answer (a mismatch is HTTP 400), not
+    // the tool's refusal.
+    if exchange.status.is_none_or(|s| s == 200)
+        && let Some(why) = refusal(&exchange)
+    {
+        return Err(tool.refused(&why));
+    }
+    if exchange.status.is_some_and(|s| s != 200) || exchange.result().is_none() {
+        return Err(Outcome::Fail(format!(
+            "{} with acceptLanguage {} did not succeed: {}",
+            tool.name,
+            serde_json::to_string(preference).unwrap_or_default(),
+            exchange.summary()
+        )));
+    }
     if exchange.media_type().as_deref() != Some("text/event-stream") {
         return Err(Outcome::Skip(format!(
-            "{tool} was not answered with an event stream"
+            "{} was not answered with an event stream",
+            tool.name
         )));
     }
     Ok(exchange)

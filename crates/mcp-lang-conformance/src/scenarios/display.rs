@@ -24,7 +24,7 @@ use mcp_lang_grammar::ContentLanguage;
 use mcp_lang_meta::CONTENT_LANGUAGE_KEY;
 use serde_json::{Value, json};
 
-use crate::calls::{ToolPlan, arguments_for, refusal};
+use crate::calls::{ToolPlan, refusal};
 use crate::discovery::reaches;
 use crate::language::selected;
 use crate::profile::ToolRole;
@@ -750,15 +750,6 @@ fn identifier_guard(ctx: &mut Ctx) -> ScenarioFuture<'_> {
             .await,
         )
     })
-}
-
-/// Arguments for a call of the explicit-language tool without its `language`
-/// argument: a value for each other required property, built from its
-/// `inputSchema` ([`arguments_for`]); empty when the schema asks for
-/// something the suite cannot build (the server's answer then says so).
-pub(crate) fn explicit_arguments(tool: &Value) -> serde_json::Map<String, Value> {
-    let schema = tool.get("inputSchema").cloned().unwrap_or(json!({}));
-    arguments_for(&schema, &["language"]).unwrap_or_default()
 }
 
 fn explicit_argument(ctx: &mut Ctx) -> ScenarioFuture<'_> {

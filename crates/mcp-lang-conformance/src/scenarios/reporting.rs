@@ -17,7 +17,9 @@ use serde_json::{Value, json};
 
 use mcp_lang_meta::CONTENT_LANGUAGE_KEY;
 
+use crate::calls::refusal;
 use crate::discovery::reaches;
+use crate::profile::ToolRole;
 use crate::scenario::{
     Ctx, Needs, Outcome, Scenario, ScenarioFuture, Step, ensure, finish, should,
 };
@@ -338,12 +340,12 @@ fn tool_results(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 // A successful result too: the explicit-language tool without
                 // its argument (its content follows the preference, or is
                 // model-facing text reported as such).
-                let name = ctx.profile.explicit_language_tool.clone();
-                if let Ok(tool) = ctx.require_tool(&name).await {
-                    let arguments = super::display::explicit_arguments(&tool);
-                    let call = Call::tool(&name, Value::Object(arguments));
-                    let (base, exchange) = pair(ctx, &call, &tag).await?;
-                    checked |= check_report(ctx, &format!("tools/call {name}"), &tag, &base, &exchange)?;
+                if let Ok(plan) = ctx.tool_for(ToolRole::ExplicitLanguage, &["language"]).await {
+                    let base = ctx.send(plan.call().preference(ctx.profile.default.as_str())).await?;
+                    if refusal(&base).is_none() {
+                        let (base, exchange) = pair(ctx, &plan.call(), &tag).await?;
+                        checked |= check_report(ctx, &format!("tools/call {}", plan.name), &tag, &base, &exchange)?;
+                    }
                 }
                 if checked { Ok(()) } else { Err(ignored("tools/call")) }
             }
@@ -471,33 +473,45 @@ fn every_message(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 // The progress tool with a progress token: its notifications
                 // (progress, and any log message it sends) and its result.
                 let mut missing = Vec::new();
-                let tool = ctx.profile.progress_tool.clone();
-                if ctx.require_tool(&tool).await.is_err() {
-                    missing.push(format!("the progress tool {tool:?}"));
-                } else {
-                    let call = Call::tool(&tool, json!({})).with_progress();
+                match ctx.tool_for(ToolRole::Progress, &[]).await {
+                    Err(why) => missing.push(format!("the progress tool: {}", why.reason())),
+                    Ok(plan) => {
+                    let call = plan.call().with_progress();
                     let base = ctx.send(call.clone().preference(default.as_str())).await?;
+                    if let Some(why) = refusal(&base) {
+                        missing.push(plan.refused(&why).reason().to_owned());
+                    } else {
                     let again = ctx.send(call.clone().preference(default.as_str())).await?;
                     let exchange = ctx.send(call.preference(tag.as_str())).await?;
-                    let what = format!("tools/call {tool}");
+                    let what = format!("tools/call {}", plan.name);
                     checked += notifications_report(&what, &tag, [&base, &again], &exchange)?;
                     if base.result().is_some() && exchange.result().is_some() {
                         checked += usize::from(check_report(ctx, &what, &tag, &base, &exchange)?);
                     }
+                    }
+                    }
                 }
                 // The elicitation tool: from 2026-07-28 on an input_required
                 // result, which reports its language in result._meta.
-                let tool = ctx.profile.elicitation_tool.clone();
-                if !is_stateless(ctx.protocol()) {
-                    missing.push(format!("an input_required result from {tool:?}, which only protocol 2026-07-28 has"));
-                } else if ctx.require_tool(&tool).await.is_err() {
-                    missing.push(format!("the elicitation tool {tool:?}"));
+                let elicitation = if is_stateless(ctx.protocol()) {
+                    ctx.tool_for(ToolRole::Elicitation, &[]).await
                 } else {
-                    let call = Call::tool(&tool, json!({}));
+                    Err(Outcome::Skip(format!(
+                        "an input_required result, which only protocol 2026-07-28 has (this connection speaks {})",
+                        ctx.protocol()
+                    )))
+                };
+                match elicitation {
+                    Err(why) => missing.push(format!("the elicitation tool: {}", why.reason())),
+                    Ok(plan) => {
+                    let call = plan.call();
                     let base = ctx.send(call.clone().preference(default.as_str())).await?;
+                    if let Some(why) = refusal(&base) {
+                        missing.push(plan.refused(&why).reason().to_owned());
+                    } else {
                     let again = ctx.send(call.clone().preference(default.as_str())).await?;
                     let exchange = ctx.send(call.preference(tag.as_str())).await?;
-                    let what = format!("tools/call {tool}");
+                    let what = format!("tools/call {}", plan.name);
                     checked += notifications_report(&what, &tag, [&base, &again], &exchange)?;
                     if let (Some(a), Some(b)) = (base.result(), exchange.result())
                         && b.get("inputRequests").is_some()
@@ -511,6 +525,8 @@ fn every_message(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                             )
                         })?;
                         checked += usize::from(check_report(ctx, &what, &tag, &base, &exchange)?);
+                    }
+                    }
                     }
                 }
                 if checked == 0 {
@@ -630,10 +646,8 @@ fn labels(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 }
                 let failing = ctx.profile.tool_error.clone();
                 items.push((format!("tools/call {}", failing.name), Call::tool(&failing.name, Value::Object(failing.arguments))));
-                let explicit = ctx.profile.explicit_language_tool.clone();
-                if let Ok(tool) = ctx.require_tool(&explicit).await {
-                    let arguments = super::display::explicit_arguments(&tool);
-                    items.push((format!("tools/call {explicit}"), Call::tool(&explicit, Value::Object(arguments))));
+                if let Ok(plan) = ctx.tool_for(ToolRole::ExplicitLanguage, &["language"]).await {
+                    items.push((format!("tools/call {}", plan.name), plan.call()));
                 }
                 let mut judged = 0usize;
                 for (what, call) in items {

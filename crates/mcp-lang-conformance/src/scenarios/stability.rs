@@ -13,7 +13,9 @@ use std::collections::BTreeSet;
 
 use serde_json::{Map, Value, json};
 
+use crate::calls::{ToolPlan, refusal};
 use crate::discovery::reaches;
+use crate::profile::ToolRole;
 use crate::scenario::{
     Connection, Ctx, Needs, Outcome, Scenario, ScenarioFuture, Step, ensure, finish,
 };
@@ -79,13 +81,15 @@ fn excerpt(exchange: &Exchange) -> String {
     format!("{}{ellipsis}", Value::String(cut))
 }
 
-/// Calls `tool` under `first`, which must answer with an `input_required`
-/// result, then retries it under `retry`, declining every input request.
-/// Returns the retry's exchange.
-async fn retried(ctx: &mut Ctx, tool: &str, first: &str, retry: &str) -> Step<Exchange> {
-    let exchange = ctx
-        .send(Call::tool(tool, json!({})).preference(first))
-        .await?;
+/// Calls the elicitation tool of `plan` under `first`, which must answer
+/// with an `input_required` result, then retries it under `retry`, declining
+/// every input request. Returns the retry's exchange.
+async fn retried(ctx: &mut Ctx, plan: &ToolPlan, first: &str, retry: &str) -> Step<Exchange> {
+    let tool = &plan.name;
+    let exchange = ctx.send(plan.call().preference(first)).await?;
+    if let Some(why) = refusal(&exchange) {
+        return Err(plan.refused(&why));
+    }
     let Some(requests) = exchange
         .result()
         .and_then(|r| r.get("inputRequests"))
@@ -100,7 +104,8 @@ async fn retried(ctx: &mut Ctx, tool: &str, first: &str, retry: &str) -> Step<Ex
         .keys()
         .map(|key| (key.clone(), json!({ "action": "decline" })))
         .collect();
-    let mut call = Call::tool(tool, json!({}))
+    let mut call = plan
+        .call()
         .param("inputResponses", Value::Object(responses))
         .preference(retry);
     if let Some(state) = exchange.result().and_then(|r| r.get("requestState")) {
@@ -128,11 +133,11 @@ fn retry(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 }
                 let first = ctx.translated_others()?[0].clone();
                 let second = ctx.profile.default.clone();
-                let tool = ctx.profile.elicitation_tool.clone();
-                ctx.require_tool(&tool).await?;
-                let control_first = retried(ctx, &tool, &first, &first).await?;
-                let control_second = retried(ctx, &tool, &second, &second).await?;
-                let changed = retried(ctx, &tool, &first, &second).await?;
+                let plan = ctx.tool_for(ToolRole::Elicitation, &[]).await?;
+                let tool = plan.name.clone();
+                let control_first = retried(ctx, &plan, &first, &first).await?;
+                let control_second = retried(ctx, &plan, &second, &second).await?;
+                let changed = retried(ctx, &plan, &first, &second).await?;
                 let view = |e: &Exchange| (shown(e), e.content_language().cloned());
                 if view(&control_first) == view(&control_second) {
                     return Err(Outcome::Skip(format!(
@@ -255,9 +260,8 @@ fn result_keys(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 let default = ctx.profile.default.clone();
                 let others = ctx.others(1)?;
                 let mut calls: Vec<(String, Value)> = Vec::new();
-                let explicit = ctx.profile.explicit_language_tool.clone();
-                if let Ok(tool) = ctx.require_tool(&explicit).await {
-                    calls.push((explicit, Value::Object(super::display::explicit_arguments(&tool))));
+                if let Ok(plan) = ctx.tool_for(ToolRole::ExplicitLanguage, &["language"]).await {
+                    calls.push((plan.name, Value::Object(plan.arguments)));
                 }
                 let failing = ctx.profile.tool_error.clone();
                 calls.push((failing.name, Value::Object(failing.arguments)));
