@@ -201,6 +201,8 @@ pub(crate) struct Ctx {
     /// Set when the server is gone (a stdio server that exited): why. Later
     /// scenarios are not run.
     pub(crate) gone: Option<String>,
+    /// Whether `--protocol` chose the protocol (else it was negotiated).
+    pub(crate) protocol_forced: bool,
 }
 
 /// A step of a scenario: `Err` ends it with that outcome.
@@ -212,6 +214,7 @@ impl Ctx {
             connection,
             profile,
             gone: None,
+            protocol_forced: false,
         }
     }
 
@@ -227,6 +230,24 @@ impl Ctx {
             Connection::Stdio(c) => c.protocol(),
             Connection::Http(c) => c.protocol(),
         }
+    }
+
+    /// The skip for a check that needs protocol 2026-07-28 (`what` says
+    /// why) on a connection that speaks an older one: when `--protocol`
+    /// chose it, what to pass instead; when negotiation settled on it, that
+    /// the server does not speak 2026-07-28, so no flag can help.
+    pub(crate) fn needs_stateless(&self, what: &str) -> Outcome {
+        let stateless = crate::wire::PROTOCOL_STATELESS;
+        let spoken = self.protocol();
+        Outcome::Skip(if self.protocol_forced {
+            format!(
+                "{what}; this run speaks {spoken} as --protocol asks: run with --protocol {stateless}"
+            )
+        } else {
+            format!(
+                "{what}; the server speaks {spoken}, and this check needs {stateless}, which it does not speak (negotiation fell back to {spoken})"
+            )
+        })
     }
 
     /// Sends `call`; a transport failure fails the scenario. When a stdio

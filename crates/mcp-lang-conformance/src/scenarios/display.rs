@@ -308,8 +308,8 @@ async fn elicit(ctx: &mut Ctx, tag: &str) -> Step<(Value, Option<String>)> {
         && !stateless
         && http.session().is_none()
     {
-        return Err(Outcome::Skip(
-            "before protocol 2026-07-28 an elicitation is a server-to-client request, and this server opened no session (no Mcp-Session-Id) to send it in; run with --protocol 2026-07-28".into(),
+        return Err(ctx.needs_stateless(
+            "before protocol 2026-07-28 an elicitation is a server-to-client request, and this server opened no session (no Mcp-Session-Id) to send it in",
         ));
     }
     let plan = ctx.tool_for(ToolRole::Elicitation, &[]).await?;

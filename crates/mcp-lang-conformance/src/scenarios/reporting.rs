@@ -496,10 +496,7 @@ fn every_message(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 let elicitation = if is_stateless(ctx.protocol()) {
                     ctx.tool_for(ToolRole::Elicitation, &[]).await
                 } else {
-                    Err(Outcome::Skip(format!(
-                        "an input_required result, which only protocol 2026-07-28 has (this connection speaks {})",
-                        ctx.protocol()
-                    )))
+                    Err(ctx.needs_stateless("an input_required result exists from protocol 2026-07-28 on"))
                 };
                 match elicitation {
                     Err(why) => missing.push(format!("the elicitation tool: {}", why.reason())),

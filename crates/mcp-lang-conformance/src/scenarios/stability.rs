@@ -126,10 +126,9 @@ fn retry(ctx: &mut Ctx) -> ScenarioFuture<'_> {
         finish(
             async {
                 if !is_stateless(ctx.protocol()) {
-                    return Err(Outcome::Skip(format!(
-                        "input_required results and their retries exist from protocol 2026-07-28 on; this run speaks {}: run with --protocol 2026-07-28",
-                        ctx.protocol()
-                    )));
+                    return Err(ctx.needs_stateless(
+                        "input_required results and their retries exist from protocol 2026-07-28 on",
+                    ));
                 }
                 let first = ctx.translated_others()?[0].clone();
                 let second = ctx.profile.default.clone();
@@ -190,8 +189,8 @@ fn handshake(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                     ("server/discover", ctx.result(probe.clone()).await?)
                 } else {
                     let Connection::Http(http) = &mut ctx.connection else {
-                        return Err(Outcome::Skip(
-                            "on stdio the one initialize of a connection was sent when it opened, without a preference; run with --protocol 2026-07-28 (server/discover) or over HTTP".into(),
+                        return Err(ctx.needs_stateless(
+                            "on stdio the one initialize of a connection was sent when it opened, without a preference, so only server/discover (protocol 2026-07-28) or a run over HTTP can show this",
                         ));
                     };
                     let (opened, answer) = http.in_new_session(&tag, &probe).await.map_err(|e| {
@@ -316,8 +315,8 @@ pub(super) fn describe_server(ctx: &Ctx) -> Step<Call> {
         return Ok(Call::new("server/discover"));
     }
     if let Connection::Stdio(_) = &ctx.connection {
-        return Err(Outcome::Skip(
-            "on stdio the one initialize of a connection was sent when it opened, before the languages were known; run with --protocol 2026-07-28 (server/discover) or over HTTP".into(),
+        return Err(ctx.needs_stateless(
+            "on stdio the one initialize of a connection was sent when it opened, before the languages were known, so only server/discover (protocol 2026-07-28) or a run over HTTP can show this",
         ));
     }
     Ok(Call::new("initialize")
