@@ -622,17 +622,47 @@ fn change(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 let default = ctx.profile.default.clone();
                 let a = others[0].clone();
                 let b = others.get(1).cloned().unwrap_or(default.clone());
+                // What each earlier request asked for and selected.
+                let mut earlier: Vec<(String, String)> = Vec::new();
                 for want in [&a, &b, &a, &default] {
                     let got = listed(ctx, Some(want)).await?;
-                    ensure(reaches(want, &got), || {
-                        format!("after earlier requests on this connection, acceptLanguage {want:?} selected {got:?}: an earlier preference was reused")
-                    })?;
+                    ensure(reaches(want, &got), || change_failure(want, &got, &earlier))?;
+                    earlier.push((want.clone(), got));
                 }
                 Ok(())
             }
             .await,
         )
     })
+}
+
+/// Why `scope.change` failed: acceptLanguage `want` selected `got`, after
+/// the requests of `earlier` (what each asked for and selected). An
+/// earlier preference was reused only when `got` is what a request under a
+/// different preference selected.
+fn change_failure(want: &str, got: &str, earlier: &[(String, String)]) -> String {
+    let reused = earlier
+        .iter()
+        .rev()
+        .find(|(asked, selected)| !same(asked, want) && same(selected, got));
+    match reused {
+        Some((asked, _)) => format!(
+            "after earlier requests on this connection, acceptLanguage {} selected {}, which the earlier acceptLanguage {} selected: an earlier preference was reused",
+            quoted(want),
+            quoted(got),
+            quoted(asked)
+        ),
+        None => format!(
+            "after earlier requests on this connection, acceptLanguage {} selected {}, a language it does not reach",
+            quoted(want),
+            quoted(got)
+        ),
+    }
+}
+
+/// A string as JSON has it, for messages.
+fn quoted(value: &str) -> String {
+    Value::from(value).to_string()
 }
 
 fn omission(ctx: &mut Ctx) -> ScenarioFuture<'_> {
@@ -670,4 +700,36 @@ fn omission(ctx: &mut Ctx) -> ScenarioFuture<'_> {
             .await,
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn asked(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn reuse_is_said_only_of_an_earlier_selection() {
+        let earlier = asked(&[("fr", "fr"), ("de", "de")]);
+        let reused = change_failure("en", "de", &earlier);
+        assert!(
+            reused.contains("an earlier preference was reused"),
+            "{reused}"
+        );
+        assert!(reused.contains("earlier acceptLanguage \"de\""), "{reused}");
+        let other = change_failure("en", "ja", &earlier);
+        assert!(!other.contains("reused"), "{other}");
+        assert!(
+            other.contains("acceptLanguage \"en\" selected \"ja\""),
+            "{other}"
+        );
+        // The same preference asked again selecting the same is no reuse.
+        let again = change_failure("fr", "de", &asked(&[("fr", "de")]));
+        assert!(!again.contains("reused"), "{again}");
+    }
 }
