@@ -460,7 +460,7 @@ fn bare_header(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 let a = others[0].clone();
                 let exchange = ctx.send(list(None, &[&format!(" {a}")])).await?;
                 expect_agree(&exchange, &format!("Accept-Language {a:?} without _meta"))?;
-                let got = exchange.content_language_str();
+                let got = exchange.selected_language();
                 ensure(got.is_none_or(|g| g.eq_ignore_ascii_case(&default)), || {
                     format!("a bare Accept-Language {a:?} (no _meta) selected {}: it was taken as a preference", shown(got))
                 })

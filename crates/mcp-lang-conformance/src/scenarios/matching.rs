@@ -554,7 +554,7 @@ fn fallback(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                         },
                     )?;
                     let got = exchange
-                        .content_language_str()
+                        .selected_language()
                         .unwrap_or_default()
                         .to_owned();
                     ensure(same(&got, &default), || {
@@ -595,7 +595,7 @@ fn malformed(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                     ensure(exchange.error().is_none() && exchange.result().is_some(), || {
                         format!("a malformed acceptLanguage {value} produced an error: {}", exchange.summary())
                     })?;
-                    match exchange.content_language_str() {
+                    match exchange.selected_language() {
                         Some(got) => ensure(same(got, &default), || {
                             format!("a malformed acceptLanguage {value} was used: it selected {got:?}, not the default {default:?}")
                         })?,
@@ -679,7 +679,7 @@ fn omission(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                     .await?;
                 expect(&default, &a, &got, &a)?;
                 let omitted = ctx.result(Call::new("tools/list")).await?;
-                match omitted.content_language_str() {
+                match omitted.selected_language() {
                     Some(got) => ensure(same(got, &default), || {
                         format!("a request without acceptLanguage, after one with {a:?}, selected {got:?} instead of the default {default:?}")
                     }),

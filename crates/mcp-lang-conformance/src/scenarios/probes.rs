@@ -354,7 +354,7 @@ async fn run_probes(ctx: &mut Ctx, valid: bool) -> Step<()> {
                 )
             },
         )?;
-        let got = match exchange.content_language_str() {
+        let got = match exchange.selected_language() {
             Some(got) => got.to_owned(),
             // No report: the text shows which language was used, when the
             // default's and the probe language's differ.
