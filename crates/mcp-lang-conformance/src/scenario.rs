@@ -280,12 +280,12 @@ impl Ctx {
 
     /// Sends `call` and requires a successful result.
     pub(crate) async fn result(&mut self, call: Call) -> Step<Exchange> {
-        let preference = call.preference.clone();
+        let preference = call.preference.phrase();
         let method = call.method.clone();
         let exchange = self.send(call).await?;
         if exchange.status.is_some_and(|s| s != 200) || exchange.result().is_none() {
             return Err(Outcome::Fail(format!(
-                "{method} with acceptLanguage {preference} did not succeed: {}",
+                "{method} with {preference} did not succeed: {}",
                 exchange.summary()
             )));
         }
@@ -296,7 +296,7 @@ impl Ctx {
     /// string; returns the language the report says the preference selected
     /// (one of several tags: [`crate::language::selected`]).
     pub(crate) async fn language_of(&mut self, call: Call) -> Step<(String, Exchange)> {
-        let preference = call.preference.clone();
+        let preference = call.preference.phrase();
         let method = call.method.clone();
         let exchange = self.result(call).await?;
         match exchange.content_language() {
@@ -305,10 +305,10 @@ impl Ctx {
                 Ok((tag, exchange))
             }
             Some(other) => Err(Outcome::Fail(format!(
-                "{method} with acceptLanguage {preference}: contentLanguage is not a string: {other}"
+                "{method} with {preference}: contentLanguage is not a string: {other}"
             ))),
             None => Err(Outcome::Fail(format!(
-                "{method} with acceptLanguage {preference}: no io.modelcontextprotocol/contentLanguage in result._meta"
+                "{method} with {preference}: no io.modelcontextprotocol/contentLanguage in result._meta"
             ))),
         }
     }
