@@ -66,7 +66,6 @@ Exit statuses:
   4  not participating: no answer carried contentLanguage and the display text never changed (the server ignores SEP-2792, which it may)"
     };
 }
-use exit_statuses;
 
 /// What each exit status of `mcp-lang conformance` means (printed by
 /// `--help`).
