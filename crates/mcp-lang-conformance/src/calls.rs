@@ -94,10 +94,15 @@ impl<'s> Builder<'s> {
             let property = schema
                 .get("properties")
                 .and_then(|p| p.get(key))
-                .ok_or_else(|| format!("the required property {key:?} has no schema"))?;
+                .ok_or_else(|| {
+                    format!(
+                        "the required property {key_q} has no schema",
+                        key_q = crate::quote::q(&key)
+                    )
+                })?;
             let value = self
                 .value(property, depth + 1)
-                .map_err(|why| format!("property {key:?}: {why}"))?;
+                .map_err(|why| format!("property {key_q}: {why}", key_q = crate::quote::q(&key)))?;
             out.insert(key.to_owned(), value);
         }
         Ok(out)
@@ -189,7 +194,10 @@ impl<'s> Builder<'s> {
                 let item = self.value(items, depth + 1)?;
                 Ok(Value::Array(vec![item; min as usize]))
             }
-            other => Err(format!("a type it does not know: {other:?}")),
+            other => Err(format!(
+                "a type it does not know: {other_q}",
+                other_q = crate::quote::q(&other)
+            )),
         }
     }
 }
@@ -208,7 +216,12 @@ fn string(schema: &Value) -> Result<Value, String> {
         Some("date-time") => "2026-01-01T00:00:00Z",
         Some("time") => "00:00:00Z",
         Some("uuid") => "00000000-0000-4000-8000-000000000000",
-        Some(other) => return Err(format!("a string of format {other:?}")),
+        Some(other) => {
+            return Err(format!(
+                "a string of format {other_q}",
+                other_q = crate::quote::q(&other)
+            ));
+        }
     };
     let min = schema.get("minLength").and_then(Value::as_u64).unwrap_or(0);
     let max = schema
@@ -224,7 +237,8 @@ fn string(schema: &Value) -> Result<Value, String> {
     }
     if schema.get("format").is_some() {
         return Err(format!(
-            "a {base:?}-like string of {min} to {max} characters"
+            "a {base_q}-like string of {min} to {max} characters",
+            base_q = crate::quote::q(&base)
         ));
     }
     Ok(json!("x".repeat(min.max(len.min(max)) as usize)))
@@ -306,7 +320,10 @@ pub(crate) fn refusal(exchange: &Exchange) -> Option<String> {
             .get("message")
             .and_then(Value::as_str)
             .unwrap_or_default();
-        return Some(format!("JSON-RPC error {code} {message:?}"));
+        return Some(format!(
+            "JSON-RPC error {code} {message_q}",
+            message_q = crate::quote::q(&message)
+        ));
     }
     let result = exchange.result()?;
     if result.get("isError") != Some(&json!(true)) {
@@ -319,7 +336,10 @@ pub(crate) fn refusal(exchange: &Exchange) -> Option<String> {
         .flatten()
         .filter_map(|c| c.get("text").and_then(Value::as_str))
         .collect();
-    Some(format!("an isError result {:?}", text.join(" ")))
+    Some(format!(
+        "an isError result {}",
+        crate::quote::q(&text.join(" "))
+    ))
 }
 
 /// The tool the suite may call for a role, and its arguments.
@@ -365,10 +385,14 @@ impl Ctx {
         else {
             return Err(Outcome::Skip(match named {
                 Some(_) => {
-                    format!("the profile's `{key}` names {name:?}, which tools/list does not list")
+                    format!(
+                        "the profile's `{key}` names {name_q}, which tools/list does not list",
+                        name_q = crate::quote::q(&name)
+                    )
                 }
                 None => format!(
-                    "the target has no tool {name:?}; name the tool to use with --profile FILE (`{key} = \"NAME\"`)"
+                    "the target has no tool {name_q}; name the tool to use with --profile FILE (`{key} = \"NAME\"`)",
+                    name_q = crate::quote::q(&name)
                 ),
             }));
         };
@@ -382,14 +406,15 @@ impl Ctx {
             found => {
                 if found.is_none() && !read_only(&tool) {
                     return Err(Outcome::Skip(format!(
-                        "{name:?} is not annotated read-only (annotations.readOnlyHint), and no profile names it, so the suite does not call it; to let it, pass --profile FILE with `{key} = \"{name}\"`"
+                        "{name_q} is not annotated read-only (annotations.readOnlyHint), and no profile names it, so the suite does not call it; to let it, pass --profile FILE with `{key} = \"{name}\"`",
+                        name_q = crate::quote::q(&name)
                     )));
                 }
                 let schema = tool.get("inputSchema").cloned().unwrap_or(json!({}));
                 arguments_for(&schema, except).map_err(|why| {
                     Outcome::Skip(format!(
-                        "cannot build arguments for {name:?} from its inputSchema ({why}), so it is not called; give them with --profile FILE (`{key} = {{ name = \"{name}\", arguments = {{ … }} }}`)"
-                    ))
+                        "cannot build arguments for {name_q} from its inputSchema ({why}), so it is not called; give them with --profile FILE (`{key} = {{ name = \"{name}\", arguments = {{ … }} }}`)"
+                    , name_q = crate::quote::q(&name)))
                 })?
             }
         };

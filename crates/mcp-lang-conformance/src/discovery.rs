@@ -228,23 +228,26 @@ impl Prober<'_> {
             (Transport::Http, Some(400), _) if preference.is_some() => (
                 "http.request-mirror",
                 format!(
-                    "{method} with acceptLanguage {preference:?}, mirrored exactly in Accept-Language, was rejected: {}",
-                    exchange.summary()
+                    "{method} with acceptLanguage {preference_q}, mirrored exactly in Accept-Language, was rejected: {}",
+                    exchange.summary(),
+                    preference_q = crate::quote::q(&preference)
                 ),
             ),
             _ => match preference {
                 Some(p) if UNMATCHED.iter().any(|u| same(u, p)) => (
                     "match.fallback",
                     format!(
-                        "an unmatched acceptLanguage {p:?} produced an error: {}",
-                        exchange.summary()
+                        "an unmatched acceptLanguage {p_q} produced an error: {}",
+                        exchange.summary(),
+                        p_q = crate::quote::q(&p)
                     ),
                 ),
                 _ => (
                     "match.supported",
                     format!(
-                        "{method} with acceptLanguage {preference:?} produced an error: {}",
-                        exchange.summary()
+                        "{method} with acceptLanguage {preference_q} produced an error: {}",
+                        exchange.summary(),
+                        preference_q = crate::quote::q(&preference)
                     ),
                 ),
             },
@@ -265,9 +268,9 @@ impl Prober<'_> {
 /// first one shows.
 fn reused(method: &str, after: &Answer, bare: &Answer) -> String {
     format!(
-        "{method} without a preference, after requests with one, answered in {:?} where the first request without a preference answered in {:?}{}: an earlier preference was reused",
-        after.language(),
-        bare.language(),
+        "{method} without a preference, after requests with one, answered in {} where the first request without a preference answered in {}{}: an earlier preference was reused",
+        crate::quote::q(&after.language()),
+        crate::quote::q(&bare.language()),
         if after.texts == bare.texts {
             ""
         } else {
@@ -352,9 +355,7 @@ pub(crate) async fn discover(ctx: &mut Ctx) -> Result<Discovery, String> {
             p.find(
                 "discovery.content-language",
                 format!(
-                    "the unmatched preferences {:?} and {:?} (private-use languages) were reported back as the contentLanguage used; the report must name the language actually used, here the default",
-                    UNMATCHED[0], UNMATCHED[1]
-                ),
+                    "the unmatched preferences {} and {} (private-use languages) were reported back as the contentLanguage used; the report must name the language actually used, here the default", crate::quote::q(&UNMATCHED[0]), crate::quote::q(&UNMATCHED[1])),
             );
         }
         fallback = second;
@@ -445,14 +446,11 @@ pub(crate) async fn discover(ctx: &mut Ctx) -> Result<Discovery, String> {
         let reported = fallback.as_ref().and_then(|a| a.reported.clone());
         let asked = p.asked;
         notes.push(format!(
-            "{asked} {method} requests; no default could be established from the answer to the unmatched {:?}",
-            UNMATCHED[0]
-        ));
+            "{asked} {method} requests; no default could be established from the answer to the unmatched {}", crate::quote::q(&UNMATCHED[0])));
         p.find(
             "match.fallback",
             format!(
-                "an unmatched acceptLanguage {:?} got contentLanguage {}: a server that falls back to its default must report the default",
-                UNMATCHED[0],
+                "an unmatched acceptLanguage {} got contentLanguage {}: a server that falls back to its default must report the default", crate::quote::q(&UNMATCHED[0]),
                 reported.map_or("none".to_owned(), |r| r.to_string())
             ),
         );
@@ -501,9 +499,9 @@ pub(crate) async fn discover(ctx: &mut Ctx) -> Result<Discovery, String> {
             p.find(
                 "scope.change",
                 format!(
-                    "{tag:?} was reported for {} earlier, but acceptLanguage {tag:?} selected {got:?} on a later request: the preference of an earlier request was kept",
+                    "{tag_q} was reported for {} earlier, but acceptLanguage {tag_q} selected {got_q} on a later request: the preference of an earlier request was kept",
                     how.join(", ")
-                ),
+                , tag_q = crate::quote::q(&tag), got_q = crate::quote::q(&got)),
             );
             continue;
         }
@@ -511,9 +509,7 @@ pub(crate) async fn discover(ctx: &mut Ctx) -> Result<Discovery, String> {
             p.find(
                 "scope.change",
                 format!(
-                    "after acceptLanguage {tag:?}, acceptLanguage {default:?} (the default) selected {:?}: the earlier preference was kept",
-                    back.language()
-                ),
+                    "after acceptLanguage {tag_q}, acceptLanguage {default_q} (the default) selected {}: the earlier preference was kept", crate::quote::q(&back.language()), tag_q = crate::quote::q(&tag), default_q = crate::quote::q(&default)),
             );
             continue;
         }
@@ -529,15 +525,15 @@ pub(crate) async fn discover(ctx: &mut Ctx) -> Result<Discovery, String> {
     notes.insert(
         0,
         format!(
-            "{asked} {method} requests: default {default} (reported for the unmatched {:?}); {} more language(s) trusted",
-            UNMATCHED[0],
+            "{asked} {method} requests: default {default} (reported for the unmatched {}); {} more language(s) trusted", crate::quote::q(&UNMATCHED[0]),
             trusted.len()
         ),
     );
     if trusted.is_empty() {
         let reason = format!(
-            "discovery established no supported language besides the default {default:?} ({asked} {method} requests under {} primary languages and their regional variants); name the server's languages with --profile FILE or --supported TAGS --default TAG",
-            PROBE_TAGS.len()
+            "discovery established no supported language besides the default {default_q} ({asked} {method} requests under {} primary languages and their regional variants); name the server's languages with --profile FILE or --supported TAGS --default TAG",
+            PROBE_TAGS.len(),
+            default_q = crate::quote::q(&default)
         );
         return Ok(Discovery {
             conclusion: if p.findings.is_empty() {

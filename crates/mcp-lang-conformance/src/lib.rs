@@ -300,6 +300,7 @@ mod identifiers;
 mod language;
 mod negotiate;
 pub mod profile;
+mod quote;
 pub mod report;
 pub mod requirements;
 pub mod run;

@@ -212,7 +212,8 @@ impl Profile {
             .find(|tag| mcp_lang_grammar::LanguageTag::parse(tag).is_err());
         if let Some(tag) = malformed {
             return Err(format!(
-                "the profile names {tag:?}, which is not a well-formed language tag (RFC 5646)"
+                "the profile names {tag_q}, which is not a well-formed language tag (RFC 5646)",
+                tag_q = crate::quote::q(&tag)
             ));
         }
         let mut supported = supported;

@@ -322,6 +322,7 @@ async fn run_transport(
         None => Profile::new(vec!["en".into()], "en".into())?,
     };
     let mut ctx = Ctx::new(connection, placeholder);
+    ctx.protocol_forced = report.protocols.last().is_some_and(|note| note.forced);
     let mut findings = Vec::new();
     // Why the scenarios cannot run, when discovery could not decide.
     let mut not_run: Option<String> = None;

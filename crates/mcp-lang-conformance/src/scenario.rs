@@ -201,6 +201,8 @@ pub(crate) struct Ctx {
     /// Set when the server is gone (a stdio server that exited): why. Later
     /// scenarios are not run.
     pub(crate) gone: Option<String>,
+    /// Whether `--protocol` chose the protocol (else it was negotiated).
+    pub(crate) protocol_forced: bool,
 }
 
 /// A step of a scenario: `Err` ends it with that outcome.
@@ -212,6 +214,7 @@ impl Ctx {
             connection,
             profile,
             gone: None,
+            protocol_forced: false,
         }
     }
 
@@ -227,6 +230,24 @@ impl Ctx {
             Connection::Stdio(c) => c.protocol(),
             Connection::Http(c) => c.protocol(),
         }
+    }
+
+    /// The skip for a check that needs protocol 2026-07-28 (`what` says
+    /// why) on a connection that speaks an older one: when `--protocol`
+    /// chose it, what to pass instead; when negotiation settled on it, that
+    /// the server does not speak 2026-07-28, so no flag can help.
+    pub(crate) fn needs_stateless(&self, what: &str) -> Outcome {
+        let stateless = crate::wire::PROTOCOL_STATELESS;
+        let spoken = self.protocol();
+        Outcome::Skip(if self.protocol_forced {
+            format!(
+                "{what}; this run speaks {spoken} as --protocol asks: run with --protocol {stateless}"
+            )
+        } else {
+            format!(
+                "{what}; the server speaks {spoken}, and this check needs {stateless}, which it does not speak (negotiation fell back to {spoken})"
+            )
+        })
     }
 
     /// Sends `call`; a transport failure fails the scenario. When a stdio
@@ -259,12 +280,12 @@ impl Ctx {
 
     /// Sends `call` and requires a successful result.
     pub(crate) async fn result(&mut self, call: Call) -> Step<Exchange> {
-        let preference = call.preference.clone();
+        let preference = call.preference.phrase();
         let method = call.method.clone();
         let exchange = self.send(call).await?;
         if exchange.status.is_some_and(|s| s != 200) || exchange.result().is_none() {
             return Err(Outcome::Fail(format!(
-                "{method} with acceptLanguage {preference} did not succeed: {}",
+                "{method} with {preference} did not succeed: {}",
                 exchange.summary()
             )));
         }
@@ -275,7 +296,7 @@ impl Ctx {
     /// string; returns the language the report says the preference selected
     /// (one of several tags: [`crate::language::selected`]).
     pub(crate) async fn language_of(&mut self, call: Call) -> Step<(String, Exchange)> {
-        let preference = call.preference.clone();
+        let preference = call.preference.phrase();
         let method = call.method.clone();
         let exchange = self.result(call).await?;
         match exchange.content_language() {
@@ -284,10 +305,10 @@ impl Ctx {
                 Ok((tag, exchange))
             }
             Some(other) => Err(Outcome::Fail(format!(
-                "{method} with acceptLanguage {preference}: contentLanguage is not a string: {other}"
+                "{method} with {preference}: contentLanguage is not a string: {other}"
             ))),
             None => Err(Outcome::Fail(format!(
-                "{method} with acceptLanguage {preference}: no io.modelcontextprotocol/contentLanguage in result._meta"
+                "{method} with {preference}: no io.modelcontextprotocol/contentLanguage in result._meta"
             ))),
         }
     }

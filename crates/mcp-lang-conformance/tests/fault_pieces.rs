@@ -129,3 +129,32 @@ async fn a_run_against_a_faulty_server_fails_the_scenario_that_checks_the_rule()
         .collect();
     assert!(failed.contains(&"stdio"), "{}", report.table());
 }
+
+/// What a run says about a broken server quotes values as the wire has
+/// them: never Rust's debug formatting of an option, a JSON value or a
+/// string.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reasons_quote_values_as_the_wire_has_them() {
+    for fault in [
+        Fault::StickyPreference,
+        Fault::ErrorOnUnmatched,
+        Fault::ErrorOnMalformed,
+        Fault::CaseSensitiveMatch,
+        Fault::ReportPreference,
+        Fault::FirstLineOnly,
+        Fault::DropVary,
+    ] {
+        let report = run_with(fault).await;
+        assert_eq!(report.verdict(), Verdict::Failed, "{}", report.table());
+        for row in &report.rows {
+            let reason = row.outcome.reason();
+            for debug in ["Some(", "None", "Value(", "String(", "Absent"] {
+                assert!(
+                    !reason.contains(debug),
+                    "{fault:?}, {}: {reason}",
+                    row.scenario.id
+                );
+            }
+        }
+    }
+}

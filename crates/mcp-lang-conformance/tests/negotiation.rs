@@ -29,9 +29,37 @@ async fn a_handshake_only_server_passes_on_the_version_negotiated() {
         "match.weights".into(),
         "reporting.".into(),
         "http.mismatch".into(),
+        "scope.retry".into(),
     ];
     let report = run(&config).await.unwrap();
     assert_eq!(report.verdict(), Verdict::Passed, "{}", report.table());
+    // A check that needs 2026-07-28 says the server does not speak it, not
+    // to pass a flag that cannot help.
+    let mut needs_newest = 0;
+    for row in &report.rows {
+        let reason = row.outcome.reason();
+        assert!(
+            !reason.contains("--protocol"),
+            "{}: {reason}",
+            row.scenario.id
+        );
+        needs_newest += usize::from(reason.contains(
+            "the server speaks 2025-11-25, and this check needs 2026-07-28, which it does not speak",
+        ));
+    }
+    let initialize = report
+        .rows_of("reporting.initialize")
+        .find(|r| r.transport == "stdio")
+        .unwrap();
+    assert!(
+        initialize
+            .outcome
+            .reason()
+            .contains("which it does not speak"),
+        "{}",
+        initialize.outcome.reason()
+    );
+    assert!(needs_newest >= 3, "{}", report.table());
     for transport in ["stdio", "http"] {
         let note = protocol(&report.protocols, transport);
         assert_eq!(note.version.as_deref(), Some("2025-11-25"), "{note:?}");
@@ -87,7 +115,7 @@ async fn a_forced_version_is_not_negotiated() {
     config.protocol = Some("2026-07-28".into());
     let forced = run(&config).await;
     config.protocol = Some("2025-11-25".into());
-    config.only = vec!["match.weights".into()];
+    config.only = vec!["match.weights".into(), "scope.retry".into()];
     let handshake = run(&config).await;
     http.shutdown().await;
 
@@ -109,6 +137,16 @@ async fn a_forced_version_is_not_negotiated() {
     assert!(error.contains("not `latest`"), "{error}");
     assert_eq!(report.verdict(), Verdict::Passed, "{}", report.table());
     assert_eq!(report.protocols[0].line(), "2025-11-25, as --protocol asks");
+    // Here a flag can help: the run chose the older version.
+    let retry = report.rows_of("scope.retry").next().unwrap();
+    assert!(
+        retry
+            .outcome
+            .reason()
+            .contains("run with --protocol 2026-07-28"),
+        "{}",
+        retry.outcome.reason()
+    );
 }
 
 /// A run that cannot reach its target still writes a report in every

@@ -27,7 +27,11 @@ async fn the_reference_server_passes_over_stdio_and_http() {
     for scenario in scenarios::all() {
         let rows: Vec<_> = report.rows_of(scenario.id).collect();
         match scenario.needs {
-            Needs::Any if scenario.id.starts_with("elicitation.") => {
+            // The elicitation tool is not read-only: without a profile
+            // naming it, the suite does not call it.
+            Needs::Any
+                if scenario.id.starts_with("elicitation.") || scenario.id == "scope.retry" =>
+            {
                 assert_eq!(rows.len(), 2, "{}", scenario.id);
                 for row in &rows {
                     assert_eq!(row.outcome.as_str(), "skip", "{}", scenario.id);
@@ -100,7 +104,11 @@ fn reference_profile() -> Profile {
 async fn the_elicitation_tool_runs_when_a_profile_names_it() {
     let mut config = Config::new(Target::Embedded);
     config.profile = Some(reference_profile());
-    config.only = vec!["elicitation.".into(), "identifiers.".into()];
+    config.only = vec![
+        "elicitation.".into(),
+        "identifiers.".into(),
+        "scope.retry".into(),
+    ];
     let report = run(&config).await.unwrap();
     // Every selected scenario, on both transports.
     let selected = mcp_lang_conformance::scenarios::all()
@@ -234,6 +242,51 @@ async fn a_refused_call_skips_and_profile_arguments_are_used() {
     assert_eq!(report.rows.len(), 6, "{}", report.table());
     assert!(
         report.rows.iter().all(|r| r.outcome.as_str() == "pass"),
+        "{}",
+        report.table()
+    );
+}
+
+/// The event-stream scenarios call the progress tool as every other
+/// progress scenario does: with arguments built from its schema (a refusal
+/// skips, quoting the server) or the profile's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_event_stream_scenarios_call_the_progress_tool_like_the_others() {
+    let mut config = Config::new(Target::Embedded);
+    let mut profile = reference_profile();
+    profile.name_tool(ToolRole::Progress, "weather_current", None);
+    config.profile = Some(profile);
+    config.only = vec!["sse.vary".into(), "sse.stripped-header".into()];
+    let report = run(&config).await.unwrap();
+    let http: Vec<_> = report
+        .rows
+        .iter()
+        .filter(|r| r.transport == "http")
+        .collect();
+    assert_eq!(http.len(), 2, "{}", report.table());
+    for row in http {
+        let reason = row.outcome.reason();
+        assert_eq!(row.outcome.as_str(), "skip", "{}", report.table());
+        assert!(
+            reason.contains("weather_current with arguments {\"city\":\"example\"} was refused")
+                && reason.contains("progress_tool = {"),
+            "{reason}"
+        );
+    }
+
+    let mut profile = reference_profile();
+    let arguments = serde_json::json!({ "topic": "tides" }).as_object().cloned();
+    profile.name_tool(ToolRole::Progress, "prepare_report", arguments);
+    config.profile = Some(profile);
+    let report = run(&config).await.unwrap();
+    let http: Vec<_> = report
+        .rows
+        .iter()
+        .filter(|r| r.transport == "http")
+        .collect();
+    assert_eq!(http.len(), 2, "{}", report.table());
+    assert!(
+        http.iter().all(|r| r.outcome.as_str() == "pass"),
         "{}",
         report.table()
     );

@@ -396,12 +396,16 @@ impl Fault {
     /// use mcp_lang_conformance::faults::Fault;
     ///
     /// assert!(Fault::ElicitationDefaultLanguage.needs_profile());
+    /// assert!(Fault::RetryFirstLanguage.needs_profile());
     /// assert!(!Fault::ProgressDefaultLanguage.needs_profile()); // `prepare_report` is read-only
     /// ```
     pub fn needs_profile(self) -> bool {
         matches!(
             self,
-            Self::ElicitationDefaultLanguage | Self::TranslateElicitationKey
+            Self::ElicitationDefaultLanguage
+                | Self::TranslateElicitationKey
+                | Self::NestedElicitationLanguage
+                | Self::RetryFirstLanguage
         )
     }
 }

@@ -5,9 +5,11 @@
 //! Edge cases whose field lines must reach the server exactly as written
 //! (surrounding whitespace, two lines) are sent on a raw TCP connection.
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
+use crate::calls::refusal;
 use crate::discovery::reaches;
+use crate::profile::ToolRole;
 use crate::scenario::{Ctx, Needs, Outcome, Scenario, ScenarioFuture, Step, ensure, finish};
 use mcp_lang_meta::CONTENT_LANGUAGE_KEY;
 
@@ -260,7 +262,10 @@ fn request_mirror(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                         .await?;
                     expect_agree(
                         &exchange,
-                        &format!("Accept-Language and _meta both {preference:?}"),
+                        &format!(
+                            "Accept-Language and _meta both {preference_q}",
+                            preference_q = crate::quote::q(&preference)
+                        ),
                     )?;
                 }
                 Ok(())
@@ -284,17 +289,25 @@ fn mirrored(exchange: &Exchange, one_line_only: bool) -> Step<()> {
     if one_line_only {
         return ensure(lines.len() == 1, || {
             format!(
-                "Content-Language is sent as {} field lines {lines:?}",
-                lines.len()
+                "Content-Language is sent as {} field lines {lines_q}",
+                lines.len(),
+                lines_q = crate::quote::q(&lines)
             )
         });
     }
     let joined = lines.join(", ");
     ensure(!lines.is_empty(), || {
-        format!("contentLanguage is {meta:?} but there is no Content-Language field")
+        format!(
+            "contentLanguage is {meta_q} but there is no Content-Language field",
+            meta_q = crate::quote::q(&meta)
+        )
     })?;
     ensure(joined == meta, || {
-        format!("Content-Language {joined:?} does not agree with contentLanguage {meta:?}")
+        format!(
+            "Content-Language {joined_q} does not agree with contentLanguage {meta_q}",
+            joined_q = crate::quote::q(&joined),
+            meta_q = crate::quote::q(&meta)
+        )
     })
 }
 
@@ -330,10 +343,8 @@ fn response_mirror(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                     }
                     mirrored(&exchange, false).map_err(|outcome| match outcome {
                         Outcome::Fail(why) => Outcome::Fail(format!(
-                            "tools/list with acceptLanguage {}: {why}",
-                            preference
-                                .as_deref()
-                                .map_or_else(|| "absent".to_owned(), |p| format!("{p:?}"))
+                            "tools/list with {}: {why}",
+                            crate::quote::accept_language(preference.as_deref())
                         )),
                         other => other,
                     })?;
@@ -420,10 +431,10 @@ fn missing_header(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 let exchange = ctx
                     .send(Call::new("tools/list").preference(tag.as_str()).header(HeaderPlan::Omit))
                     .await?;
-                expect_agree(&exchange, &format!("_meta {tag:?} with no Accept-Language"))?;
+                expect_agree(&exchange, &format!("_meta {tag_q} with no Accept-Language", tag_q = crate::quote::q(&tag)))?;
                 let got = exchange.content_language_str();
                 ensure(got.is_some_and(|g| reaches(&tag, g)), || {
-                    format!("with the header stripped, the _meta preference {tag:?} was not used: contentLanguage {}", shown(got))
+                    format!("with the header stripped, the _meta preference {tag_q} was not used: contentLanguage {}", shown(got), tag_q = crate::quote::q(&tag))
                 })
             }
             .await,
@@ -441,7 +452,11 @@ fn mismatch(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 let exchange = ctx.send(list(Some(&a), &[&format!(" {default}")])).await?;
                 expect_mismatch(
                     &exchange,
-                    &format!("_meta {a:?} with Accept-Language {default:?}"),
+                    &format!(
+                        "_meta {a_q} with Accept-Language {default_q}",
+                        a_q = crate::quote::q(&a),
+                        default_q = crate::quote::q(&default)
+                    ),
                 )
             }
             .await,
@@ -457,10 +472,10 @@ fn bare_header(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 let default = ctx.profile.default.clone();
                 let a = others[0].clone();
                 let exchange = ctx.send(list(None, &[&format!(" {a}")])).await?;
-                expect_agree(&exchange, &format!("Accept-Language {a:?} without _meta"))?;
-                let got = exchange.content_language_str();
+                expect_agree(&exchange, &format!("Accept-Language {a_q} without _meta", a_q = crate::quote::q(&a)))?;
+                let got = exchange.selected_language();
                 ensure(got.is_none_or(|g| g.eq_ignore_ascii_case(&default)), || {
-                    format!("a bare Accept-Language {a:?} (no _meta) selected {}: it was taken as a preference", shown(got))
+                    format!("a bare Accept-Language {a_q} (no _meta) selected {}: it was taken as a preference", shown(got), a_q = crate::quote::q(&a))
                 })
             }
             .await,
@@ -472,7 +487,11 @@ async fn pair(ctx: &mut Ctx, meta: &str, lines: &[&str], agree: bool) -> Outcome
     finish(
         async {
             let exchange = ctx.send(list(Some(meta), lines)).await?;
-            let what = format!("_meta {meta:?} with Accept-Language lines {lines:?}");
+            let what = format!(
+                "_meta {meta_q} with Accept-Language lines {lines_q}",
+                meta_q = crate::quote::q(&meta),
+                lines_q = crate::quote::q(&lines)
+            );
             if agree {
                 expect_agree(&exchange, &what)
             } else {
@@ -517,21 +536,37 @@ fn agree_before_grammar(ctx: &mut Ctx) -> ScenarioFuture<'_> {
 
 /// The progress tool called under `preference` with a progress token, its
 /// header as `plan`: the request most servers answer with an event stream.
-/// Skips when the profile's tool is missing or the answer is not a stream.
+/// Skips when the suite may not call the tool ([`Ctx::tool_for`]), when the
+/// server refuses the call (quoting it), or when the answer is not a stream.
 async fn progress_stream(ctx: &mut Ctx, preference: &str, plan: HeaderPlan) -> Step<Exchange> {
-    let tool = ctx.profile.progress_tool.clone();
-    ctx.require_tool(&tool).await?;
+    let tool = ctx.tool_for(ToolRole::Progress, &[]).await?;
     let exchange = ctx
-        .result(
-            Call::tool(&tool, json!({}))
+        .send(
+            tool.call()
                 .preference(preference)
                 .with_progress()
                 .header(plan),
         )
         .await?;
+    // An HTTP error is the binding's answer (a mismatch is HTTP 400), not
+    // the tool's refusal.
+    if exchange.status.is_none_or(|s| s == 200)
+        && let Some(why) = refusal(&exchange)
+    {
+        return Err(tool.refused(&why));
+    }
+    if exchange.status.is_some_and(|s| s != 200) || exchange.result().is_none() {
+        return Err(Outcome::Fail(format!(
+            "{} with acceptLanguage {} did not succeed: {}",
+            tool.name,
+            serde_json::to_string(preference).unwrap_or_default(),
+            exchange.summary()
+        )));
+    }
     if exchange.media_type().as_deref() != Some("text/event-stream") {
         return Err(Outcome::Skip(format!(
-            "{tool} was not answered with an event stream"
+            "{} was not answered with an event stream",
+            tool.name
         )));
     }
     Ok(exchange)
@@ -558,14 +593,17 @@ fn stream_agrees(exchange: &Exchange, what: &str) -> Step<bool> {
             compared += 1;
             ensure(reported == header, || {
                 format!(
-                    "{what}: the stream's Content-Language is {header:?} but a message on it reports {reported:?}"
+                    "{what}: the stream's Content-Language is {header_q} but a message on it reports {reported_q}",
+                    header_q = crate::quote::q(&header),
+                    reported_q = crate::quote::q(&reported)
                 )
             })?;
         }
     }
     ensure(compared > 0, || {
         format!(
-            "{what}: the stream declares Content-Language {header:?} but no message on it carries contentLanguage"
+            "{what}: the stream declares Content-Language {header_q} but no message on it carries contentLanguage",
+            header_q = crate::quote::q(&header)
         )
     })?;
     Ok(true)
@@ -611,7 +649,7 @@ fn sse_vary(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 let others = ctx.others(1)?;
                 let exchange = progress_stream(ctx, &others[0], HeaderPlan::Mirror).await?;
                 ensure(varies_by_language(&exchange), || {
-                    format!("the event stream (acceptLanguage {:?}) has no Vary: Accept-Language; Vary lines: {:?}", others[0], exchange.header_lines("vary"))
+                    format!("the event stream (acceptLanguage {}) has no Vary: Accept-Language; Vary lines: {}", crate::quote::q(&others[0]), crate::quote::q(&exchange.header_lines("vary")))
                 })
             }
             .await,
@@ -627,7 +665,7 @@ fn sse_stripped(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 let preference = format!("{}, *;q=0.1", others[0]);
                 let exchange = progress_stream(ctx, &preference, HeaderPlan::Omit).await?;
                 ensure(is_private(&exchange), || {
-                    format!("_meta {preference:?} arrived without Accept-Language, but the event stream is not private: Cache-Control {:?}", exchange.header_lines("cache-control"))
+                    format!("_meta {preference_q} arrived without Accept-Language, but the event stream is not private: Cache-Control {}", crate::quote::q(&exchange.header_lines("cache-control")), preference_q = crate::quote::q(&preference))
                 })
             }
             .await,
@@ -657,7 +695,7 @@ fn vary(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                     }
                     let exchange = ctx.result(call).await?;
                     ensure(varies_by_language(&exchange), || {
-                        format!("the tools/list response (acceptLanguage {}) has no Vary: Accept-Language; Vary lines: {:?}", preference.as_deref().map_or_else(|| "absent".to_owned(), |p| format!("{p:?}")), exchange.header_lines("vary"))
+                        format!("the tools/list response ({}) has no Vary: Accept-Language; Vary lines: {}", crate::quote::accept_language(preference.as_deref()), crate::quote::q(&exchange.header_lines("vary")))
                     })?;
                 }
                 // An error response varies by language too when its text is
@@ -670,7 +708,7 @@ fn vary(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 {
                     let what = format!("{} {}", call.method, call.mcp_name().unwrap_or_default());
                     ensure(varies_by_language(&exchange), || {
-                        format!("the error response to {} localized under {:?} has no Vary: Accept-Language; Vary lines: {:?}", what.trim_end(), others[0], exchange.header_lines("vary"))
+                        format!("the error response to {} localized under {} has no Vary: Accept-Language; Vary lines: {}", what.trim_end(), crate::quote::q(&others[0]), crate::quote::q(&exchange.header_lines("vary")))
                     })?;
                 }
                 Ok(())
@@ -704,7 +742,7 @@ fn stripped(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                     .result(Call::new("tools/list").preference(preference.as_str()).header(HeaderPlan::Omit))
                     .await?;
                 ensure(is_private(&exchange), || {
-                    format!("_meta {preference:?} arrived without Accept-Language, but the response is not private: Cache-Control {:?}", exchange.header_lines("cache-control"))
+                    format!("_meta {preference_q} arrived without Accept-Language, but the response is not private: Cache-Control {}", crate::quote::q(&exchange.header_lines("cache-control")), preference_q = crate::quote::q(&preference))
                 })?;
                 let exchange = ctx.result(Call::new("tools/list").preference(preference.as_str())).await?;
                 ensure(varies_by_language(&exchange), || "the same request with its header has no Vary: Accept-Language".to_owned())
@@ -720,8 +758,9 @@ fn caching_fields(exchange: &Exchange, tag: &str) -> Step<(Option<u64>, Option<S
     let ttl = result.get("ttlMs");
     ensure(ttl.is_none_or(Value::is_u64), || {
         format!(
-            "ttlMs under {tag:?} is not a non-negative integer: {}",
-            ttl.map_or_else(|| "absent".to_owned(), Value::to_string)
+            "ttlMs under {tag_q} is not a non-negative integer: {}",
+            ttl.map_or_else(|| "absent".to_owned(), Value::to_string),
+            tag_q = crate::quote::q(&tag)
         )
     })?;
     let scope = result.get("cacheScope");
@@ -729,8 +768,9 @@ fn caching_fields(exchange: &Exchange, tag: &str) -> Step<(Option<u64>, Option<S
         scope.is_none_or(|s| s == "public" || s == "private"),
         || {
             format!(
-                "cacheScope under {tag:?} is {}, not \"public\" or \"private\"",
-                scope.map_or_else(|| "absent".to_owned(), Value::to_string)
+                "cacheScope under {tag_q} is {}, not \"public\" or \"private\"",
+                scope.map_or_else(|| "absent".to_owned(), Value::to_string),
+                tag_q = crate::quote::q(&tag)
             )
         },
     )?;
@@ -757,10 +797,10 @@ fn ttl_scope(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                     let exchange = ctx.result(Call::new("tools/list").preference(tag.as_str())).await?;
                     let (ttl, scope) = caching_fields(&exchange, tag)?;
                     ensure(base_ttl.is_none_or(|t| t == 0) || ttl.is_some_and(|t| t > 0), || {
-                        format!("tools/list under {default:?} is cacheable (ttlMs {}) but under {tag:?} has ttlMs {}: a language-dependent result remains cacheable", number(base_ttl), number(ttl))
+                        format!("tools/list under {default_q} is cacheable (ttlMs {}) but under {tag_q} has ttlMs {}: a language-dependent result remains cacheable", number(base_ttl), number(ttl), default_q = crate::quote::q(&default), tag_q = crate::quote::q(&tag))
                     })?;
                     ensure(base_scope.is_none() || scope.is_some(), || {
-                        format!("tools/list under {default:?} has cacheScope {} but under {tag:?} none", shown(base_scope.as_deref()))
+                        format!("tools/list under {default_q} has cacheScope {} but under {tag_q} none", shown(base_scope.as_deref()), default_q = crate::quote::q(&default), tag_q = crate::quote::q(&tag))
                     })?;
                 }
                 Ok(())

@@ -24,7 +24,7 @@ use mcp_lang_grammar::ContentLanguage;
 use mcp_lang_meta::CONTENT_LANGUAGE_KEY;
 use serde_json::{Value, json};
 
-use crate::calls::{ToolPlan, arguments_for, refusal};
+use crate::calls::{ToolPlan, refusal};
 use crate::discovery::reaches;
 use crate::language::selected;
 use crate::profile::ToolRole;
@@ -161,7 +161,7 @@ fn titles_localized(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                         .language_of(Call::new("tools/list").preference(tag.as_str()))
                         .await?;
                     ensure(reaches(&tag, &reported), || {
-                        format!("acceptLanguage {tag:?} reported contentLanguage {reported:?}")
+                        format!("acceptLanguage {tag_q} reported contentLanguage {reported_q}", tag_q = crate::quote::q(&tag), reported_q = crate::quote::q(&reported))
                     })?;
                     let titles: Vec<(String, String)> = tools(&exchange)
                         .iter()
@@ -176,7 +176,7 @@ fn titles_localized(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                         })
                         .count();
                     should(translated > 0, || {
-                        format!("contentLanguage says {tag:?}, but every tool title is the same as in the default {default:?}: the SEP says titles SHOULD be translated")
+                        format!("contentLanguage says {tag_q}, but every tool title is the same as in the default {default_q}: the SEP says titles SHOULD be translated", tag_q = crate::quote::q(&tag), default_q = crate::quote::q(&default))
                     })?;
                 }
                 Ok(())
@@ -205,7 +205,7 @@ fn names_stable(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                     match &reference {
                         None => reference = Some((tag, names)),
                         Some((first, expected)) => ensure(&names == expected, || {
-                            format!("tool names under {tag:?} are {names:?}; under {first:?} they were {expected:?}")
+                            format!("tool names under {tag_q} are {names_q}; under {first_q} they were {expected_q}", tag_q = crate::quote::q(&tag), names_q = crate::quote::q(&names), first_q = crate::quote::q(&first), expected_q = crate::quote::q(&expected))
                         })?,
                     }
                 }
@@ -249,7 +249,7 @@ fn content_language(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                     let (chosen, exchange) = ctx.language_of(call).await?;
                     let reported = exchange.content_language_str().unwrap_or_default();
                     ensure(ContentLanguage::parse(reported).is_ok(), || {
-                        format!("contentLanguage {reported:?} (for acceptLanguage {preference:?}) is not a Content-Language value")
+                        format!("contentLanguage {reported_q} (for acceptLanguage {preference_q}) is not a Content-Language value", reported_q = crate::quote::q(&reported), preference_q = crate::quote::q(&preference))
                     })?;
                     // One tag, or a list ("one or more BCP 47 language tags"):
                     // the language the list says was selected must be one the
@@ -257,7 +257,7 @@ fn content_language(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                     let supported = &ctx.profile.supported;
                     ensure(
                         supported.iter().any(|s| s.eq_ignore_ascii_case(&chosen)),
-                        || format!("contentLanguage {reported:?} (for acceptLanguage {preference:?}) names no language the server supports {supported:?}: it must report the language actually used"),
+                        || format!("contentLanguage {reported_q} (for acceptLanguage {preference_q}) names no language the server supports {supported_q}: it must report the language actually used", reported_q = crate::quote::q(&reported), preference_q = crate::quote::q(&preference), supported_q = crate::quote::q(&supported)),
                     )?;
                 }
                 Ok(())
@@ -308,8 +308,8 @@ async fn elicit(ctx: &mut Ctx, tag: &str) -> Step<(Value, Option<String>)> {
         && !stateless
         && http.session().is_none()
     {
-        return Err(Outcome::Skip(
-            "before protocol 2026-07-28 an elicitation is a server-to-client request, and this server opened no session (no Mcp-Session-Id) to send it in; run with --protocol 2026-07-28".into(),
+        return Err(ctx.needs_stateless(
+            "before protocol 2026-07-28 an elicitation is a server-to-client request, and this server opened no session (no Mcp-Session-Id) to send it in",
         ));
     }
     let plan = ctx.tool_for(ToolRole::Elicitation, &[]).await?;
@@ -321,10 +321,11 @@ async fn elicit(ctx: &mut Ctx, tag: &str) -> Step<(Value, Option<String>)> {
         return Err(plan.refused(&why));
     }
     Err(Outcome::Skip(format!(
-        "{} under {tag:?} ended without asking for input ({}); name a tool that elicits with --profile FILE (`{}`)",
+        "{} under {tag_q} ended without asking for input ({}); name a tool that elicits with --profile FILE (`{}`)",
         plan.name,
         exchange.summary(),
-        ToolRole::Elicitation.key()
+        ToolRole::Elicitation.key(),
+        tag_q = crate::quote::q(&tag)
     )))
 }
 
@@ -344,12 +345,15 @@ fn judge_report(
         None => {
             ensure(unchanged, || {
                 format!(
-                    "{what} under {tag:?} is translated but reports no contentLanguage: a server that honors the preference must report the language it used"
+                    "{what} under {tag_q} is translated but reports no contentLanguage: a server that honors the preference must report the language it used",
+                    tag_q = crate::quote::q(&tag)
                 )
             })?;
             should(false, || {
                 format!(
-                    "{what} under {tag:?} is left in the default language {default:?} (and reports none): the SEP says it SHOULD be translated"
+                    "{what} under {tag_q} is left in the default language {default_q} (and reports none): the SEP says it SHOULD be translated",
+                    tag_q = crate::quote::q(&tag),
+                    default_q = crate::quote::q(&default)
                 )
             })
         }
@@ -359,17 +363,24 @@ fn judge_report(
             let fallback = reaches(default, chosen) || reaches(chosen, default);
             ensure(follows || fallback, || {
                 format!(
-                    "{what} under {tag:?} reports contentLanguage {reported:?}: neither the request's language nor the default, so not the request's selected language"
+                    "{what} under {tag_q} reports contentLanguage {reported_q}: neither the request's language nor the default, so not the request's selected language",
+                    tag_q = crate::quote::q(&tag),
+                    reported_q = crate::quote::q(&reported)
                 )
             })?;
             ensure(follows || unchanged, || {
                 format!(
-                    "{what} under {tag:?} is translated, but reports contentLanguage {reported:?}, the default's: it must report the language it used"
+                    "{what} under {tag_q} is translated, but reports contentLanguage {reported_q}, the default's: it must report the language it used",
+                    tag_q = crate::quote::q(&tag),
+                    reported_q = crate::quote::q(&reported)
                 )
             })?;
             should(!unchanged && follows, || {
                 format!(
-                    "{what} under {tag:?} is left in the default language {default:?} (contentLanguage {reported:?}): the SEP says it SHOULD be translated"
+                    "{what} under {tag_q} is left in the default language {default_q} (contentLanguage {reported_q}): the SEP says it SHOULD be translated",
+                    tag_q = crate::quote::q(&tag),
+                    default_q = crate::quote::q(&default),
+                    reported_q = crate::quote::q(&reported)
                 )
             })
         }
@@ -421,7 +432,7 @@ fn elicitation_localized(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                         .map(|l| &l.0)
                         .collect();
                     should(untranslated.is_empty(), || {
-                        format!("under {tag:?}, these elicitation labels are left in the default language: {}: the SEP says property titles and descriptions SHOULD be translated", untranslated.iter().map(|l| format!("`{l}`")).collect::<Vec<_>>().join(", "))
+                        format!("under {tag_q}, these elicitation labels are left in the default language: {}: the SEP says property titles and descriptions SHOULD be translated", untranslated.iter().map(|l| format!("`{l}`")).collect::<Vec<_>>().join(", "), tag_q = crate::quote::q(&tag))
                     })?;
                 }
                 Ok(())
@@ -467,10 +478,10 @@ fn elicitation_keys(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                     let (params, _) = elicit(ctx, &tag).await?;
                     let skeleton = schema_skeleton(&params);
                     ensure(skeleton == expected, || {
-                        format!("the requested schema under {tag:?} differs beyond titles and descriptions: {skeleton} vs {expected}")
+                        format!("the requested schema under {tag_q} differs beyond titles and descriptions: {skeleton} vs {expected}", tag_q = crate::quote::q(&tag))
                     })?;
                     ensure(params.get("mode") == base.get("mode"), || {
-                        format!("the elicitation mode changed under {tag:?}")
+                        format!("the elicitation mode changed under {tag_q}", tag_q = crate::quote::q(&tag))
                     })?;
                 }
                 Ok(())
@@ -505,9 +516,10 @@ async fn progress_of(ctx: &mut Ctx, plan: &ToolPlan, tag: &str) -> Step<(Exchang
         }
         if exchange.response().is_none() {
             return Err(Outcome::Fail(format!(
-                "{} under {tag:?} got no answer: {}",
+                "{} under {tag_q} got no answer: {}",
                 plan.name,
-                exchange.summary()
+                exchange.summary(),
+                tag_q = crate::quote::q(&tag)
             )));
         }
         // The call succeeded and reported nothing for the client's token:
@@ -515,9 +527,10 @@ async fn progress_of(ctx: &mut Ctx, plan: &ToolPlan, tag: &str) -> Step<(Exchang
         // own sends nothing the client can relate to its request), or the
         // tool is not a progress tool, which the profile can say.
         return Err(Outcome::Fail(format!(
-            "{} under {tag:?} succeeded but sent no progress notification for the client's progressToken; if this tool does not report progress, name one that does with --profile FILE (`{}`)",
+            "{} under {tag_q} succeeded but sent no progress notification for the client's progressToken; if this tool does not report progress, name one that does with --profile FILE (`{}`)",
             plan.name,
-            ToolRole::Progress.key()
+            ToolRole::Progress.key(),
+            tag_q = crate::quote::q(&tag)
         )));
     }
     Ok((exchange, notes))
@@ -598,7 +611,7 @@ fn progress_tokens(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                     for note in &notes {
                         let token = note.pointer("/params/progressToken");
                         ensure(token == Some(&sent), || {
-                            format!("a progress notification under {tag:?} carries token {token:?}, not the client's {sent}")
+                            format!("a progress notification under {tag_q} carries token {token_q}, not the client's {sent}", tag_q = crate::quote::q(&tag), token_q = crate::quote::q(&token))
                         })?;
                     }
                 }
@@ -632,8 +645,8 @@ fn notification_meta(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                     .collect();
                 if localized.is_empty() {
                     return Err(Outcome::Skip(format!(
-                        "no progress notification under {tag:?} is localized (every message is the default {default:?}'s): none has to carry contentLanguage"
-                    )));
+                        "no progress notification under {tag_q} is localized (every message is the default {default_q}'s): none has to carry contentLanguage"
+                    , tag_q = crate::quote::q(&tag), default_q = crate::quote::q(&default))));
                 }
                 for note in localized {
                     ensure(note_language(note).is_some(), || {
@@ -699,7 +712,7 @@ fn identifier_guard(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                         compared += 1;
                         let differences = guarded(&base_response, &response);
                         ensure(differences.is_empty(), || {
-                            format!("{method} under {tag:?} differs from {default:?} at identifiers: {}", differences.join("; "))
+                            format!("{method} under {tag_q} differs from {default_q} at identifiers: {}", differences.join("; "), tag_q = crate::quote::q(&tag), default_q = crate::quote::q(&default))
                         })?;
                     }
                 }
@@ -717,7 +730,7 @@ fn identifier_guard(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                             compared += 1;
                             let differences = guarded(&base, &response);
                             ensure(differences.is_empty(), || {
-                                format!("the {} response under {tag:?} differs from {default:?} at identifiers: {}", plan.name, differences.join("; "))
+                                format!("the {} response under {tag_q} differs from {default_q} at identifiers: {}", plan.name, differences.join("; "), tag_q = crate::quote::q(&tag), default_q = crate::quote::q(&default))
                             })?;
                         }
                     }
@@ -735,7 +748,7 @@ fn identifier_guard(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                             compared += 1;
                             let differences = guarded(&without_token(a.clone()), &without_token(b.clone()));
                             ensure(differences.is_empty(), || {
-                                format!("a progress notification under {tag:?} differs from {default:?} at identifiers: {}", differences.join("; "))
+                                format!("a progress notification under {tag_q} differs from {default_q} at identifiers: {}", differences.join("; "), tag_q = crate::quote::q(&tag), default_q = crate::quote::q(&default))
                             })?;
                         }
                     }
@@ -750,15 +763,6 @@ fn identifier_guard(ctx: &mut Ctx) -> ScenarioFuture<'_> {
             .await,
         )
     })
-}
-
-/// Arguments for a call of the explicit-language tool without its `language`
-/// argument: a value for each other required property, built from its
-/// `inputSchema` ([`arguments_for`]); empty when the schema asks for
-/// something the suite cannot build (the server's answer then says so).
-pub(crate) fn explicit_arguments(tool: &Value) -> serde_json::Map<String, Value> {
-    let schema = tool.get("inputSchema").cloned().unwrap_or(json!({}));
-    arguments_for(&schema, &["language"]).unwrap_or_default()
 }
 
 fn explicit_argument(ctx: &mut Ctx) -> ScenarioFuture<'_> {
@@ -785,14 +789,14 @@ fn explicit_argument(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                     let reported = match exchange.content_language() {
                         Some(Value::String(r)) => r.clone(),
                         Some(other) => return Err(Outcome::Fail(format!(
-                            "{} with language {explicit:?} under acceptLanguage {preference:?}: contentLanguage is not a string: {other}", plan.name
-                        ))),
+                            "{} with language {explicit_q} under acceptLanguage {preference_q}: contentLanguage is not a string: {other}", plan.name
+                        , explicit_q = crate::quote::q(&explicit), preference_q = crate::quote::q(&preference)))),
                         None => return Err(Outcome::Fail(format!(
-                            "{} with language {explicit:?} under acceptLanguage {preference:?} reports no io.modelcontextprotocol/contentLanguage in result._meta: {}", plan.name, exchange.summary()
-                        ))),
+                            "{} with language {explicit_q} under acceptLanguage {preference_q} reports no io.modelcontextprotocol/contentLanguage in result._meta: {}", plan.name, exchange.summary()
+                        , explicit_q = crate::quote::q(&explicit), preference_q = crate::quote::q(&preference)))),
                     };
                     if let Err(Outcome::Warn(w)) = should(reaches(&explicit, &reported), || {
-                        format!("{} with language {explicit:?} under acceptLanguage {preference:?} returned content in {reported:?}: the SEP says the explicit argument SHOULD take precedence over the preference", plan.name)
+                        format!("{} with language {explicit_q} under acceptLanguage {preference_q} returned content in {reported_q}: the SEP says the explicit argument SHOULD take precedence over the preference", plan.name, explicit_q = crate::quote::q(&explicit), preference_q = crate::quote::q(&preference), reported_q = crate::quote::q(&reported))
                     }) {
                         warning.get_or_insert(w);
                     }
@@ -848,9 +852,11 @@ pub(crate) async fn localized_error(ctx: &mut Ctx, tag: &str) -> Step<(Call, Val
         let exchange = ctx.send(call.clone().preference(tag)).await?;
         let Some(error) = exchange.error() else {
             return Err(Outcome::Fail(format!(
-                "{} failed under {default:?} but succeeded under {tag:?}: {}",
+                "{} failed under {default_q} but succeeded under {tag_q}: {}",
                 call.method,
-                exchange.summary()
+                exchange.summary(),
+                default_q = crate::quote::q(&default),
+                tag_q = crate::quote::q(&tag)
             )));
         };
         if error.get("message") != base_error.get("message") {
@@ -878,15 +884,15 @@ fn error_meta(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 let what = format!("{} {}", call.method, call.mcp_name().unwrap_or_default());
                 let error = exchange.error().cloned().unwrap_or_default();
                 ensure(error.get("code") == base_error.get("code"), || {
-                    format!("{what}: error.code under {tag:?} is {:?}, under {default:?} {:?}: the code must not change", error.get("code"), base_error.get("code"))
+                    format!("{what}: error.code under {tag_q} is {}, under {default_q} {}: the code must not change", crate::quote::q(&error.get("code")), crate::quote::q(&base_error.get("code")), tag_q = crate::quote::q(&tag), default_q = crate::quote::q(&default))
                 })?;
                 let data = error.get("data");
                 ensure(data.is_some_and(Value::is_object), || {
-                    format!("{what}: the error localized under {tag:?} has no error.data object to carry contentLanguage: {error}")
+                    format!("{what}: the error localized under {tag_q} has no error.data object to carry contentLanguage: {error}", tag_q = crate::quote::q(&tag))
                 })?;
                 let reported = error.pointer("/data/_meta").and_then(|m| m.get(CONTENT_LANGUAGE_KEY)).and_then(Value::as_str);
                 ensure(reported.is_some_and(|r| reaches(&tag, r)), || {
-                    format!("{what}: the error localized under {tag:?} reports contentLanguage {reported:?} in error.data._meta")
+                    format!("{what}: the error localized under {tag_q} reports contentLanguage {reported_q} in error.data._meta", tag_q = crate::quote::q(&tag), reported_q = crate::quote::q(&reported))
                 })
             }
             .await,

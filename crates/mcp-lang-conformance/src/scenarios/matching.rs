@@ -149,7 +149,11 @@ fn same(a: &str, b: &str) -> bool {
 fn expect(ctx_default: &str, preference: &str, got: &str, want: &str) -> Step<()> {
     ensure(reaches(want, got), || {
         format!(
-            "acceptLanguage {preference:?} selected {got:?}; expected {want:?} (default {ctx_default:?})"
+            "acceptLanguage {preference_q} selected {got_q}; expected {want_q} (default {ctx_default_q})",
+            preference_q = crate::quote::q(&preference),
+            got_q = crate::quote::q(&got),
+            want_q = crate::quote::q(&want),
+            ctx_default_q = crate::quote::q(&ctx_default)
         )
     })
 }
@@ -277,7 +281,7 @@ fn wildcard(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 let preference = format!("*;q=0.5, {a};q=0.1");
                 let got = listed(ctx, Some(&preference)).await?;
                 ensure(is_supported(&got), || {
-                    format!("acceptLanguage {preference:?} selected {got:?}, which is not a supported language")
+                    format!("acceptLanguage {preference_q} selected {got_q}, which is not a supported language", preference_q = crate::quote::q(&preference), got_q = crate::quote::q(&got))
                 })?;
                 let reading = if reaches(&a, &got) {
                     Reading::Lookup
@@ -292,14 +296,14 @@ fn wildcard(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 ensure(
                     is_supported(&got)
                         && (reading == Reading::Lookup || !reaches(&default, &got)),
-                    || format!("acceptLanguage {preference:?} selected {got:?}; the server read `*;q=0.5, {a};q=0.1` as {}, under which this must be a supported language other than the excluded default {default:?}", reading.as_str()),
+                    || format!("acceptLanguage {preference_q} selected {got_q}; the server read `*;q=0.5, {a};q=0.1` as {}, under which this must be a supported language other than the excluded default {default_q}", reading.as_str(), preference_q = crate::quote::q(&preference), got_q = crate::quote::q(&got), default_q = crate::quote::q(&default)),
                 )?;
                 // Under either reading `*` never accepts a language another
                 // range excludes ...
                 let preference = format!("{a};q=0, *");
                 let got = listed(ctx, Some(&preference)).await?;
                 ensure(is_supported(&got) && !reaches(&a, &got), || {
-                    format!("acceptLanguage {preference:?} selected {got:?}, which `{a};q=0` excludes: `*` covers only languages no other range names (filtering), and lookup never returns an excluded language")
+                    format!("acceptLanguage {preference_q} selected {got_q}, which `{a};q=0` excludes: `*` covers only languages no other range names (filtering), and lookup never returns an excluded language", preference_q = crate::quote::q(&preference), got_q = crate::quote::q(&got))
                 })?;
                 // ... nor does `*;q=0` exclude a language another range names.
                 let preference = format!("{a}, *;q=0");
@@ -318,8 +322,8 @@ fn default_negotiated(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 let default = ctx.profile.default.clone();
                 let Some(a) = ctx.others(1)?.into_iter().find(|a| unrelated(a, &default)) else {
                     return Err(Outcome::Skip(format!(
-                        "every supported language besides the default {default:?} is a variant of it; a language that is not is needed, so that no reading of a shorter range's weight decides"
-                    )));
+                        "every supported language besides the default {default_q} is a variant of it; a language that is not is needed, so that no reading of a shorter range's weight decides"
+                    , default_q = crate::quote::q(&default))));
                 };
                 // The default rated highest: it wins like any language would,
                 // under filtering and under lookup, whatever the order.
@@ -330,7 +334,7 @@ fn default_negotiated(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 ] {
                     let got = listed(ctx, Some(&preference)).await?;
                     ensure(reaches(&default, &got), || {
-                        format!("acceptLanguage {preference:?} selected {got:?}; expected the default {default:?}, which it rates highest: the default is a supported language, weighed like the others, not only the fallback")
+                        format!("acceptLanguage {preference_q} selected {got_q}; expected the default {default_q}, which it rates highest: the default is a supported language, weighed like the others, not only the fallback", preference_q = crate::quote::q(&preference), got_q = crate::quote::q(&got), default_q = crate::quote::q(&default))
                     })?;
                 }
                 Ok(())
@@ -400,7 +404,7 @@ fn long_lists(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                     let got = listed(ctx, Some(&preference)).await?;
                     let ranges = preference.split(',').count();
                     ensure(reaches(&a, &got), || {
-                        format!("an acceptLanguage of {ranges} ranges ({} bytes) whose last range is {a:?}, the only supported language it rates highest, selected {got:?} (default {default:?}): every range counts, however many there are", preference.len())
+                        format!("an acceptLanguage of {ranges} ranges ({} bytes) whose last range is {a_q}, the only supported language it rates highest, selected {got_q} (default {default_q}): every range counts, however many there are", preference.len(), a_q = crate::quote::q(&a), got_q = crate::quote::q(&got), default_q = crate::quote::q(&default))
                     })?;
                 }
                 Ok(())
@@ -442,7 +446,7 @@ fn exclusion_prefix(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 let preference = format!("{excluded};q=0, {x};q=0.5, {b};q=0.4");
                 let got = listed(ctx, Some(&preference)).await?;
                 ensure(reaches(&x, &got), || {
-                    format!("acceptLanguage {preference:?} selected {got:?}; expected {x:?}: excluding {excluded:?} does not exclude {x:?}, which is rated 0.5 on its own")
+                    format!("acceptLanguage {preference_q} selected {got_q}; expected {x_q}: excluding {excluded_q} does not exclude {x_q}, which is rated 0.5 on its own", preference_q = crate::quote::q(&preference), got_q = crate::quote::q(&got), x_q = crate::quote::q(&x), excluded_q = crate::quote::q(&excluded))
                 })
             }
             .await,
@@ -471,7 +475,7 @@ fn region_subtags(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                     let preference = format!("{};q=0, {language}", private_region(tag));
                     let got = listed(ctx, Some(&preference)).await?;
                     ensure(reaches(&language, &got), || {
-                        format!("acceptLanguage {preference:?} selected {got:?}: excluding the region {:?} excluded the language {language:?} (matching on the primary subtag only?)", private_region(tag))
+                        format!("acceptLanguage {preference_q} selected {got_q}: excluding the region {} excluded the language {language_q} (matching on the primary subtag only?)", crate::quote::q(&private_region(tag)), preference_q = crate::quote::q(&preference), got_q = crate::quote::q(&got), language_q = crate::quote::q(&language))
                     })?;
                     // A region of a supported language the server has no
                     // catalog for still gets that language or the default
@@ -481,7 +485,7 @@ fn region_subtags(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                     let got = listed(ctx, Some(&region)).await?;
                     let default = ctx.profile.default.clone();
                     ensure(reaches(&language, &got) || same(&got, &default), || {
-                        format!("acceptLanguage {region:?} selected {got:?}: neither {language:?} (lookup) nor the default {default:?}")
+                        format!("acceptLanguage {region_q} selected {got_q}: neither {language_q} (lookup) nor the default {default_q}", region_q = crate::quote::q(&region), got_q = crate::quote::q(&got), language_q = crate::quote::q(&language), default_q = crate::quote::q(&default))
                     })?;
                     return Ok(());
                 }
@@ -548,17 +552,17 @@ fn fallback(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                         exchange.error().is_none() && exchange.result().is_some(),
                         || {
                             format!(
-                                "an unmatched acceptLanguage {preference:?} produced an error: {}",
+                                "an unmatched acceptLanguage {preference_q} produced an error: {}",
                                 exchange.summary()
-                            )
+                            , preference_q = crate::quote::q(&preference))
                         },
                     )?;
                     let got = exchange
-                        .content_language_str()
+                        .selected_language()
                         .unwrap_or_default()
                         .to_owned();
                     ensure(same(&got, &default), || {
-                        format!("an unmatched acceptLanguage {preference:?} selected {got:?}, not the default {default:?}")
+                        format!("an unmatched acceptLanguage {preference_q} selected {got_q}, not the default {default_q}", preference_q = crate::quote::q(&preference), got_q = crate::quote::q(&got), default_q = crate::quote::q(&default))
                     })?;
                 }
                 Ok(())
@@ -595,15 +599,15 @@ fn malformed(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                     ensure(exchange.error().is_none() && exchange.result().is_some(), || {
                         format!("a malformed acceptLanguage {value} produced an error: {}", exchange.summary())
                     })?;
-                    match exchange.content_language_str() {
+                    match exchange.selected_language() {
                         Some(got) => ensure(same(got, &default), || {
-                            format!("a malformed acceptLanguage {value} was used: it selected {got:?}, not the default {default:?}")
+                            format!("a malformed acceptLanguage {value} was used: it selected {got_q}, not the default {default_q}", got_q = crate::quote::q(&got), default_q = crate::quote::q(&default))
                         })?,
                         // Absent, so nothing is reported: the text shows which
                         // language was used.
                         None => ensure(
                             tools(&exchange) != tools(&with_a) || reaches(&default, &a),
-                            || format!("a malformed acceptLanguage {value} was used: the tools are {a:?}'s, and no contentLanguage says otherwise"),
+                            || format!("a malformed acceptLanguage {value} was used: the tools are {a_q}'s, and no contentLanguage says otherwise", a_q = crate::quote::q(&a)),
                         )?,
                     }
                 }
@@ -622,17 +626,47 @@ fn change(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 let default = ctx.profile.default.clone();
                 let a = others[0].clone();
                 let b = others.get(1).cloned().unwrap_or(default.clone());
+                // What each earlier request asked for and selected.
+                let mut earlier: Vec<(String, String)> = Vec::new();
                 for want in [&a, &b, &a, &default] {
                     let got = listed(ctx, Some(want)).await?;
-                    ensure(reaches(want, &got), || {
-                        format!("after earlier requests on this connection, acceptLanguage {want:?} selected {got:?}: an earlier preference was reused")
-                    })?;
+                    ensure(reaches(want, &got), || change_failure(want, &got, &earlier))?;
+                    earlier.push((want.clone(), got));
                 }
                 Ok(())
             }
             .await,
         )
     })
+}
+
+/// Why `scope.change` failed: acceptLanguage `want` selected `got`, after
+/// the requests of `earlier` (what each asked for and selected). An
+/// earlier preference was reused only when `got` is what a request under a
+/// different preference selected.
+fn change_failure(want: &str, got: &str, earlier: &[(String, String)]) -> String {
+    let reused = earlier
+        .iter()
+        .rev()
+        .find(|(asked, selected)| !same(asked, want) && same(selected, got));
+    match reused {
+        Some((asked, _)) => format!(
+            "after earlier requests on this connection, acceptLanguage {} selected {}, which the earlier acceptLanguage {} selected: an earlier preference was reused",
+            quoted(want),
+            quoted(got),
+            quoted(asked)
+        ),
+        None => format!(
+            "after earlier requests on this connection, acceptLanguage {} selected {}, a language it does not reach",
+            quoted(want),
+            quoted(got)
+        ),
+    }
+}
+
+/// A string as JSON has it, for messages.
+fn quoted(value: &str) -> String {
+    Value::from(value).to_string()
 }
 
 fn omission(ctx: &mut Ctx) -> ScenarioFuture<'_> {
@@ -649,20 +683,20 @@ fn omission(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                     .await?;
                 expect(&default, &a, &got, &a)?;
                 let omitted = ctx.result(Call::new("tools/list")).await?;
-                match omitted.content_language_str() {
+                match omitted.selected_language() {
                     Some(got) => ensure(same(got, &default), || {
-                        format!("a request without acceptLanguage, after one with {a:?}, selected {got:?} instead of the default {default:?}")
+                        format!("a request without acceptLanguage, after one with {a_q}, selected {got_q} instead of the default {default_q}", a_q = crate::quote::q(&a), got_q = crate::quote::q(&got), default_q = crate::quote::q(&default))
                     }),
                     // No report (allowed: no preference was honored): the
                     // tools must be the default's, not the previous request's.
                     None => {
                         if tools(&with_a) == tools(&with_default) {
                             return Err(Outcome::Skip(format!(
-                                "the answer without a preference reports no contentLanguage, and the tools under {a:?} are the default's: nothing shows which preference it used"
-                            )));
+                                "the answer without a preference reports no contentLanguage, and the tools under {a_q} are the default's: nothing shows which preference it used"
+                            , a_q = crate::quote::q(&a))));
                         }
                         ensure(tools(&omitted) == tools(&with_default), || {
-                            format!("a request without acceptLanguage, after one with {a:?}, got tools different from the default {default:?}'s: an earlier preference was reused")
+                            format!("a request without acceptLanguage, after one with {a_q}, got tools different from the default {default_q}'s: an earlier preference was reused", a_q = crate::quote::q(&a), default_q = crate::quote::q(&default))
                         })
                     }
                 }
@@ -670,4 +704,36 @@ fn omission(ctx: &mut Ctx) -> ScenarioFuture<'_> {
             .await,
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn asked(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn reuse_is_said_only_of_an_earlier_selection() {
+        let earlier = asked(&[("fr", "fr"), ("de", "de")]);
+        let reused = change_failure("en", "de", &earlier);
+        assert!(
+            reused.contains("an earlier preference was reused"),
+            "{reused}"
+        );
+        assert!(reused.contains("earlier acceptLanguage \"de\""), "{reused}");
+        let other = change_failure("en", "ja", &earlier);
+        assert!(!other.contains("reused"), "{other}");
+        assert!(
+            other.contains("acceptLanguage \"en\" selected \"ja\""),
+            "{other}"
+        );
+        // The same preference asked again selecting the same is no reuse.
+        let again = change_failure("fr", "de", &asked(&[("fr", "de")]));
+        assert!(!again.contains("reused"), "{again}");
+    }
 }

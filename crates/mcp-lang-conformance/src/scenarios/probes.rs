@@ -275,14 +275,20 @@ pub(crate) fn plan(vectors: &[Vector], supported: &[String], default: &str) -> V
                     (!accepted.iter().any(|a| reaches(a, default))).then(|| {
                         probe(
                             accepted,
-                            format!("the default {default:?}, as for a malformed value"),
+                            format!(
+                                "the default {default_q}, as for a malformed value",
+                                default_q = crate::quote::q(&default)
+                            ),
                         )
                     })
                 }
                 Err(_) => salvaged(&value, &negotiator, default).map(|tag| {
                     probe(
                         vec![default.to_owned()],
-                        format!("{tag:?}, read from the malformed value"),
+                        format!(
+                            "{tag_q}, read from the malformed value",
+                            tag_q = crate::quote::q(&tag)
+                        ),
                     )
                 }),
             };
@@ -326,8 +332,9 @@ async fn run_probes(ctx: &mut Ctx, valid: bool) -> Step<()> {
         .collect();
     if probes.is_empty() {
         return Err(Outcome::Skip(format!(
-            "no {} test vector decides anything with the profile's languages (default {default:?}): name more supported languages",
-            if valid { "well-formed" } else { "malformed" }
+            "no {} test vector decides anything with the profile's languages (default {default_q}): name more supported languages",
+            if valid { "well-formed" } else { "malformed" },
+            default_q = crate::quote::q(&default)
         )));
     }
     // The text of each language, for answers that report none.
@@ -354,7 +361,7 @@ async fn run_probes(ctx: &mut Ctx, valid: bool) -> Step<()> {
                 )
             },
         )?;
-        let got = match exchange.content_language_str() {
+        let got = match exchange.selected_language() {
             Some(got) => got.to_owned(),
             // No report: the text shows which language was used, when the
             // default's and the probe language's differ.

@@ -17,7 +17,9 @@ use serde_json::{Value, json};
 
 use mcp_lang_meta::CONTENT_LANGUAGE_KEY;
 
+use crate::calls::refusal;
 use crate::discovery::reaches;
+use crate::profile::ToolRole;
 use crate::scenario::{
     Ctx, Needs, Outcome, Scenario, ScenarioFuture, Step, ensure, finish, should,
 };
@@ -128,20 +130,24 @@ fn check_report(
         Some(Value::String(s)) => s.clone(),
         Some(other) => {
             return Err(Outcome::Fail(format!(
-                "{what} under {tag:?}: contentLanguage is not a string: {other}"
+                "{what} under {tag_q}: contentLanguage is not a string: {other}",
+                tag_q = crate::quote::q(&tag)
             )));
         }
         None if changed => {
             return Err(Outcome::Fail(format!(
-                "{what} under {tag:?}: the display text changed with the preference, but no io.modelcontextprotocol/contentLanguage reports the language used: {}",
-                exchange.summary()
+                "{what} under {tag_q}: the display text changed with the preference, but no io.modelcontextprotocol/contentLanguage reports the language used: {}",
+                exchange.summary(),
+                tag_q = crate::quote::q(&tag)
             )));
         }
         None => return Ok(false),
     };
     ensure(ContentLanguage::parse(&reported).is_ok(), || {
         format!(
-            "{what} under {tag:?}: contentLanguage {reported:?} is not a Content-Language value"
+            "{what} under {tag_q}: contentLanguage {reported_q} is not a Content-Language value",
+            tag_q = crate::quote::q(&tag),
+            reported_q = crate::quote::q(&reported)
         )
     })?;
     let supported = &ctx.profile.supported;
@@ -152,14 +158,19 @@ fn check_report(
             .all(|t| supported.iter().any(|s| s.eq_ignore_ascii_case(t))),
         || {
             format!(
-                "{what} under {tag:?}: contentLanguage {reported:?} names a language the server does not support {supported:?}"
+                "{what} under {tag_q}: contentLanguage {reported_q} names a language the server does not support {supported_q}",
+                tag_q = crate::quote::q(&tag),
+                reported_q = crate::quote::q(&reported),
+                supported_q = crate::quote::q(&supported)
             )
         },
     )?;
     if changed {
         ensure(reaches(tag, &reported), || {
             format!(
-                "{what} under {tag:?}: the display text changed, but contentLanguage says {reported:?}: it must name the language used"
+                "{what} under {tag_q}: the display text changed, but contentLanguage says {reported_q}: it must name the language used",
+                tag_q = crate::quote::q(&tag),
+                reported_q = crate::quote::q(&reported)
             )
         })?;
     }
@@ -227,10 +238,10 @@ fn initialize(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 }
                 let other_text_changed = base.result().map(texts) != exchange.result().map(texts);
                 ensure(other_text_changed, || {
-                    format!("{what}: contentLanguage under {tag:?} is {reported:?}, but serverInfo.title ({base_title}) and every other display text are the default's: the label does not describe the content")
+                    format!("{what}: contentLanguage under {tag_q} is {reported_q}, but serverInfo.title ({base_title}) and every other display text are the default's: the label does not describe the content", tag_q = crate::quote::q(&tag), reported_q = crate::quote::q(&reported))
                 })?;
                 should(false, || {
-                    format!("{what}: under {tag:?} (contentLanguage {reported:?}) serverInfo.title stays the default's {base_title}; a server that honors the preference SHOULD translate Implementation.title")
+                    format!("{what}: under {tag_q} (contentLanguage {reported_q}) serverInfo.title stays the default's {base_title}; a server that honors the preference SHOULD translate Implementation.title", tag_q = crate::quote::q(&tag), reported_q = crate::quote::q(&reported))
                 })
             }
             .await,
@@ -338,12 +349,12 @@ fn tool_results(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 // A successful result too: the explicit-language tool without
                 // its argument (its content follows the preference, or is
                 // model-facing text reported as such).
-                let name = ctx.profile.explicit_language_tool.clone();
-                if let Ok(tool) = ctx.require_tool(&name).await {
-                    let arguments = super::display::explicit_arguments(&tool);
-                    let call = Call::tool(&name, Value::Object(arguments));
-                    let (base, exchange) = pair(ctx, &call, &tag).await?;
-                    checked |= check_report(ctx, &format!("tools/call {name}"), &tag, &base, &exchange)?;
+                if let Ok(plan) = ctx.tool_for(ToolRole::ExplicitLanguage, &["language"]).await {
+                    let base = ctx.send(plan.call().preference(ctx.profile.default.as_str())).await?;
+                    if refusal(&base).is_none() {
+                        let (base, exchange) = pair(ctx, &plan.call(), &tag).await?;
+                        checked |= check_report(ctx, &format!("tools/call {}", plan.name), &tag, &base, &exchange)?;
+                    }
                 }
                 if checked { Ok(()) } else { Err(ignored("tools/call")) }
             }
@@ -416,26 +427,32 @@ fn notifications_report(
                 checked += 1;
                 ensure(ContentLanguage::parse(reported).is_ok(), || {
                     format!(
-                        "{what} under {tag:?}: a {method} notification reports contentLanguage {reported:?}, which is not a Content-Language value"
+                        "{what} under {tag_q}: a {method} notification reports contentLanguage {reported_q}, which is not a Content-Language value",
+                        tag_q = crate::quote::q(&tag),
+                        reported_q = crate::quote::q(&reported)
                     )
                 })?;
                 ensure(!changed || reaches(tag, reported), || {
                     format!(
-                        "{what} under {tag:?}: a {method} notification is localized ({}) but reports contentLanguage {reported:?}",
-                        quoted(text.as_deref().unwrap_or_default())
+                        "{what} under {tag_q}: a {method} notification is localized ({}) but reports contentLanguage {reported_q}",
+                        quoted(text.as_deref().unwrap_or_default()),
+                        tag_q = crate::quote::q(&tag),
+                        reported_q = crate::quote::q(&reported)
                     )
                 })?;
             }
             Some(other) => {
                 return Err(Outcome::Fail(format!(
-                    "{what} under {tag:?}: a {method} notification's contentLanguage is not a string: {other}"
+                    "{what} under {tag_q}: a {method} notification's contentLanguage is not a string: {other}",
+                    tag_q = crate::quote::q(&tag)
                 )));
             }
             None if changed => {
                 return Err(Outcome::Fail(format!(
-                    "{what} under {tag:?}: a {method} notification sent for the request is localized ({}, where the default's is {}) but carries no io.modelcontextprotocol/contentLanguage in params._meta",
+                    "{what} under {tag_q}: a {method} notification sent for the request is localized ({}, where the default's is {}) but carries no io.modelcontextprotocol/contentLanguage in params._meta",
                     quoted(text.as_deref().unwrap_or_default()),
-                    quoted(base_text.as_deref().unwrap_or_default())
+                    quoted(base_text.as_deref().unwrap_or_default()),
+                    tag_q = crate::quote::q(&tag)
                 )));
             }
             None => {}
@@ -471,33 +488,42 @@ fn every_message(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 // The progress tool with a progress token: its notifications
                 // (progress, and any log message it sends) and its result.
                 let mut missing = Vec::new();
-                let tool = ctx.profile.progress_tool.clone();
-                if ctx.require_tool(&tool).await.is_err() {
-                    missing.push(format!("the progress tool {tool:?}"));
-                } else {
-                    let call = Call::tool(&tool, json!({})).with_progress();
+                match ctx.tool_for(ToolRole::Progress, &[]).await {
+                    Err(why) => missing.push(format!("the progress tool: {}", why.reason())),
+                    Ok(plan) => {
+                    let call = plan.call().with_progress();
                     let base = ctx.send(call.clone().preference(default.as_str())).await?;
+                    if let Some(why) = refusal(&base) {
+                        missing.push(plan.refused(&why).reason().to_owned());
+                    } else {
                     let again = ctx.send(call.clone().preference(default.as_str())).await?;
                     let exchange = ctx.send(call.preference(tag.as_str())).await?;
-                    let what = format!("tools/call {tool}");
+                    let what = format!("tools/call {}", plan.name);
                     checked += notifications_report(&what, &tag, [&base, &again], &exchange)?;
                     if base.result().is_some() && exchange.result().is_some() {
                         checked += usize::from(check_report(ctx, &what, &tag, &base, &exchange)?);
                     }
+                    }
+                    }
                 }
                 // The elicitation tool: from 2026-07-28 on an input_required
                 // result, which reports its language in result._meta.
-                let tool = ctx.profile.elicitation_tool.clone();
-                if !is_stateless(ctx.protocol()) {
-                    missing.push(format!("an input_required result from {tool:?}, which only protocol 2026-07-28 has"));
-                } else if ctx.require_tool(&tool).await.is_err() {
-                    missing.push(format!("the elicitation tool {tool:?}"));
+                let elicitation = if is_stateless(ctx.protocol()) {
+                    ctx.tool_for(ToolRole::Elicitation, &[]).await
                 } else {
-                    let call = Call::tool(&tool, json!({}));
+                    Err(ctx.needs_stateless("an input_required result exists from protocol 2026-07-28 on"))
+                };
+                match elicitation {
+                    Err(why) => missing.push(format!("the elicitation tool: {}", why.reason())),
+                    Ok(plan) => {
+                    let call = plan.call();
                     let base = ctx.send(call.clone().preference(default.as_str())).await?;
+                    if let Some(why) = refusal(&base) {
+                        missing.push(plan.refused(&why).reason().to_owned());
+                    } else {
                     let again = ctx.send(call.clone().preference(default.as_str())).await?;
                     let exchange = ctx.send(call.preference(tag.as_str())).await?;
-                    let what = format!("tools/call {tool}");
+                    let what = format!("tools/call {}", plan.name);
                     checked += notifications_report(&what, &tag, [&base, &again], &exchange)?;
                     if let (Some(a), Some(b)) = (base.result(), exchange.result())
                         && b.get("inputRequests").is_some()
@@ -506,11 +532,13 @@ fn every_message(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                         let nested = nested_languages(b);
                         ensure(!localized || exchange.content_language().is_some(), || {
                             format!(
-                                "{what} under {tag:?}: the input_required result's elicitation text is localized, but result._meta carries no io.modelcontextprotocol/contentLanguage{}: the SEP carries it in result._meta for an input-required response",
+                                "{what} under {tag_q}: the input_required result's elicitation text is localized, but result._meta carries no io.modelcontextprotocol/contentLanguage{}: the SEP carries it in result._meta for an input-required response",
                                 if nested.is_empty() { String::new() } else { format!(" (only {})", nested.join(", ")) }
-                            )
+                            , tag_q = crate::quote::q(&tag))
                         })?;
                         checked += usize::from(check_report(ctx, &what, &tag, &base, &exchange)?);
+                    }
+                    }
                     }
                 }
                 if checked == 0 {
@@ -520,8 +548,8 @@ fn every_message(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                         format!(" (not available: {}; name other tools in the profile)", missing.join("; "))
                     };
                     return Err(Outcome::Skip(format!(
-                        "no message the suite provoked under {tag:?} was localized or reported a language: nothing to check{why}"
-                    )));
+                        "no message the suite provoked under {tag_q} was localized or reported a language: nothing to check{why}"
+                    , tag_q = crate::quote::q(&tag))));
                 }
                 Ok(())
             }
@@ -630,10 +658,8 @@ fn labels(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 }
                 let failing = ctx.profile.tool_error.clone();
                 items.push((format!("tools/call {}", failing.name), Call::tool(&failing.name, Value::Object(failing.arguments))));
-                let explicit = ctx.profile.explicit_language_tool.clone();
-                if let Ok(tool) = ctx.require_tool(&explicit).await {
-                    let arguments = super::display::explicit_arguments(&tool);
-                    items.push((format!("tools/call {explicit}"), Call::tool(&explicit, Value::Object(arguments))));
+                if let Ok(plan) = ctx.tool_for(ToolRole::ExplicitLanguage, &["language"]).await {
+                    items.push((format!("tools/call {}", plan.name), plan.call()));
                 }
                 let mut judged = 0usize;
                 for (what, call) in items {
@@ -654,9 +680,9 @@ fn labels(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                             let disjoint = primaries(label).iter().all(|p| !primaries(other_label).contains(p));
                             ensure(!(disjoint && text == other_text), || {
                                 format!(
-                                    "{what}: the same text {} is labelled {label:?} under acceptLanguage {asked:?} and {other_label:?} under {other_asked:?}; contentLanguage names the natural language of the content, and one text is not in both",
+                                    "{what}: the same text {} is labelled {label_q} under acceptLanguage {asked_q} and {other_label_q} under {other_asked_q}; contentLanguage names the natural language of the content, and one text is not in both",
                                     quoted(&text.join(" | "))
-                                )
+                                , label_q = crate::quote::q(&label), asked_q = crate::quote::q(&asked), other_label_q = crate::quote::q(&other_label), other_asked_q = crate::quote::q(&other_asked))
                             })?;
                         }
                     }

@@ -13,7 +13,9 @@ use std::collections::BTreeSet;
 
 use serde_json::{Map, Value, json};
 
+use crate::calls::{ToolPlan, refusal};
 use crate::discovery::reaches;
+use crate::profile::ToolRole;
 use crate::scenario::{
     Connection, Ctx, Needs, Outcome, Scenario, ScenarioFuture, Step, ensure, finish,
 };
@@ -79,28 +81,32 @@ fn excerpt(exchange: &Exchange) -> String {
     format!("{}{ellipsis}", Value::String(cut))
 }
 
-/// Calls `tool` under `first`, which must answer with an `input_required`
-/// result, then retries it under `retry`, declining every input request.
-/// Returns the retry's exchange.
-async fn retried(ctx: &mut Ctx, tool: &str, first: &str, retry: &str) -> Step<Exchange> {
-    let exchange = ctx
-        .send(Call::tool(tool, json!({})).preference(first))
-        .await?;
+/// Calls the elicitation tool of `plan` under `first`, which must answer
+/// with an `input_required` result, then retries it under `retry`, declining
+/// every input request. Returns the retry's exchange.
+async fn retried(ctx: &mut Ctx, plan: &ToolPlan, first: &str, retry: &str) -> Step<Exchange> {
+    let tool = &plan.name;
+    let exchange = ctx.send(plan.call().preference(first)).await?;
+    if let Some(why) = refusal(&exchange) {
+        return Err(plan.refused(&why));
+    }
     let Some(requests) = exchange
         .result()
         .and_then(|r| r.get("inputRequests"))
         .and_then(Value::as_object)
     else {
         return Err(Outcome::Skip(format!(
-            "{tool} under {first:?} did not answer with an input_required result: {}",
-            exchange.summary()
+            "{tool} under {first_q} did not answer with an input_required result: {}",
+            exchange.summary(),
+            first_q = crate::quote::q(&first)
         )));
     };
     let responses: Map<String, Value> = requests
         .keys()
         .map(|key| (key.clone(), json!({ "action": "decline" })))
         .collect();
-    let mut call = Call::tool(tool, json!({}))
+    let mut call = plan
+        .call()
         .param("inputResponses", Value::Object(responses))
         .preference(retry);
     if let Some(state) = exchange.result().and_then(|r| r.get("requestState")) {
@@ -109,8 +115,9 @@ async fn retried(ctx: &mut Ctx, tool: &str, first: &str, retry: &str) -> Step<Ex
     let answer = ctx.send(call).await?;
     if answer.response().is_none() {
         return Err(Outcome::Skip(format!(
-            "the retry of {tool} under {retry:?} got no answer: {}",
-            answer.summary()
+            "the retry of {tool} under {retry_q} got no answer: {}",
+            answer.summary(),
+            retry_q = crate::quote::q(&retry)
         )));
     }
     Ok(answer)
@@ -121,25 +128,24 @@ fn retry(ctx: &mut Ctx) -> ScenarioFuture<'_> {
         finish(
             async {
                 if !is_stateless(ctx.protocol()) {
-                    return Err(Outcome::Skip(format!(
-                        "input_required results and their retries exist from protocol 2026-07-28 on; this run speaks {}: run with --protocol 2026-07-28",
-                        ctx.protocol()
-                    )));
+                    return Err(ctx.needs_stateless(
+                        "input_required results and their retries exist from protocol 2026-07-28 on",
+                    ));
                 }
                 let first = ctx.translated_others()?[0].clone();
                 let second = ctx.profile.default.clone();
-                let tool = ctx.profile.elicitation_tool.clone();
-                ctx.require_tool(&tool).await?;
-                let control_first = retried(ctx, &tool, &first, &first).await?;
-                let control_second = retried(ctx, &tool, &second, &second).await?;
-                let changed = retried(ctx, &tool, &first, &second).await?;
+                let plan = ctx.tool_for(ToolRole::Elicitation, &[]).await?;
+                let tool = plan.name.clone();
+                let control_first = retried(ctx, &plan, &first, &first).await?;
+                let control_second = retried(ctx, &plan, &second, &second).await?;
+                let changed = retried(ctx, &plan, &first, &second).await?;
                 let view = |e: &Exchange| (shown(e), e.content_language().cloned());
                 if view(&control_first) == view(&control_second) {
                     return Err(Outcome::Skip(format!(
-                        "the declined retry of {tool} is answered the same under {first:?} and {second:?} (contentLanguage {}, text {}): nothing shows which language a retry uses",
+                        "the declined retry of {tool} is answered the same under {first_q} and {second_q} (contentLanguage {}, text {}): nothing shows which language a retry uses",
                         label(&control_first),
                         excerpt(&control_first)
-                    )));
+                    , first_q = crate::quote::q(&first), second_q = crate::quote::q(&second))));
                 }
                 if view(&changed) == view(&control_second) {
                     return Ok(());
@@ -147,16 +153,16 @@ fn retry(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 let seen = format!("contentLanguage {}, text {}", label(&changed), excerpt(&changed));
                 if view(&changed) == view(&control_first) {
                     return Err(Outcome::Fail(format!(
-                        "the retry of {tool} with acceptLanguage {second:?}, after a first call under {first:?}, was answered in the first call's language ({seen}), as a retry under {first:?} is; a retry under {second:?} alone gets contentLanguage {}, text {}",
+                        "the retry of {tool} with acceptLanguage {second_q}, after a first call under {first_q}, was answered in the first call's language ({seen}), as a retry under {first_q} is; a retry under {second_q} alone gets contentLanguage {}, text {}",
                         label(&control_second),
                         excerpt(&control_second)
-                    )));
+                    , second_q = crate::quote::q(&second), first_q = crate::quote::q(&first))));
                 }
                 Err(Outcome::Fail(format!(
-                    "the retry of {tool} with acceptLanguage {second:?}, after a first call under {first:?}, was answered with {seen}; a retry under {second:?} after a first call under {second:?} gets contentLanguage {}, text {}: the first call changed the retry's answer",
+                    "the retry of {tool} with acceptLanguage {second_q}, after a first call under {first_q}, was answered with {seen}; a retry under {second_q} after a first call under {second_q} gets contentLanguage {}, text {}: the first call changed the retry's answer",
                     label(&control_second),
                     excerpt(&control_second)
-                )))
+                , second_q = crate::quote::q(&second), first_q = crate::quote::q(&first))))
             }
             .await,
         )
@@ -178,33 +184,33 @@ fn handshake(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                         .await?;
                     if discover.result().is_none() {
                         return Err(Outcome::Skip(format!(
-                            "server/discover with acceptLanguage {tag:?} did not succeed: {}",
+                            "server/discover with acceptLanguage {tag_q} did not succeed: {}",
                             discover.summary()
-                        )));
+                        , tag_q = crate::quote::q(&tag))));
                     }
                     ("server/discover", ctx.result(probe.clone()).await?)
                 } else {
                     let Connection::Http(http) = &mut ctx.connection else {
-                        return Err(Outcome::Skip(
-                            "on stdio the one initialize of a connection was sent when it opened, without a preference; run with --protocol 2026-07-28 (server/discover) or over HTTP".into(),
+                        return Err(ctx.needs_stateless(
+                            "on stdio the one initialize of a connection was sent when it opened, without a preference, so only server/discover (protocol 2026-07-28) or a run over HTTP can show this",
                         ));
                     };
                     let (opened, answer) = http.in_new_session(&tag, &probe).await.map_err(|e| {
                         Outcome::Fail(format!(
-                            "initialize with acceptLanguage {tag:?} in a session of its own failed on the wire: {e}"
-                        ))
+                            "initialize with acceptLanguage {tag_q} in a session of its own failed on the wire: {e}"
+                        , tag_q = crate::quote::q(&tag)))
                     })?;
                     let Some(answer) = answer else {
                         return Err(Outcome::Skip(format!(
-                            "initialize with acceptLanguage {tag:?} did not succeed: {}",
+                            "initialize with acceptLanguage {tag_q} did not succeed: {}",
                             opened.summary()
-                        )));
+                        , tag_q = crate::quote::q(&tag))));
                     };
                     if answer.result().is_none() {
                         return Err(Outcome::Fail(format!(
-                            "tools/list without a preference, after initialize with acceptLanguage {tag:?} in the same session, did not succeed: {}",
+                            "tools/list without a preference, after initialize with acceptLanguage {tag_q} in the same session, did not succeed: {}",
                             answer.summary()
-                        )));
+                        , tag_q = crate::quote::q(&tag))));
                     }
                     ("initialize", answer)
                 };
@@ -212,10 +218,10 @@ fn handshake(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 let same_text = shown(&after) == shown(&base);
                 ensure(reported.is_none_or(|r| reaches(&default, r)) && same_text, || {
                     format!(
-                        "after {what} with acceptLanguage {tag:?}, tools/list without a preference was answered with contentLanguage {} and {} the default {default:?}'s: the handshake's preference was bound to later requests",
+                        "after {what} with acceptLanguage {tag_q}, tools/list without a preference was answered with contentLanguage {} and {} the default {default_q}'s: the handshake's preference was bound to later requests",
                         label(&after),
                         if same_text { "the same titles as" } else { "other titles than" }
-                    )
+                    , tag_q = crate::quote::q(&tag), default_q = crate::quote::q(&default))
                 })
             }
             .await,
@@ -255,9 +261,8 @@ fn result_keys(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 let default = ctx.profile.default.clone();
                 let others = ctx.others(1)?;
                 let mut calls: Vec<(String, Value)> = Vec::new();
-                let explicit = ctx.profile.explicit_language_tool.clone();
-                if let Ok(tool) = ctx.require_tool(&explicit).await {
-                    calls.push((explicit, Value::Object(super::display::explicit_arguments(&tool))));
+                if let Ok(plan) = ctx.tool_for(ToolRole::ExplicitLanguage, &["language"]).await {
+                    calls.push((plan.name, Value::Object(plan.arguments)));
                 }
                 let failing = ctx.profile.tool_error.clone();
                 calls.push((failing.name, Value::Object(failing.arguments)));
@@ -283,10 +288,10 @@ fn result_keys(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                                 Value::from(a.difference(b).take(5).cloned().collect::<Vec<_>>()).to_string()
                             };
                             format!(
-                                "tools/call {name}: structuredContent under {tag:?} has the keys {} where under {default:?} it has {}: JSON property keys are identifiers and are never translated",
+                                "tools/call {name}: structuredContent under {tag_q} has the keys {} where under {default_q} it has {}: JSON property keys are identifiers and are never translated",
                                 only(&other_keys, &keys),
                                 only(&keys, &other_keys)
-                            )
+                            , tag_q = crate::quote::q(&tag), default_q = crate::quote::q(&default))
                         })?;
                     }
                 }
@@ -312,8 +317,8 @@ pub(super) fn describe_server(ctx: &Ctx) -> Step<Call> {
         return Ok(Call::new("server/discover"));
     }
     if let Connection::Stdio(_) = &ctx.connection {
-        return Err(Outcome::Skip(
-            "on stdio the one initialize of a connection was sent when it opened, before the languages were known; run with --protocol 2026-07-28 (server/discover) or over HTTP".into(),
+        return Err(ctx.needs_stateless(
+            "on stdio the one initialize of a connection was sent when it opened, before the languages were known, so only server/discover (protocol 2026-07-28) or a run over HTTP can show this",
         ));
     }
     Ok(Call::new("initialize")
@@ -345,17 +350,17 @@ fn server_name(ctx: &mut Ctx) -> ScenarioFuture<'_> {
                 let base = ctx.result(call.clone().preference(default.as_str())).await?;
                 let Some(name) = server_info(&base).and_then(|i| i.get("name")).cloned() else {
                     return Err(Outcome::Skip(format!(
-                        "{what} under {default:?} carries no serverInfo.name"
-                    )));
+                        "{what} under {default_q} carries no serverInfo.name"
+                    , default_q = crate::quote::q(&default))));
                 };
                 for tag in &others {
                     let exchange = ctx.result(call.clone().preference(tag.as_str())).await?;
                     let other = server_info(&exchange).and_then(|i| i.get("name"));
                     ensure(other == Some(&name), || {
                         format!(
-                            "{what} under {tag:?}: serverInfo.name is {} where under {default:?} it is {name}: BaseMetadata.name is an identifier and is never translated",
+                            "{what} under {tag_q}: serverInfo.name is {} where under {default_q} it is {name}: BaseMetadata.name is an identifier and is never translated",
                             other.map_or_else(|| "absent".to_owned(), Value::to_string)
-                        )
+                        , tag_q = crate::quote::q(&tag), default_q = crate::quote::q(&default))
                     })?;
                 }
                 Ok(())
