@@ -15,14 +15,18 @@
 //! a silent skip there would hide the interop check) and otherwise skip with
 //! the reason printed on stderr.
 
-mod common;
+#[path = "common/process.rs"]
+mod process;
+#[path = "common/python.rs"]
+mod python;
 
 use std::net::TcpListener;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::python::{KillOnDrop, interop_file, venv};
+use process::{KillOnDrop, interop_file};
+use python::venv;
 
 fn run_client(python: &Path, transport: &str, target: &str) {
     let output = Command::new(python)

@@ -24,8 +24,8 @@
 //! written on the SDK commonly do: a suite that calls it without arguments
 //! gets the SDK's validation error and no progress.
 //!
-//! The suite runs in parallel (a few at a time), one server process per run.
-//! The test installs the SDK itself (`tests/common/node.rs`, `npm ci` of
+//! The suite runs in parallel (a few at a time), one server process per run
+//! (`tests/common/suite.rs`, shared with `python_server`). The test installs the SDK itself (`tests/common/node.rs`, `npm ci` of
 //! `tests/interop/node/package-lock.json` under target/), is `#[ignore]`d in a
 //! plain `cargo test`, and runs in the `interop` step of `cargo xtask ci`:
 //!
@@ -35,33 +35,18 @@
 
 #[path = "common/node.rs"]
 mod node;
+#[path = "common/process.rs"]
+mod process;
+#[path = "common/suite.rs"]
+mod suite;
 
-use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
 
-use node::{KillOnDrop, interop_file, node_dir};
-use serde_json::Value;
-
-/// The transports a run speaks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Transport {
-    Stdio,
-    Http,
-}
-
-impl Transport {
-    /// The `transport` of the report's rows.
-    fn as_str(self) -> &'static str {
-        match self {
-            Self::Stdio => "stdio",
-            Self::Http => "http",
-        }
-    }
-}
+use node::node_dir;
+use process::interop_file;
+use suite::{BOTH, Fault, HTTP_ONLY, Run, Server, Transport};
 
 /// The newest protocol the SDK speaks (its `LATEST_PROTOCOL_VERSION`).
 const SDK_PROTOCOL: &str = "2025-11-25";
@@ -99,20 +84,8 @@ const FULLEST_RUN_SKIPS: &[(&str, &str)] = &[
     ),
 ];
 
-const BOTH: &[Transport] = &[Transport::Stdio, Transport::Http];
-const HTTP_ONLY: &[Transport] = &[Transport::Http];
-
-/// One fault of `sep2792_server.mjs` (its `FAULTS`), the transports it acts
-/// on, and the scenarios that must catch it on each of them.
-struct Fault {
-    name: &'static str,
-    acts_on: &'static [Transport],
-    caught_by: &'static [&'static str],
-}
-
-/// Which scenarios catch which fault: the one table to adjust when scenario
-/// ids change. Each run of a fault selects exactly these scenarios
-/// (`--only`), so the list is also what the run costs.
+/// Which scenarios catch which fault of `sep2792_server.mjs` (its `FAULTS`):
+/// the one table to adjust when scenario ids change.
 const FAULTS: &[Fault] = &[
     Fault {
         name: "ignore-weights",
@@ -164,425 +137,72 @@ const FAULTS: &[Fault] = &[
     },
 ];
 
-/// Suite runs at once: each has its own server process.
-const PARALLEL_RUNS: usize = 3;
-
-/// How long a server may take to print that it listens.
-const LISTEN_TIMEOUT: Duration = Duration::from_secs(60);
-
-/// One `mcp-lang conformance` run against the TypeScript server.
-#[derive(Clone, Debug)]
-struct Run {
-    transport: Transport,
-    /// `--protocol`, when not the suite's default.
-    protocol: Option<&'static str>,
-    /// With the server's profile file, or by discovery.
-    profile: bool,
-    fault: Option<&'static str>,
-    only: Vec<&'static str>,
-}
-
-impl Run {
-    fn label(&self) -> String {
-        format!(
-            "{} {} {}{}",
-            self.transport.as_str(),
-            self.protocol.unwrap_or("default protocol"),
-            if self.profile { "profile" } else { "discovery" },
-            self.fault
-                .map(|f| format!(" fault {f}"))
-                .unwrap_or_default()
-        )
+/// The TypeScript server, run by Node from `dir`, beside its `node_modules`.
+fn server(dir: &Path) -> Server {
+    Server {
+        name: "TypeScript",
+        program: "node".into(),
+        script: dir.join("sep2792_server.mjs"),
+        http_args: &["http", "0"],
+        current_dir: Some(dir.to_owned()),
+        profile: interop_file(PROFILE),
+        listen_timeout: Duration::from_secs(60),
     }
-}
-
-/// What a run produced.
-struct Ran {
-    run: Run,
-    status: Option<i32>,
-    report: Value,
-    seconds: f64,
-}
-
-impl Ran {
-    /// The report's rows: (id, transport, outcome, reason).
-    fn rows(&self) -> Vec<(&str, &str, &str, &str)> {
-        fn text<'a>(row: &'a Value, key: &str) -> &'a str {
-            row.get(key).and_then(Value::as_str).unwrap_or("")
-        }
-        self.report["results"]
-            .as_array()
-            .map(|rows| {
-                rows.iter()
-                    .map(|r| {
-                        (
-                            text(r, "id"),
-                            text(r, "transport"),
-                            text(r, "outcome"),
-                            text(r, "reason"),
-                        )
-                    })
-                    .collect()
-            })
-            .unwrap_or_default()
-    }
-
-    fn with_outcome(&self, outcome: &str) -> Vec<(&str, &str)> {
-        self.rows()
-            .into_iter()
-            .filter(|r| r.2 == outcome)
-            .map(|r| (r.0, r.3))
-            .collect()
-    }
-}
-
-/// A path as one word of the suite's `--stdio` command (single-quoted).
-fn shell_word(path: &Path) -> String {
-    format!("'{}'", path.display().to_string().replace('\'', r"'\''"))
-}
-
-/// Starts the server over Streamable HTTP on a free port and returns it with
-/// its URL, once it accepts connections.
-fn start_http_server(dir: &Path, fault: Option<&str>) -> (KillOnDrop, String) {
-    let mut command = Command::new("node");
-    command
-        .arg(dir.join("sep2792_server.mjs"))
-        .args(["http", "0"])
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped());
-    match fault {
-        Some(f) => command.env("SEP2792_FAULT", f),
-        None => command.env_remove("SEP2792_FAULT"),
-    };
-    let mut server = KillOnDrop(
-        command
-            .spawn()
-            .expect("the TypeScript server did not start"),
-    );
-    let stdout = server.0.stdout.take().expect("no stdout");
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let mut line = String::new();
-        let _ = BufReader::new(stdout).read_line(&mut line);
-        let _ = tx.send(line);
-    });
-    let line = rx.recv_timeout(LISTEN_TIMEOUT).unwrap_or_default();
-    let url = line
-        .trim()
-        .strip_prefix("listening ")
-        .unwrap_or_else(|| {
-            let exit = server.0.try_wait().ok().flatten();
-            panic!(
-                "the TypeScript server did not say where it listens (got {line:?}; exit {exit:?})"
-            )
-        })
-        .to_owned();
-    (server, url)
-}
-
-/// Runs the suite once, as a user would: the `mcp-lang` binary, JSON report.
-fn run_suite(dir: &Path, run: &Run) -> Ran {
-    let started = Instant::now();
-    let mut command = Command::new(env!("CARGO_BIN_EXE_mcp-lang"));
-    command.args(["conformance", "--format", "json"]);
-    if run.profile {
-        command.arg("--profile").arg(interop_file(PROFILE));
-    }
-    if let Some(protocol) = run.protocol {
-        command.args(["--protocol", protocol]);
-    }
-    for id in &run.only {
-        command.args(["--only", id]);
-    }
-    let _server = match run.transport {
-        Transport::Stdio => {
-            let server = format!("node {} stdio", shell_word(&dir.join("sep2792_server.mjs")));
-            command.arg("--stdio").arg(server);
-            // The suite starts the server: it inherits the fault.
-            match run.fault {
-                Some(f) => command.env("SEP2792_FAULT", f),
-                None => command.env_remove("SEP2792_FAULT"),
-            };
-            None
-        }
-        Transport::Http => {
-            let (server, url) = start_http_server(dir, run.fault);
-            command.args(["--url", &url]);
-            Some(server)
-        }
-    };
-    let output = command.output().expect("mcp-lang did not start");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let report: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| {
-        // A run that ends before any report (a usage error, exit 2) is a
-        // finding of the conformant test, not a reason to stop the others.
-        Value::String(format!(
-            "the report is not JSON ({e}); stdout: {stdout}; stderr: {}",
-            String::from_utf8_lossy(&output.stderr).trim()
-        ))
-    });
-    Ran {
-        run: run.clone(),
-        status: output.status.code(),
-        report,
-        seconds: started.elapsed().as_secs_f64(),
-    }
-}
-
-/// Runs every run, [`PARALLEL_RUNS`] at a time, in order of the input.
-fn run_all(dir: &Path, runs: &[Run]) -> Vec<Ran> {
-    let next = AtomicUsize::new(0);
-    let mut done: Vec<(usize, Ran)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..PARALLEL_RUNS)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(run) = runs.get(i) else { break };
-                        mine.push((i, run_suite(dir, run)));
-                    }
-                    mine
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().expect("a suite run panicked"))
-            .collect()
-    });
-    done.sort_by_key(|(i, _)| *i);
-    done.into_iter().map(|(_, ran)| ran).collect()
 }
 
 #[test]
 #[ignore = "needs node, npm and the npm registry; run by `cargo xtask ci` with --ignored"]
 fn conformant_typescript_server_passes() {
     let Some(dir) = node_dir() else { return };
-    let started = Instant::now();
     let mut runs = Vec::new();
     for transport in [Transport::Stdio, Transport::Http] {
         for protocol in [None, Some(SDK_PROTOCOL)] {
             for profile in [false, true] {
-                runs.push(Run {
-                    transport,
-                    protocol,
-                    profile,
-                    fault: None,
-                    only: Vec::new(),
-                });
+                runs.push(Run::conformant(transport, protocol, profile));
             }
         }
     }
-    let mut problems = Vec::new();
-    for ran in run_all(&dir, &runs) {
-        if let Value::String(why) = &ran.report {
-            problems.push(format!(
-                "{}: exit status {:?}: {why}",
-                ran.run.label(),
-                ran.status
-            ));
-            continue;
-        }
-        let (passed, skipped, failed) = (
-            ran.with_outcome("pass"),
-            ran.with_outcome("skip"),
-            ran.with_outcome("fail"),
-        );
-        println!(
-            "{}: {} passed, {} skipped, {} failed, exit {:?} ({:.1} s)",
-            ran.run.label(),
-            passed.len(),
-            skipped.len(),
-            failed.len(),
-            ran.status,
-            ran.seconds
-        );
-        let mut reasons: Vec<(&str, Vec<&str>)> = Vec::new();
-        for (id, reason) in &skipped {
-            match reasons.iter_mut().find(|(r, _)| r == reason) {
-                Some((_, ids)) => ids.push(id),
-                None => reasons.push((reason, vec![id])),
+    suite::check_conformant(
+        &server(&dir),
+        &runs,
+        |run| run.transport == Transport::Http && run.protocol == Some(SDK_PROTOCOL) && run.profile,
+        FULLEST_RUN_SKIPS,
+        |ran, problems| {
+            // Without --protocol the suite offers its newest version, which
+            // the SDK does not speak, and continues on the SDK's; with it, on
+            // that.
+            let notes = ran.report["protocol"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
+            if notes.is_empty() {
+                problems.push(format!("{}: the report names no protocol", ran.label()));
             }
-        }
-        for (reason, ids) in reasons {
-            println!("    skipped {}: {reason}", ids.join(", "));
-        }
-        for (id, reason) in &failed {
-            problems.push(format!("{}: {id} failed: {reason}", ran.run.label()));
-        }
-        if passed.is_empty() {
-            problems.push(format!("{}: no scenario passed", ran.run.label()));
-        }
-        if ran.status != Some(0) {
-            problems.push(format!(
-                "{}: exit status {:?}, not 0",
-                ran.run.label(),
-                ran.status
-            ));
-        }
-        // Without --protocol the suite offers its newest version, which the
-        // SDK does not speak, and continues on the SDK's; with it, on that.
-        let notes = ran.report["protocol"]
-            .as_array()
-            .cloned()
-            .unwrap_or_default();
-        if notes.is_empty() {
-            problems.push(format!("{}: the report names no protocol", ran.run.label()));
-        }
-        for note in &notes {
-            let negotiated = ran.run.protocol.is_none();
-            if note["version"] != SDK_PROTOCOL || note["fell_back"] != negotiated {
-                problems.push(format!(
-                    "{}: expected {SDK_PROTOCOL}{}; the report says {}",
-                    ran.run.label(),
-                    if negotiated {
-                        ", negotiated down"
-                    } else {
-                        ", as asked"
-                    },
-                    note["how"]
-                ));
+            for note in &notes {
+                let negotiated = ran.run.protocol.is_none();
+                if note["version"] != SDK_PROTOCOL || note["fell_back"] != negotiated {
+                    problems.push(format!(
+                        "{}: expected {SDK_PROTOCOL}{}; the report says {}",
+                        ran.label(),
+                        if negotiated {
+                            ", negotiated down"
+                        } else {
+                            ", as asked"
+                        },
+                        note["how"]
+                    ));
+                }
             }
-        }
-        // The fullest run: every scenario applies to this server but the
-        // ones it has a reason to skip.
-        let fullest = ran.run.transport == Transport::Http
-            && ran.run.protocol == Some(SDK_PROTOCOL)
-            && ran.run.profile;
-        let unexpected: Vec<_> = skipped
-            .iter()
-            .filter(|(id, _)| !FULLEST_RUN_SKIPS.iter().any(|(skip, _)| skip == id))
-            .collect();
-        if fullest && !unexpected.is_empty() {
-            problems.push(format!(
-                "{}: skipped {unexpected:?}; the server implements everything else the suite checks",
-                ran.run.label()
-            ));
-        }
-    }
-    println!(
-        "conformant runs: {:.1} s in all",
-        started.elapsed().as_secs_f64()
+        },
     );
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 #[test]
 #[ignore = "needs node, npm and the npm registry; run by `cargo xtask ci` with --ignored"]
 fn every_typescript_server_fault_is_caught() {
     let Some(dir) = node_dir() else { return };
-    let started = Instant::now();
-    let mut runs: Vec<Run> = FAULTS
-        .iter()
-        .flat_map(|fault| {
-            fault.acts_on.iter().map(|&transport| Run {
-                transport,
-                protocol: Some(SDK_PROTOCOL),
-                profile: true,
-                fault: Some(fault.name),
-                only: fault.caught_by.to_vec(),
-            })
-        })
-        .collect();
-    // The same scenarios against the conformant server, once per transport:
-    // each must pass there, so that the fault is what fails it.
-    for transport in [Transport::Stdio, Transport::Http] {
-        let mut only: Vec<&'static str> = FAULTS
-            .iter()
-            .filter(|f| f.acts_on.contains(&transport))
-            .flat_map(|f| f.caught_by.iter().copied())
-            .collect();
-        only.sort_unstable();
-        only.dedup();
-        runs.push(Run {
-            transport,
-            protocol: Some(SDK_PROTOCOL),
-            profile: true,
-            fault: None,
-            only,
-        });
-    }
-    let results = run_all(&dir, &runs);
-    let mut missed = Vec::new();
-    for ran in &results {
-        let Some(fault) = FAULTS.iter().find(|f| Some(f.name) == ran.run.fault) else {
-            continue;
-        };
-        let transport = ran.run.transport.as_str();
-        let rows = ran.rows();
-        let baseline = results
-            .iter()
-            .find(|b| b.run.fault.is_none() && b.run.transport == ran.run.transport)
-            .expect("a conformant run of each transport");
-        let baseline_rows = baseline.rows();
-        for id in fault.caught_by {
-            match baseline_rows.iter().find(|r| r.0 == *id && r.1 == transport) {
-                Some((_, _, "pass", _)) => {}
-                Some((_, _, outcome, reason)) => missed.push(format!(
-                    "{} over {transport}: {id} is {outcome} against the conformant server too, so the fault is not what it catches: {reason}",
-                    fault.name
-                )),
-                None => missed.push(format!(
-                    "{} over {transport}: the conformant run has no row {id} ({})",
-                    fault.name, baseline.report
-                )),
-            }
-            match rows.iter().find(|r| r.0 == *id && r.1 == transport) {
-                Some((_, _, "fail", reason)) => {
-                    println!("caught  {} over {transport} by {id}: {reason}", fault.name);
-                }
-                Some((_, _, outcome, reason)) => missed.push(format!(
-                    "{} over {transport}: {id} was {outcome}, not fail {reason}",
-                    fault.name
-                )),
-                None => missed.push(format!(
-                    "{} over {transport}: the report has no row {id} ({})",
-                    fault.name, ran.report
-                )),
-            }
-        }
-        if ran.status != Some(1) {
-            missed.push(format!(
-                "{}: exit status {:?}, not 1 (failed)",
-                ran.run.label(),
-                ran.status
-            ));
-        }
-    }
-    println!(
-        "{} fault runs: {:.1} s in all",
-        runs.len(),
-        started.elapsed().as_secs_f64()
-    );
-    assert!(missed.is_empty(), "{}", missed.join("\n"));
-}
-
-/// The `testdata/` files with cases of the ops the JavaScript matcher answers.
-fn shared_cases(root: &Path) -> Vec<(PathBuf, Value)> {
-    const OPS: [&str; 4] = ["parse", "negotiate", "lookup", "agree"];
-    let mut files = Vec::new();
-    for area in ["grammar", "match", "agree"] {
-        let mut paths: Vec<PathBuf> = std::fs::read_dir(root.join(area))
-            .expect("testdata is missing")
-            .map(|e| e.expect("unreadable testdata entry").path())
-            .filter(|p| p.extension().is_some_and(|e| e == "json"))
-            .collect();
-        paths.sort();
-        files.extend(paths);
-    }
-    let mut cases = Vec::new();
-    for path in files {
-        let file: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap())
-            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        for case in file["cases"].as_array().into_iter().flatten() {
-            if OPS.contains(&case["request"]["op"].as_str().unwrap_or("")) {
-                cases.push((path.clone(), case.clone()));
-            }
-        }
-    }
-    cases
+    // With the profile, on the only modern protocol the SDK speaks.
+    suite::check_faults(&server(&dir), FAULTS, Some(SDK_PROTOCOL));
 }
 
 #[test]
@@ -590,55 +210,7 @@ fn shared_cases(root: &Path) -> Vec<(PathBuf, Value)> {
 fn typescript_matcher_answers_the_shared_testdata() {
     // The matcher needs no package, but runs where the server does.
     let Some(dir) = node_dir() else { return };
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata");
-    let cases = shared_cases(&root);
-    let mut child = KillOnDrop(
-        Command::new("node")
-            .arg(dir.join("sep2792_lang.mjs"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("the JavaScript matcher did not start"),
-    );
-    let mut stdin = child.0.stdin.take().expect("no stdin");
-    let requests: Vec<String> = cases
-        .iter()
-        .map(|(_, c)| c["request"].to_string())
-        .collect();
-    let writer = std::thread::spawn(move || {
-        for request in requests {
-            writeln!(stdin, "{request}").expect("the JavaScript matcher stopped reading");
-        }
-    });
-    let answers: Vec<String> = BufReader::new(child.0.stdout.take().expect("no stdout"))
-        .lines()
-        .map(|l| l.expect("unreadable answer"))
-        .collect();
-    writer.join().expect("the writer panicked");
-    assert_eq!(answers.len(), cases.len(), "one answer per case");
-    let mut wrong = Vec::new();
-    let mut per_op = std::collections::BTreeMap::<String, usize>::new();
-    for ((path, case), answer) in cases.iter().zip(&answers) {
-        *per_op
-            .entry(case["request"]["op"].as_str().unwrap_or("").to_owned())
-            .or_default() += 1;
-        let got: Value = serde_json::from_str(answer).unwrap_or(Value::String(answer.clone()));
-        if got != case["response"] {
-            wrong.push(format!(
-                "{} {}: {} gave {got}, expected {}",
-                path.strip_prefix(&root).unwrap_or(path).display(),
-                case["name"],
-                case["request"],
-                case["response"]
-            ));
-        }
-    }
-    println!("shared cases answered by the JavaScript matcher: {per_op:?}");
-    assert!(
-        ["parse", "negotiate", "lookup", "agree"]
-            .iter()
-            .all(|op| per_op.get(*op).is_some_and(|&n| n > 10)),
-        "too few cases per op: {per_op:?}"
-    );
-    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    let mut matcher = Command::new("node");
+    matcher.arg(dir.join("sep2792_lang.mjs"));
+    suite::check_matcher(matcher, "JavaScript");
 }

@@ -3,8 +3,7 @@
 //! (`@modelcontextprotocol/sdk` on npm, pinned with its whole dependency tree
 //! by `tests/interop/node/package-lock.json`), the interop scripts beside its
 //! `node_modules` (Node resolves an ES module's imports from the module's own
-//! directory, so the scripts run from there), and a guard that stops a child
-//! process when a test ends.
+//! directory, so the scripts run from there).
 //!
 //! The first test to need it copies `package.json` and `package-lock.json`
 //! there and runs `npm ci`; a marker file naming the lock's contents, written
@@ -20,7 +19,9 @@
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
+
+use crate::process::{interop_file, on_ci, runs};
 
 /// The SDK the interop server is written against (pinned in `package.json`).
 pub(crate) const MCP_NPM: &str = "@modelcontextprotocol/sdk@1.32.2";
@@ -30,21 +31,6 @@ const SCRIPTS: [&str; 2] = ["sep2792_server.mjs", "sep2792_lang.mjs"];
 
 /// The first test of a binary to get here installs the SDK.
 static INSTALL: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-/// Whether we run on a CI machine (most CI systems set `CI=true`).
-fn on_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "0" && v != "false")
-}
-
-/// Whether `program --version` runs.
-fn runs(program: &str) -> bool {
-    Command::new(program)
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
-}
 
 /// The directory with the installed SDK and fresh copies of the interop
 /// scripts, or `None` (after printing why) when `node` or `npm` is absent on a
@@ -99,22 +85,4 @@ pub(crate) fn node_dir() -> Option<PathBuf> {
             .unwrap_or_else(|e| panic!("cannot copy {script}: {e}"));
     }
     Some(dir)
-}
-
-/// A file under `tests/interop/`.
-pub(crate) fn interop_file(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/interop")
-        .join(name)
-}
-
-/// Kills and reaps a child process when dropped, so a failing test leaves no
-/// server behind.
-pub(crate) struct KillOnDrop(pub(crate) Child);
-
-impl Drop for KillOnDrop {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
 }

@@ -1,6 +1,5 @@
 //! The Python environment of the interop tests: a virtual environment under
-//! `target/tmp/py-interop` with the official MCP SDK (`mcp` on PyPI, pinned),
-//! and a guard that stops a child process when a test ends.
+//! `target/tmp/py-interop` with the official MCP SDK (`mcp` on PyPI, pinned).
 //!
 //! The first test to need it runs `python3 -m venv` and
 //! `pip install mcp==2.3.0`; a marker file written only after pip succeeded
@@ -14,18 +13,15 @@
 //! returns `None` after printing why, so the test can skip.
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
+
+use crate::process::{on_ci, runs};
 
 /// The SDK version the interop scripts were written against.
 pub(crate) const MCP_PYPI: &str = "mcp==2.3.0";
 
 /// The first test of a binary to get here builds the environment.
 static VENV: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-/// Whether we run on a CI machine (most CI systems set `CI=true`).
-fn on_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "0" && v != "false")
-}
 
 /// The venv's python, or `None` (after printing why) when python3 is absent
 /// on a developer machine. Panics on CI without python3, and whenever
@@ -38,12 +34,7 @@ pub(crate) fn venv() -> Option<PathBuf> {
     if marker.exists() && python.exists() {
         return Some(python);
     }
-    let python3 = Command::new("python3")
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status();
-    if !python3.is_ok_and(|s| s.success()) {
+    if !runs("python3") {
         assert!(
             !on_ci(),
             "python3 is not installed, and CI is set: the Python SDK interop tests must run in CI"
@@ -71,22 +62,4 @@ pub(crate) fn venv() -> Option<PathBuf> {
     assert!(status.success(), "pip install {MCP_PYPI} failed");
     std::fs::write(&marker, MCP_PYPI).expect("cannot write the venv marker");
     Some(python)
-}
-
-/// A file under `tests/interop/`.
-pub(crate) fn interop_file(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/interop")
-        .join(name)
-}
-
-/// Kills and reaps a child process when dropped, so a failing test leaves no
-/// server behind.
-pub(crate) struct KillOnDrop(pub(crate) Child);
-
-impl Drop for KillOnDrop {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
 }

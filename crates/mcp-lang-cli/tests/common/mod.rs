@@ -1,4 +1,0 @@
-//! Helpers shared by the integration tests that include this module
-//! (`mod common;`).
-
-pub(crate) mod python;
