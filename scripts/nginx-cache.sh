@@ -23,8 +23,9 @@
 # (step `nginx`).
 #
 # Usage: scripts/nginx-cache.sh [--release] [--fault NAME]
-#   --fault NAME  serve with an injected fault (`mcp-lang serve --fault`), to see
-#                 the checks fail: e.g. drop-vary, public-when-stripped.
+#   --fault NAME  serve the fault server instead (`mcp-lang-faults serve --fault`,
+#                 the workspace's unpublished fault bench), to see the checks
+#                 fail: e.g. drop-vary, public-when-stripped.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -84,10 +85,17 @@ fi
 log "nginx: $("$nginx_bin" -v 2>&1)"
 
 # --- the reference server ----------------------------------------------------
-cargo_flags=(-q -p mcp-lang-cli --bin mcp-lang)
+# With --fault, the same server with one rule broken, from the fault bench.
+if [[ ${#fault[@]} -gt 0 ]]; then
+    cargo_flags=(-q -p mcp-lang-faults --bin mcp-lang-faults)
+    server_bin=mcp-lang-faults
+else
+    cargo_flags=(-q -p mcp-lang-cli --bin mcp-lang)
+    server_bin=mcp-lang
+fi
 [[ "$profile" == release ]] && cargo_flags+=(--release)
 (cd "$root" && cargo build "${cargo_flags[@]}")
-mcp_lang="$target/$profile/mcp-lang"
+mcp_lang="$target/$profile/$server_bin"
 
 rm -rf "$work"
 mkdir -p "$work"/{cache,temp,logs}

@@ -31,7 +31,7 @@ use std::time::Duration;
 
 use mcp_lang_reference::ReferenceServer;
 use mcp_lang_reference::serve::{HttpMode, MCP_PATH, spawn_http};
-use mcp_lang_reference::wire::{self, Exchange};
+use mcp_lang_wire::{self as wire, Exchange};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 /// A boxed error: the generator reports, it does not recover.

@@ -12,8 +12,8 @@
 use std::{net::SocketAddr, path::Path};
 
 use mcp_lang_http::ACCEPT_LANGUAGE_KEY;
-use mcp_lang_reference::wire::{self, Exchange};
 use mcp_lang_stress::child::{HANG_GUARD, ServeProcess, spawn_http};
+use mcp_lang_wire::{self as wire, Exchange};
 use serde_json::Value;
 
 const KIB: usize = 1 << 10;

@@ -20,7 +20,6 @@ use std::{net::SocketAddr, path::Path, time::Duration};
 
 use mcp_lang_grammar::AcceptLanguage;
 use mcp_lang_http::{ACCEPT_LANGUAGE_KEY, CONTENT_LANGUAGE_KEY};
-use mcp_lang_reference::wire::{self, Exchange};
 use mcp_lang_stress::{
     Expectation,
     child::{HANG_GUARD, ServeProcess, StdioSession, spawn_http},
@@ -28,6 +27,7 @@ use mcp_lang_stress::{
     expect::tools_list,
     preference::{comma_run, deep_subtags, junk_ranges, malformed, many_ranges},
 };
+use mcp_lang_wire::{self as wire, Exchange};
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 

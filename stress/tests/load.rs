@@ -1,11 +1,11 @@
 //! The bounded load run of `cargo xtask ci`: concurrent clients on loopback,
 //! a random preference per request, no errors and no variant of another
 //! preference; and proof that the checks can fail, against servers with an
-//! injected fault (`mcp_lang_conformance::faults`).
+//! injected fault (`mcp_lang_faults`).
 
 use std::{net::SocketAddr, sync::Arc};
 
-use mcp_lang_conformance::faults::{Fault, spawn_http};
+use mcp_lang_faults::{Fault, spawn_http};
 use mcp_lang_reference::{
     ReferenceServer,
     serve::{HttpMode, MCP_PATH},

@@ -76,7 +76,7 @@ const STEPS: &[Step] = &[
     },
     Step {
         name: "conformance",
-        about: "the SEP-2792 suite against the embedded reference server, and its self-test against mcp-lang serve as separate processes (every fault caught, every latitude passed; the published matrix)",
+        about: "the SEP-2792 suite against the reference server, and its self-test against the fault server as separate processes (every fault caught, every latitude passed; the published matrix)",
         run: sep2792_conformance,
     },
     // Python SDK interop: see `python_interop` below.
@@ -307,9 +307,10 @@ fn test(ci: &mut Ci) -> Result<()> {
     Ok(())
 }
 
-/// The SEP-2792 conformance suite (`crates/mcp-lang-conformance`) against the embedded
-/// reference server, over stdio and Streamable HTTP; then its self-test as users run the
-/// suite: `mcp-lang serve` with every fault and every latitude, as a separate process, over
+/// The SEP-2792 conformance suite (`crates/mcp-lang-conformance`) against the reference
+/// server, over stdio and Streamable HTTP; then its self-test as users run the suite: the
+/// fault server (`mcp-lang-faults serve`, an unpublished crate) with every fault and every
+/// latitude, as a separate process, over
 /// stdio and Streamable HTTP (stateless and with sessions), with and without a profile. Any
 /// failing scenario, fault not caught, latitude failed, or change to the published matrix
 /// fails the step.

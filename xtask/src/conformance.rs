@@ -31,9 +31,9 @@ use crate::workspace::{Metadata, root};
 use crate::{Result, bail};
 
 pub(crate) const USAGE: &str = "  conformance --sep2792 [--write]
-      the SEP-2792 suite: `mcp-lang conformance` against the embedded reference server, then its
-      self-test (every fault caught, every latitude passed, against `mcp-lang serve` as a separate
-      process over stdio and Streamable HTTP, with and without a profile), whose matrix must equal
+      the SEP-2792 suite: `mcp-lang conformance` against the reference server, then its self-test
+      (`mcp-lang-faults self-test`: every fault caught, every latitude passed, against the fault
+      server as a separate process over stdio and Streamable HTTP, with and without a profile), whose matrix must equal
       the one the crate docs publish (`crates/mcp-lang-conformance/self-test.md`; --write updates it)
   conformance --official   run the official MCP conformance suite (npm) against `mcp-lang serve --http`, with the baseline of expected failures";
 
@@ -75,15 +75,17 @@ pub(crate) fn run(mut args: Args) -> Result<()> {
     }
 }
 
-/// The SEP-2792 suite against the embedded reference server, then its
-/// self-test against `mcp-lang serve` as separate processes; the self-test's
-/// matrix must equal the published one (or, with `write`, replaces it).
+/// The SEP-2792 suite against the reference server, then its self-test
+/// against the fault server as separate processes; the self-test's matrix
+/// must equal the published one (or, with `write`, replaces it).
 pub(crate) fn sep2792(write: bool) -> Result<()> {
-    Cmd::cargo().args(["build", "-p", "mcp-lang-cli"]).run()?;
-    let binary = Metadata::load()?.target_dir.join("debug/mcp-lang");
-    Cmd::new(&binary).arg("conformance").run()?;
-    let matrix = Cmd::new(&binary)
-        .args(["conformance", "--self-test", "--markdown"])
+    Cmd::cargo()
+        .args(["build", "-p", "mcp-lang-cli", "-p", "mcp-lang-faults"])
+        .run()?;
+    let target = Metadata::load()?.target_dir.join("debug");
+    Cmd::new(target.join("mcp-lang")).arg("conformance").run()?;
+    let matrix = Cmd::new(target.join("mcp-lang-faults"))
+        .args(["self-test", "--markdown"])
         .read_stdout()?;
     let published = root().join(SELF_TEST_MATRIX);
     if write {

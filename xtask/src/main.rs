@@ -20,8 +20,8 @@
 //!   `--test` runs the published crates' tests with the toolchain cargo runs on.
 //! - `semver`: `cargo-semver-checks` of every published crate against the last release
 //!   (`.ci/semver-baseline`); `--set-baseline` moves the baseline.
-//! - `conformance --sep2792`: the SEP-2792 suite against the embedded reference server,
-//!   then its self-test matrix against `mcp-lang serve` as a separate process.
+//! - `conformance --sep2792`: the SEP-2792 suite against the reference server, then its
+//!   self-test matrix against the fault server (`mcp-lang-faults`) as a separate process.
 //! - `conformance --official`: the official MCP conformance suite (npm) against
 //!   `mcp-lang serve --http`, checked against the reference server's baseline.
 //! - `docs`: records the specification chapter's example exchanges (`--check`: stale?).

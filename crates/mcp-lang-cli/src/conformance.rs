@@ -1,9 +1,10 @@
 //! `mcp-lang conformance`: the SEP-2792 conformance suite against a server.
 //!
 //! With `--url` it tests a Streamable HTTP endpoint, with `--stdio` a command
-//! that serves MCP on stdin/stdout, and with neither the embedded reference
-//! server over both transports (optionally with `--fault NAME` injected or
-//! `--latitude NAME` taken). The target's languages come from
+//! that serves MCP on stdin/stdout, with both the one server over both
+//! transports (one report), and with neither the reference server over both
+//! transports (stdio through this binary's `serve --stdio`, Streamable HTTP
+//! in this process). The target's languages come from
 //! `--supported`/`--default`, from `--profile FILE` (TOML), or from
 //! discovery, which prints what it found. The report is a table, JSON
 //! (`--format json`) or JUnit XML (`--format junit`).
@@ -24,17 +25,15 @@
 //! report: with `--format json` or `--format junit`, exit status 2 too (the
 //! error, the target, and what was tried).
 //!
-//! `--list` prints every scenario with the SEP sentence it checks, the faults
-//! and the latitudes; `--requirements` prints the traceability of every
-//! normative sentence of the SEP to the scenarios that check it.
-//! `--self-test` runs the suite against `mcp-lang serve` with every fault
-//! (each must be caught) and every latitude (each must pass), as a separate
-//! process, over stdio and Streamable HTTP (stateless and with sessions),
-//! with and without a profile; `--embedded` runs it in process instead.
+//! `--list` prints every scenario with the SEP sentence it checks;
+//! `--requirements` prints the traceability of every normative sentence of
+//! the SEP to the scenarios that check it. (The suite's own self-test, every
+//! fault caught and every latitude passed, is the workspace's fault bench,
+//! which is not part of this binary.)
 //!
 //! ```no_run
 //! use clap::Parser;
-//! // No --url or --stdio: the reference server, in this process
+//! // No --url or --stdio: the reference server over both transports
 //! // (`tests/conformance_cli.rs` runs it).
 //! let cli = mcp_lang_cli::Cli::try_parse_from([
 //!     "mcp-lang", "conformance", "--only", "match.weights",
@@ -47,12 +46,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use mcp_lang_conformance::faults::self_test::{
-    self, Mode, Server, Setup, cases, every_alteration, run_matrix,
-};
-use mcp_lang_conformance::faults::{Alteration, Fault, Latitude};
 use mcp_lang_conformance::report::{Report, RunError};
 use mcp_lang_conformance::{Config, Format, Needs, Profile, Target, run as run_suite};
+use mcp_lang_reference::ReferenceServer;
+use mcp_lang_reference::serve::{HttpMode, spawn_http};
 
 /// The exit statuses' text, as a literal for `concat!`.
 macro_rules! exit_statuses {
@@ -83,12 +80,12 @@ pub const EXIT_STATUSES: &str = exit_statuses!();
 pub(crate) const AFTER_HELP: &str = concat!(
     "\
 Examples:
-  mcp-lang conformance                                   the embedded reference server
+  mcp-lang conformance                                   the reference server, both transports
   mcp-lang conformance --url http://127.0.0.1:8080/mcp   a Streamable HTTP server
   mcp-lang conformance --stdio 'node server.js' --supported 'en, fr' --default en
+  mcp-lang conformance --stdio 'node server.js' --url http://127.0.0.1:3000/mcp   both, one report
   mcp-lang conformance --url http://127.0.0.1:8080/mcp --format junit --strict
   mcp-lang conformance --list                            every scenario and the SEP sentence it checks
-  mcp-lang conformance --self-test --embedded            check the suite catches every fault
 
 ",
     exit_statuses!()
@@ -109,18 +106,13 @@ fn trimmed(values: &[String]) -> Vec<String> {
 /// Arguments of `mcp-lang conformance`.
 #[derive(Debug, Args)]
 pub struct ConformanceArgs {
-    /// Test the Streamable HTTP endpoint at this URL (http://host:port/path).
-    #[arg(long, value_name = "URL", conflicts_with = "stdio")]
+    /// Test the Streamable HTTP endpoint at this URL (http://host:port/path);
+    /// with --stdio too, the same server over both transports, one report.
+    #[arg(long, value_name = "URL")]
     pub url: Option<String>,
     /// Test the stdio server started by this command ("program args…", quoted as in a shell).
     #[arg(long, value_name = "COMMAND")]
     pub stdio: Option<String>,
-    /// Embedded reference server only: inject this fault (see `mcp-lang serve --fault`).
-    #[arg(long, value_name = "NAME", conflicts_with_all = ["url", "stdio", "latitude"])]
-    pub fault: Option<Fault>,
-    /// Embedded reference server only: take this latitude (see `mcp-lang serve --latitude`).
-    #[arg(long, value_name = "NAME", conflicts_with_all = ["url", "stdio"])]
-    pub latitude: Option<Latitude>,
     /// A TOML profile: `supported = [...]`, `default = "..."`, optional tool names.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["supported", "default"])]
     pub profile: Option<PathBuf>,
@@ -147,28 +139,8 @@ pub struct ConformanceArgs {
     /// Report format: table, json or junit.
     #[arg(long, value_name = "FORMAT", default_value = "table")]
     pub format: Format,
-    /// Check the suite itself: every fault must be caught and every latitude
-    /// pass, against `mcp-lang serve` as a separate process.
-    #[arg(long, conflicts_with_all = ["url", "stdio", "fault", "latitude", "profile", "supported", "default"])]
-    pub self_test: bool,
-    /// With --self-test: run the servers in this process (faster, both
-    /// transports at once) instead of as separate processes.
-    #[arg(long, requires = "self_test")]
-    pub embedded: bool,
-    /// With --self-test: only these faults or latitudes (comma-separated names).
-    #[arg(
-        long,
-        value_name = "NAMES",
-        value_delimiter = ',',
-        requires = "self_test"
-    )]
-    pub alterations: Vec<String>,
-    /// With --self-test: print the matrix as the Markdown table the crate docs
-    /// publish.
-    #[arg(long, requires = "self_test")]
-    pub markdown: bool,
     /// List the scenarios (id, SEP item, transport needs, rule, the SEP
-    /// sentence), the faults and the latitudes, then exit.
+    /// sentence), then exit.
     #[arg(long)]
     pub list: bool,
     /// Print the traceability of every normative sentence of SEP-2792 to the
@@ -187,19 +159,6 @@ fn list() -> ExitCode {
             "{:<38} item {:>2}  {:<6}  {}\n{:<38}             SEP: \"{}\"",
             scenario.id, scenario.item, needs, scenario.rule, "", scenario.sep
         );
-    }
-    println!("\nfaults (mcp-lang serve --fault NAME), each caught by one of the scenarios named:");
-    for fault in Fault::ALL {
-        println!(
-            "  {:<36} {} [{}]",
-            fault.name(),
-            fault.description(),
-            fault.caught_by().join(", ")
-        );
-    }
-    println!("\nlatitudes (mcp-lang serve --latitude NAME), each of which must pass:");
-    for latitude in Latitude::ALL {
-        println!("  {:<36} {}", latitude.name(), latitude.description());
     }
     let requirements = mcp_lang_conformance::requirements::YAML;
     let count = |prefix: &str| {
@@ -242,135 +201,36 @@ fn runtime() -> Result<tokio::runtime::Runtime, String> {
         .map_err(|e| format!("cannot start the runtime: {e}"))
 }
 
-fn alterations(names: &[String]) -> Result<Vec<Alteration>, String> {
-    if names.is_empty() {
-        return Ok(every_alteration());
-    }
-    trimmed(names)
-        .iter()
-        .map(|name| {
-            name.parse::<Fault>()
-                .map(Alteration::from)
-                .or_else(|_| name.parse::<Latitude>().map(Alteration::from))
-                .map_err(|e| e.to_string())
-        })
-        .collect()
-}
-
-fn self_test(args: &ConformanceArgs) -> ExitCode {
-    let (server, setups) = if args.embedded {
-        (Server::Embedded, &[Setup::Embedded][..])
-    } else {
-        match std::env::current_exe() {
-            Ok(binary) => (Server::Binary(binary), Setup::PROCESS),
-            Err(error) => {
-                eprintln!("mcp-lang conformance: cannot find this binary: {error}");
-                return ExitCode::from(2);
-            }
-        }
+/// The reference server over both transports: stdio through this binary
+/// (`serve --stdio`), Streamable HTTP in this process on a loopback port.
+async fn run_reference(mut config: Config) -> Result<Report, RunError> {
+    let cannot = |message: String| {
+        let report = Report {
+            target: "the reference server".into(),
+            ..Report::default()
+        };
+        RunError::new(report, message)
     };
-    let alterations = match alterations(&args.alterations) {
-        Ok(a) => a,
-        Err(error) => {
-            eprintln!("mcp-lang conformance: {error}");
-            return ExitCode::from(2);
-        }
+    let binary =
+        std::env::current_exe().map_err(|e| cannot(format!("cannot find this binary: {e}")))?;
+    let quoted = shlex::try_quote(&binary.to_string_lossy())
+        .map_err(|e| cannot(format!("cannot quote {}: {e}", binary.display())))?
+        .into_owned();
+    let server = ReferenceServer::new()
+        .map_err(|e| cannot(format!("the reference server failed to start: {e}")))?;
+    let loopback = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
+    let http = spawn_http(server, loopback, HttpMode::Stateless)
+        .await
+        .map_err(|e| cannot(format!("cannot bind a loopback port: {e}")))?;
+    config.target = Target::Both {
+        stdio: format!("{quoted} serve --stdio"),
+        url: http.url(),
     };
-    let cases = cases(&alterations, setups, Mode::ALL);
-    let quiet = args.markdown;
-    // Progress on stderr: a bar redrawn in place on a terminal, otherwise a
-    // line every few seconds; a case that goes wrong is printed at once.
-    let bar = std::io::IsTerminal::is_terminal(&std::io::stderr());
-    let started = std::time::Instant::now();
-    let total = cases.len();
-    let ran: std::cell::RefCell<Vec<self_test::CaseResult>> = std::cell::RefCell::default();
-    let last_line = std::cell::Cell::new(started);
-    let progress = |r: &self_test::CaseResult| {
-        let mut ran = ran.borrow_mut();
-        ran.push(r.clone());
-        let wrong = ran.iter().filter(|r| !r.ok).count();
-        let elapsed = started.elapsed().as_secs();
-        if bar {
-            eprint!("\r\x1b[2K");
-        }
-        if !quiet && !r.ok {
-            eprintln!(
-                "WRONG {} {} {}: {}",
-                r.case.name(),
-                r.case.setup.as_str(),
-                r.case.mode.as_str(),
-                r.detail
-            );
-        }
-        let done = ran.len();
-        if bar {
-            let width = 30;
-            let filled = done * width / total.max(1);
-            eprint!(
-                "self-test [{}{}] {done}/{total} cases, {wrong} wrong, {elapsed} s",
-                "#".repeat(filled),
-                ".".repeat(width - filled)
-            );
-            if done == total {
-                eprint!("\r\x1b[2K");
-            }
-        } else if done == total || last_line.get().elapsed().as_secs() >= 5 {
-            last_line.set(std::time::Instant::now());
-            eprintln!("self-test: {done}/{total} cases done, {wrong} wrong, {elapsed} s");
-        }
-    };
-    let rt = match runtime() {
-        Ok(rt) => rt,
-        Err(error) => {
-            eprintln!("mcp-lang conformance: {error}");
-            return ExitCode::from(2);
-        }
-    };
-    if !bar {
-        eprintln!("self-test: {total} cases, 3 at a time (a few minutes; Ctrl-C prints what ran)");
-    }
-    let finished = rt.block_on(async {
-        tokio::select! {
-            matrix = run_matrix(&server, &cases, 3, progress) => Some(matrix),
-            _ = tokio::signal::ctrl_c() => None,
-        }
-    });
-    let Some(matrix) = finished else {
-        // Interrupted: stop the cases still running (their servers are
-        // killed as their tasks are dropped), then say what ran, so the
-        // minutes spent are not lost.
-        rt.shutdown_timeout(std::time::Duration::from_secs(5));
-        let ran = ran.take();
-        let wrong: Vec<&self_test::CaseResult> = ran.iter().filter(|r| !r.ok).collect();
-        if bar {
-            eprint!("\r\x1b[2K");
-        }
-        eprintln!(
-            "self-test interrupted after {} s: {} of {total} cases ran, {} as they must, {} wrong",
-            started.elapsed().as_secs(),
-            ran.len(),
-            ran.len() - wrong.len(),
-            wrong.len()
-        );
-        let table = self_test::Matrix { results: ran }.table();
-        for row in table
-            .lines()
-            .filter(|l| l.starts_with("ok ") || l.starts_with("WRONG "))
-        {
-            eprintln!("{row}");
-        }
-        return ExitCode::from(130);
-    };
-    if args.markdown {
-        print!("{}", matrix.markdown());
-    } else {
-        print!("{}", matrix.table());
-    }
-    if matrix.ok() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    }
+    let outcome = run_suite(&config).await;
+    http.shutdown().await;
+    let mut report = outcome?;
+    report.target = format!("the reference server: {}", report.target);
+    Ok(report)
 }
 
 /// Runs `mcp-lang conformance`.
@@ -382,28 +242,32 @@ pub fn run(args: &ConformanceArgs) -> ExitCode {
         print!("{}", mcp_lang_conformance::requirements::YAML);
         return ExitCode::SUCCESS;
     }
-    if args.self_test {
-        return self_test(args);
-    }
-    let target = match (&args.url, &args.stdio) {
-        (Some(url), _) => Target::Url(url.clone()),
-        (None, Some(command)) => Target::Stdio(command.clone()),
-        (None, None) => Target::Embedded,
+    let (target, reference) = match (&args.url, &args.stdio) {
+        (Some(url), Some(command)) => (
+            Target::Both {
+                stdio: command.clone(),
+                url: url.clone(),
+            },
+            false,
+        ),
+        (Some(url), None) => (Target::Url(url.clone()), false),
+        (None, Some(command)) => (Target::Stdio(command.clone()), false),
+        // Replaced by the reference server's two endpoints once they run.
+        (None, None) => (Target::Stdio("mcp-lang serve --stdio".into()), true),
     };
     let mut config = Config::new(target);
     config.protocol = args.protocol.as_ref().map(|p| p.trim().to_owned());
     config.only = args.only.clone();
-    config.alteration = args
-        .fault
-        .map(Alteration::from)
-        .or(args.latitude.map(Alteration::from));
     // A run that cannot start still writes its report (exit status 2).
     let cannot_start = |config: &Config, message: String| {
         let mut report = Report {
             target: match &config.target {
+                _ if reference => "the reference server".to_owned(),
                 Target::Url(url) => format!("Streamable HTTP {url}"),
                 Target::Stdio(command) => format!("stdio `{command}`"),
-                Target::Embedded => "embedded reference server".to_owned(),
+                Target::Both { stdio, url } => {
+                    format!("stdio `{stdio}` and Streamable HTTP {url}")
+                }
             },
             ..Report::default()
         };
@@ -415,7 +279,15 @@ pub fn run(args: &ConformanceArgs) -> ExitCode {
             config.profile = profile;
             runtime()
                 .map_err(|e| cannot_start(&config, e))
-                .and_then(|rt| rt.block_on(run_suite(&config)))
+                .and_then(|rt| {
+                    rt.block_on(async {
+                        if reference {
+                            run_reference(config.clone()).await
+                        } else {
+                            run_suite(&config).await
+                        }
+                    })
+                })
         }
         Err(error) => Err(cannot_start(&config, error)),
     };

@@ -13,7 +13,7 @@
 //! | `agree (--meta VALUE\|--no-meta) [--line LINE]… [--json]` | whether a `_meta` value and HTTP field lines agree exactly |
 //! | `serve --stdio` / `serve --http ADDR` | the SEP-2792 reference server (stdio, or Streamable HTTP at `/mcp`) |
 //! | `demo` | the SEP walked through against the reference server, in the terminal |
-//! | `conformance [--url URL\|--stdio CMD] [--format table\|json\|junit]` | the SEP-2792 conformance suite against a server (default: the embedded reference server); `--self-test` checks every injected fault is caught |
+//! | `conformance [--url URL] [--stdio CMD] [--format table\|json\|junit]` | the SEP-2792 conformance suite against a server over one transport or both (default: the reference server over both) |
 //! | `match --jsonl` | the test oracle: JSON requests on stdin, one JSON answer per line on stdout |
 //!
 //! ```

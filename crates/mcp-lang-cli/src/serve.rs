@@ -32,7 +32,6 @@
 use std::{net::SocketAddr, process::ExitCode, time::Duration};
 
 use clap::Args;
-use mcp_lang_conformance::faults::{self as fault, Alteration, Fault, Latitude};
 use mcp_lang_reference::{
     ReferenceServer,
     serve::{HttpLimits, HttpMode, http_router, serve_stdio, spawn_router_with},
@@ -71,15 +70,6 @@ pub struct ServeArgs {
     /// unread, until an open one closes.
     #[arg(long, value_name = "N", conflicts_with = "stdio", value_parser = clap::value_parser!(u32).range(1..), default_value = "256")]
     pub max_connections: u32,
-    /// Break one SEP-2792 rule on purpose, for testing the conformance suite
-    /// (`mcp-lang conformance --list` lists the names).
-    /// With `--stdio`, an HTTP-only fault is refused (exit status 1).
-    #[arg(long, value_name = "NAME", conflicts_with = "latitude")]
-    pub fault: Option<Fault>,
-    /// Take one liberty the SEP gives, for testing that the conformance suite
-    /// passes it (`mcp-lang conformance --list` lists the names).
-    #[arg(long, value_name = "NAME")]
-    pub latitude: Option<Latitude>,
 }
 
 /// A positive number of seconds, such as `10` or `0.5`.
@@ -181,10 +171,6 @@ pub fn run(args: &ServeArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let alteration: Option<Alteration> = args
-        .fault
-        .map(Alteration::from)
-        .or(args.latitude.map(Alteration::from));
     let outcome = runtime.block_on(async {
         match args.http {
             Some(addr) => {
@@ -194,36 +180,16 @@ pub fn run(args: &ServeArgs) -> ExitCode {
                     HttpMode::Stateless
                 };
                 let limits = args.limits();
-                // The same server, one rule broken or one latitude taken.
-                if let Some(alteration) = alteration {
-                    let http = spawn_router_with(addr, limits, move |cancel| {
-                        fault::http_router(server, mode, cancel, Some(alteration))
-                    })
-                    .await
-                    .map_err(|e| bind_error(addr, &e))?;
-                    tracing::warn!(url = %http.url(), %alteration, "serving Streamable HTTP altered");
-                    http.wait().await?;
-                    return Ok(());
-                }
-                let http =
-                    spawn_router_with(addr, limits, move |cancel| http_router(server, mode, cancel))
-                        .await
-                        .map_err(|e| bind_error(addr, &e))?;
+                let http = spawn_router_with(addr, limits, move |cancel| {
+                    http_router(server, mode, cancel)
+                })
+                .await
+                .map_err(|e| bind_error(addr, &e))?;
                 tracing::info!(url = %http.url(), ?mode, ?limits, "serving Streamable HTTP");
                 http.wait().await?;
                 Ok(())
             }
             None => {
-                if let Some(alteration) = alteration {
-                    // An HTTP alteration has nothing to act on over stdio:
-                    // `fault::serve_stdio` refuses it with an error naming it
-                    // (printed below, exit 1), so only what is really served
-                    // is logged as served.
-                    if alteration.layer().acts_on_stdio() {
-                        tracing::warn!(%alteration, "serving stdio altered");
-                    }
-                    return fault::serve_stdio(server, Some(alteration)).await;
-                }
                 tracing::info!("serving stdio");
                 serve_stdio(server).await
             }

@@ -1,6 +1,6 @@
 //! `mcp-lang conformance` against real processes: the reference server
-//! started as `mcp-lang serve --stdio` and `mcp-lang serve --http`, with and
-//! without an injected fault.
+//! started as `mcp-lang serve --stdio` and `mcp-lang serve --http`. (Runs
+//! against servers with an injected fault are the fault bench's tests.)
 
 use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
@@ -58,17 +58,17 @@ impl Drop for HttpServer {
     }
 }
 
-/// Without `--url` or `--stdio`, the target is the reference server in the
-/// same process, over both transports.
+/// Without `--url` or `--stdio`, the target is the reference server over
+/// both transports.
 #[test]
-fn without_a_target_the_embedded_reference_server_passes() {
+fn without_a_target_the_reference_server_passes_over_both_transports() {
     let (code, stdout) = conformance(&["--only", "match.weights", "--format", "json"]);
     assert_eq!(code, 0, "{stdout}");
     let report: Value = serde_json::from_str(&stdout).unwrap();
     assert!(
         report["target"]
             .as_str()
-            .is_some_and(|t| t.starts_with("embedded")),
+            .is_some_and(|t| t.starts_with("the reference server: stdio")),
         "{report}"
     );
     assert_eq!(report["summary"]["passed"], 2, "{report}"); // stdio and HTTP
@@ -109,113 +109,38 @@ fn the_http_process_passes_with_a_given_profile() {
     assert!(stdout.contains("0 failed"), "{stdout}");
 }
 
+/// Exit status 2 writes its document too: the error, the target and what
+/// was tried, as JSON and as JUnit XML.
+/// `--stdio` and `--url` together: one server over both transports, one
+/// report.
 #[test]
-fn an_injected_fault_fails_its_scenario_with_exit_status_1() {
-    let server = HttpServer::start(&["--fault", "skip-agreement-check"]);
-    let (code, stdout) = conformance(&[
-        "--url",
-        &server.1,
-        "--only",
-        "http.mismatch",
-        "--format",
-        "junit",
-    ]);
-    assert_eq!(code, 1, "{stdout}");
-    assert!(stdout.contains("<failure"), "{stdout}");
-    assert!(stdout.contains("HeaderMismatch"), "{stdout}");
-
-    let command = format!("{BIN} serve --stdio --fault ignore-weights");
+fn stdio_and_url_together_test_both_transports_in_one_report() {
+    let server = HttpServer::start(&[]);
+    let command = format!("{BIN} serve --stdio");
     let (code, stdout) = conformance(&[
         "--stdio",
         &command,
+        "--url",
+        &server.1,
         "--only",
         "match.weights",
-        "--default",
-        "en",
-        "--supported",
-        "en,fr,de",
+        "--format",
+        "json",
     ]);
-    assert_eq!(code, 1, "{stdout}");
-    assert!(stdout.contains("FAIL"), "{stdout}");
-}
-
-#[test]
-fn an_unknown_fault_is_refused_with_the_list() {
-    let output = Command::new(BIN)
-        .args(["serve", "--stdio", "--fault", "nope"])
-        .output()
-        .unwrap();
-    assert!(!output.status.success());
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("drop-vary"), "{stderr}");
-}
-
-/// `mcp-lang serve --stdio --fault NAME` with stdin closed: the exit code and
-/// what it logged (`RUST_LOG=info`, so the fault's warning is shown).
-fn serve_stdio_with_fault(name: &str) -> (i32, String) {
-    let output = Command::new(BIN)
-        .args(["serve", "--stdio", "--fault", name])
-        .env("RUST_LOG", "info")
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-    (output.status.code().unwrap_or(-1), stderr)
-}
-
-#[test]
-fn an_http_fault_on_stdio_is_refused_and_never_logged_as_served() {
-    let (code, stderr) = serve_stdio_with_fault("drop-vary");
-    assert_eq!(code, 1, "{stderr}");
-    assert!(
-        stderr.contains("fault drop-vary acts only on Streamable HTTP"),
-        "{stderr}"
-    );
-    assert!(!stderr.contains("serving stdio altered"), "{stderr}");
-    // A fault that does act on stdio is logged as served: the absence above
-    // is the refusal's doing, not a silenced log.
-    let (_, stderr) = serve_stdio_with_fault("ignore-weights");
-    assert!(stderr.contains("serving stdio altered"), "{stderr}");
-    assert!(stderr.contains("ignore-weights"), "{stderr}");
-    // The log goes to a pipe here: plain text, no terminal colour codes.
-    assert!(!stderr.contains('\u{1b}'), "{stderr:?}");
-}
-
-/// A server that speaks only the handshake versions (as one on the
-/// TypeScript SDK 1.x does) passes with no flags, over stdio and over
-/// Streamable HTTP: the run negotiates 2025-11-25 and says so.
-#[test]
-fn a_handshake_only_server_passes_with_no_flags_on_both_transports() {
-    let server = HttpServer::start(&["--latitude", "handshake-only"]);
-    let command = format!("{BIN} serve --stdio --latitude handshake-only");
-    for (flag, target, transport) in [
-        ("--stdio", command.as_str(), "stdio"),
-        ("--url", server.1.as_str(), "http"),
-    ] {
-        let (code, stdout) = conformance(&[flag, target, "--format", "json"]);
-        let report: Value = serde_json::from_str(&stdout).unwrap();
-        assert_eq!(code, 0, "{report}");
-        assert_eq!(report["summary"]["failed"], 0, "{report}");
-        assert_eq!(report["transports"], serde_json::json!([transport]));
-        let protocol = &report["protocol"][0];
-        assert_eq!(protocol["version"], "2025-11-25", "{report}");
-        assert_eq!(protocol["offered"], "2026-07-28", "{report}");
-        assert_eq!(protocol["fell_back"], true, "{report}");
-        assert_eq!(report["profile"][0]["source"], "discovered", "{report}");
-    }
-    // The table says it in its header.
-    let (code, stdout) = conformance(&["--stdio", &command, "--only", "match.weights"]);
     assert_eq!(code, 0, "{stdout}");
-    assert!(
-        stdout.contains(
-            "protocol over stdio: 2025-11-25, negotiated: the server does not speak 2026-07-28"
-        ),
-        "{stdout}"
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(
+        report["transports"],
+        serde_json::json!(["stdio", "http"]),
+        "{report}"
+    );
+    assert_eq!(report["summary"]["passed"], 2, "{report}");
+    assert_eq!(
+        report["target"],
+        format!("stdio `{command}` and Streamable HTTP {}", server.1)
     );
 }
 
-/// Exit status 2 writes its document too: the error, the target and what
-/// was tried, as JSON and as JUnit XML.
 #[test]
 fn a_run_that_could_not_test_writes_its_report_in_every_format() {
     let port = TcpListener::bind("127.0.0.1:0")

@@ -23,7 +23,7 @@ use http::{Request, Uri};
 use http_body_util::{BodyExt, Full};
 use hyper::client::conn::http1::SendRequest;
 use hyper_util::rt::TokioIo;
-use mcp_lang_reference::wire;
+use mcp_lang_wire as wire;
 use serde_json::{Map, Value};
 use tokio::net::TcpStream;
 

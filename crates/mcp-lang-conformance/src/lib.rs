@@ -23,23 +23,39 @@
 //! it as a client library: it is a raw JSON-RPC client on purpose, because it
 //! must see every `_meta` and every HTTP field line as sent.
 //!
-//! ```
+//! ```no_run
 //! use mcp_lang_conformance::{Config, Target, Verdict, run};
 //!
 //! # tokio::runtime::Runtime::new().unwrap().block_on(async {
-//! let mut config = Config::new(Target::Embedded); // the reference server, in process
-//! config.only = vec!["match.weights".into()];
+//! // Your server, over both transports; its languages are discovered.
+//! let mut config = Config::new(Target::Both {
+//!     stdio: "python -m my_server".into(),
+//!     url: "http://127.0.0.1:8080/mcp".into(),
+//! });
+//! config.only = vec!["match.".into()]; // the matching scenarios only
 //! let report = run(&config).await.unwrap();
 //! assert_eq!(report.verdict(), Verdict::Passed, "{}", report.table());
-//! assert_eq!(report.rows.len(), 2); // stdio and HTTP
 //! # });
 //! ```
+//!
+//! The scenarios, and the SEP sentence each one checks, are data:
+//!
+//! ```
+//! use mcp_lang_conformance::scenarios;
+//!
+//! let weights = scenarios::find("match.weights").unwrap();
+//! assert!(weights.sep.contains("including weights and wildcard semantics"));
+//! assert!(scenarios::all().len() > 50);
+//! ```
+//!
+//! The crate depends on nothing of a server: it is a client, so it can judge
+//! any server without standing on one.
 //!
 //! # How a run goes
 //!
 //! 1. The [`Target`] is reached: a URL (one kept-alive HTTP/1.1 connection),
-//!    a command (its stdin/stdout), or the embedded reference server (both
-//!    transports, in process), and each connection settles its protocol
+//!    a command (its stdin/stdout), or both (stdio first, one report), and
+//!    each connection settles its protocol
 //!    version (see [Protocol](#protocol-version)). A target that cannot be
 //!    asked anything is an error, not a list of failures: an unreachable URL,
 //!    a URL that does not answer MCP, a server that speaks no version the
@@ -79,7 +95,7 @@
 //! request the negotiation made. `--protocol VERSION` speaks that version
 //! without negotiating. A server that speaks no version the suite speaks
 //! cannot be tested (exit status 2), and the message names its versions.
-//! [`faults::Latitude::HandshakeOnly`] is the reference server speaking only
+//! The latitude `handshake-only` is the reference server speaking only
 //! the handshake versions, as a server on the TypeScript SDK 1.x does; the
 //! suite must pass it with no flags, over both transports.
 //!
@@ -243,8 +259,9 @@
 //!
 //! Every liberty the SEP gives is listed here with how the scenarios treat
 //! it. Each one marked "proven" is taken by a variant of the reference server
-//! ([`faults::Latitude`], `mcp-lang serve --latitude NAME`) against which the
-//! self-test requires zero failures.
+//! (a latitude of the workspace's unpublished fault bench, served by
+//! `mcp-lang-faults serve --latitude NAME`) against which the self-test
+//! requires zero failures.
 //!
 //! | the SEP allows | the scenarios | proven by |
 //! |---|---|---|
@@ -266,12 +283,14 @@
 //! # The self-test
 //!
 //! A green report means something because the suite is tested against the
-//! reference server with each of its [`faults`] injected (each must be caught
-//! by one of the scenarios [`faults::Fault::caught_by`] names) and each
-//! latitude taken (each must pass), as users run it: against `mcp-lang serve`
-//! started as a separate process, over stdio and over Streamable HTTP
+//! reference server with each fault of the workspace's fault bench injected
+//! (each must be caught by one of the scenarios the fault's row names) and
+//! each latitude taken (each must pass), as users run it: against the fault
+//! server started as a separate process, over stdio and over Streamable HTTP
 //! (stateless, and with sessions), with and without a profile
-//! (`mcp-lang conformance --self-test`; the CI runs it). This is the matrix
+//! (`mcp-lang-faults self-test`; the CI runs it). The fault bench is a
+//! crate of its own, not published: the suite a user installs holds no
+//! server. This is the matrix
 //! of the last run, each cell the scenarios that caught the fault ("(warning)"
 //! where the fault declines a SHOULD, which warns rather than fails); "—"
 //! where the fault has nothing to act on (an HTTP fault on stdio, a fault on
@@ -294,7 +313,6 @@
 
 mod calls;
 mod discovery;
-pub mod faults;
 mod http;
 mod identifiers;
 mod language;

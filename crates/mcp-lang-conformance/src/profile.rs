@@ -43,35 +43,14 @@ use std::path::Path;
 use serde_json::{Map, Value, json};
 
 /// The reference server's elicitation tool, the profile's default.
-///
-/// ```
-/// use mcp_lang_conformance::profile::{DEFAULT_ELICITATION_TOOL, Profile};
-///
-/// let profile = Profile::new(vec!["en".into()], "en".into()).unwrap();
-/// assert_eq!(profile.elicitation_tool, DEFAULT_ELICITATION_TOOL);
-/// ```
-pub const DEFAULT_ELICITATION_TOOL: &str = "send_confirmation";
+pub(crate) const DEFAULT_ELICITATION_TOOL: &str = "send_confirmation";
 
 /// The reference server's progress tool, the profile's default.
-///
-/// ```
-/// use mcp_lang_conformance::profile::{DEFAULT_PROGRESS_TOOL, Profile};
-///
-/// let profile = Profile::new(vec!["en".into()], "en".into()).unwrap();
-/// assert_eq!(profile.progress_tool, DEFAULT_PROGRESS_TOOL);
-/// ```
-pub const DEFAULT_PROGRESS_TOOL: &str = "prepare_report";
+pub(crate) const DEFAULT_PROGRESS_TOOL: &str = "prepare_report";
 
 /// The reference server's tool with an explicit `language` argument, the
 /// profile's default.
-///
-/// ```
-/// use mcp_lang_conformance::profile::{DEFAULT_EXPLICIT_TOOL, Profile};
-///
-/// let profile = Profile::new(vec!["en".into()], "en".into()).unwrap();
-/// assert_eq!(profile.explicit_language_tool, DEFAULT_EXPLICIT_TOOL);
-/// ```
-pub const DEFAULT_EXPLICIT_TOOL: &str = "get_official_document";
+pub(crate) const DEFAULT_EXPLICIT_TOOL: &str = "get_official_document";
 
 /// What a tool does for the display scenarios: each is a key of the profile.
 ///

@@ -17,13 +17,7 @@ use crate::profile::Profile;
 use crate::scenario::{Outcome, Scenario};
 
 /// The version of the suite, recorded in every report.
-///
-/// ```
-/// use mcp_lang_conformance::report::SUITE_VERSION;
-///
-/// assert!(SUITE_VERSION.split('.').count() == 3);
-/// ```
-pub const SUITE_VERSION: &str = env!("CARGO_PKG_VERSION");
+pub(crate) const SUITE_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The protocol version one transport's connection speaks, and how it came
 /// to speak it.
@@ -252,7 +246,7 @@ pub struct Row {
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct Report {
-    /// What was tested, for the header (`embedded reference server`, a URL, a command).
+    /// What was tested, for the header (a URL, a command, or both).
     pub target: String,
     /// One row per scenario and transport, in run order.
     pub rows: Vec<Row>,

@@ -1,11 +1,9 @@
 //! Running the suite against a target.
 //!
-//! A [`Target`] is a Streamable HTTP URL, a stdio command, or the embedded
-//! reference server, which is tested over both transports (an in-process
-//! stdio pipe and Streamable HTTP on a loopback port), optionally with one
-//! injected fault or one latitude taken. Each transport gets one connection
-//! that every scenario shares, so a server that keeps state between requests
-//! shows it.
+//! A [`Target`] is a Streamable HTTP URL, a stdio command, or both (one
+//! server reached over each transport, one report). Each transport gets one
+//! connection that every scenario shares, so a server that keeps state
+//! between requests shows it.
 //!
 //! Without a profile, [discovery](crate#discovery) finds the target's
 //! languages first. A target that cannot be asked anything (unreachable, not
@@ -25,11 +23,7 @@
 
 use std::time::Duration;
 
-use mcp_lang_reference::ReferenceServer;
-use mcp_lang_reference::serve::HttpMode;
-
 use crate::discovery::{Conclusion, discover, recognize_tools};
-use crate::faults::{self, Alteration};
 use crate::http::HttpConnection;
 use crate::negotiate;
 use crate::profile::Profile;
@@ -40,14 +34,7 @@ use crate::stdio::StdioConnection;
 use crate::wire::{Call, PROTOCOL_HANDSHAKE, PROTOCOL_STATELESS};
 
 /// The longest a single scenario may run.
-///
-/// ```
-/// use std::time::Duration;
-/// use mcp_lang_conformance::run::SCENARIO_TIMEOUT;
-///
-/// assert_eq!(SCENARIO_TIMEOUT, Duration::from_secs(90));
-/// ```
-pub const SCENARIO_TIMEOUT: Duration = Duration::from_secs(90);
+pub(crate) const SCENARIO_TIMEOUT: Duration = Duration::from_secs(90);
 
 /// The newest protocol version the suite speaks, the one it offers first when
 /// it negotiates: stateless requests that carry their protocol in `_meta`.
@@ -87,8 +74,15 @@ pub enum Target {
     /// A command that serves MCP on its stdin/stdout (`"mcp-lang serve --stdio"`),
     /// split into words as a POSIX shell would.
     Stdio(String),
-    /// The reference server, in this process, over both transports.
-    Embedded,
+    /// One server over both transports: the stdio server this command starts
+    /// (run first), then the Streamable HTTP endpoint at this URL; one
+    /// report with a row per scenario and transport.
+    Both {
+        /// The command, as in [`Target::Stdio`].
+        stdio: String,
+        /// The endpoint, as in [`Target::Url`].
+        url: String,
+    },
 }
 
 /// How to run the suite.
@@ -96,7 +90,10 @@ pub enum Target {
 /// ```
 /// use mcp_lang_conformance::{Config, Target};
 ///
-/// let mut config = Config::new(Target::Embedded);
+/// let mut config = Config::new(Target::Both {
+///     stdio: "mcp-lang serve --stdio".into(),
+///     url: "http://127.0.0.1:8080/mcp".into(),
+/// });
 /// config.only = vec!["http.".into()]; // the HTTP binding's scenarios only
 /// assert!(config.profile.is_none()); // discovered when the run starts
 /// ```
@@ -114,11 +111,6 @@ pub struct Config {
     pub protocol: Option<String>,
     /// Run only scenarios whose id starts with one of these (all when empty).
     pub only: Vec<String>,
-    /// The embedded server only: a fault to inject or a latitude to take.
-    pub alteration: Option<Alteration>,
-    /// The embedded server only: how its Streamable HTTP endpoint keeps
-    /// state.
-    pub http_mode: HttpMode,
 }
 
 impl Config {
@@ -130,7 +122,7 @@ impl Config {
     ///
     /// let config = Config::new(Target::Stdio("mcp-lang serve --stdio".into()));
     /// assert_eq!(config.protocol, None);
-    /// assert!(config.only.is_empty() && config.alteration.is_none());
+    /// assert!(config.only.is_empty() && config.profile.is_none());
     /// ```
     pub fn new(target: Target) -> Self {
         Self {
@@ -138,8 +130,6 @@ impl Config {
             profile: None,
             protocol: None,
             only: Vec::new(),
-            alteration: None,
-            http_mode: HttpMode::Stateless,
         }
     }
 
@@ -165,14 +155,15 @@ impl Config {
 /// renders in every format.
 ///
 /// ```no_run
-/// use mcp_lang_conformance::{Config, Target, Verdict, run, faults::Fault};
+/// use mcp_lang_conformance::{Config, Target, Verdict, run};
 ///
 /// # async fn example() -> Result<(), mcp_lang_conformance::report::RunError> {
-/// let mut config = Config::new(Target::Embedded);
-/// config.only = vec!["cache.vary".into()];
-/// config.alteration = Some(Fault::DropVary.into());
+/// let mut config = Config::new(Target::Stdio("python -m my_server".into()));
+/// config.only = vec!["cache.".into(), "match.".into()];
 /// let report = run(&config).await?;
-/// assert_eq!(report.verdict(), Verdict::Failed); // the injected fault is caught
+/// if report.verdict() != Verdict::Passed {
+///     eprintln!("{}", report.table()); // each failure quotes the SEP sentence it breaks
+/// }
 /// # Ok(()) }
 /// ```
 pub async fn run(config: &Config) -> Result<Report, RunError> {
@@ -188,11 +179,10 @@ pub async fn run(config: &Config) -> Result<Report, RunError> {
 
 /// What the report's header calls the target.
 fn describe_target(config: &Config) -> String {
-    match (&config.target, config.alteration) {
-        (Target::Url(url), _) => format!("Streamable HTTP {url}"),
-        (Target::Stdio(command), _) => format!("stdio `{command}`"),
-        (Target::Embedded, Some(a)) => format!("embedded reference server with {a}"),
-        (Target::Embedded, None) => "embedded reference server".to_owned(),
+    match &config.target {
+        Target::Url(url) => format!("Streamable HTTP {url}"),
+        Target::Stdio(command) => format!("stdio `{command}`"),
+        Target::Both { stdio, url } => format!("stdio `{stdio}` and Streamable HTTP {url}"),
     }
 }
 
@@ -215,69 +205,54 @@ async fn open(
 async fn run_into(config: &Config, report: &mut Report) -> Result<(), String> {
     let scenarios = config.selected();
     match &config.target {
-        Target::Url(url) => {
-            let mut connection = Connection::Http(
-                HttpConnection::new(url, DEFAULT_PROTOCOL).map_err(|e| e.to_string())?,
-            );
-            open(report, &mut connection, Transport::Http, config)
-                .await
-                .map_err(|e| format!("cannot open an MCP session at {url}: {e}"))?;
-            run_transport(report, connection, config.profile.clone(), &scenarios).await?;
-        }
-        Target::Stdio(command) => {
-            let mut connection = Connection::Stdio(
-                StdioConnection::spawn(command, DEFAULT_PROTOCOL).map_err(|e| e.to_string())?,
-            );
-            if let Err(e) = open(report, &mut connection, Transport::Stdio, config).await {
-                let exited = match &mut connection {
-                    Connection::Stdio(c) => c.exited().await,
-                    Connection::Http(_) => None,
-                };
-                let why = exited.unwrap_or(e);
-                if let Connection::Stdio(c) = connection {
-                    c.close().await;
-                }
-                return Err(format!(
-                    "cannot open an MCP session with `{command}`: {why}"
-                ));
-            }
-            run_transport(report, connection, config.profile.clone(), &scenarios).await?;
-        }
-        Target::Embedded => {
-            let server = ReferenceServer::new()
-                .map_err(|e| format!("the reference server failed to start: {e}"))?;
-            // stdio: the server on one end of an in-process pipe.
-            let (server_io, client_io) = tokio::io::duplex(1 << 20);
-            let stdio_task = tokio::spawn(faults::serve_stream(
-                server.clone(),
-                server_io,
-                config.alteration,
-            ));
-            let (read, write) = tokio::io::split(client_io);
-            let mut connection =
-                Connection::Stdio(StdioConnection::new(read, write, DEFAULT_PROTOCOL));
-            open(report, &mut connection, Transport::Stdio, config).await?;
-            run_transport(report, connection, config.profile.clone(), &scenarios).await?;
-            stdio_task.abort();
-            // Streamable HTTP on a loopback port.
-            let loopback = ([127, 0, 0, 1], 0).into();
-            let http = faults::spawn_http(server, loopback, config.http_mode, config.alteration)
-                .await
-                .map_err(|e| format!("the reference server could not bind a loopback port: {e}"))?;
-            let mut connection = Connection::Http(
-                HttpConnection::new(&http.url(), DEFAULT_PROTOCOL).map_err(|e| e.to_string())?,
-            );
-            if let Err(e) = open(report, &mut connection, Transport::Http, config).await {
-                http.shutdown().await;
-                return Err(e);
-            }
-            let result =
-                run_transport(report, connection, config.profile.clone(), &scenarios).await;
-            http.shutdown().await;
-            result?;
+        Target::Url(url) => run_url(config, report, url, &scenarios).await,
+        Target::Stdio(command) => run_stdio(config, report, command, &scenarios).await,
+        Target::Both { stdio, url } => {
+            run_stdio(config, report, stdio, &scenarios).await?;
+            run_url(config, report, url, &scenarios).await
         }
     }
-    Ok(())
+}
+
+/// The scenarios over Streamable HTTP at `url`.
+async fn run_url(
+    config: &Config,
+    report: &mut Report,
+    url: &str,
+    scenarios: &[Scenario],
+) -> Result<(), String> {
+    let mut connection =
+        Connection::Http(HttpConnection::new(url, DEFAULT_PROTOCOL).map_err(|e| e.to_string())?);
+    open(report, &mut connection, Transport::Http, config)
+        .await
+        .map_err(|e| format!("cannot open an MCP session at {url}: {e}"))?;
+    run_transport(report, connection, config.profile.clone(), scenarios).await
+}
+
+/// The scenarios over stdio with the server `command` starts.
+async fn run_stdio(
+    config: &Config,
+    report: &mut Report,
+    command: &str,
+    scenarios: &[Scenario],
+) -> Result<(), String> {
+    let mut connection = Connection::Stdio(
+        StdioConnection::spawn(command, DEFAULT_PROTOCOL).map_err(|e| e.to_string())?,
+    );
+    if let Err(e) = open(report, &mut connection, Transport::Stdio, config).await {
+        let exited = match &mut connection {
+            Connection::Stdio(c) => c.exited().await,
+            Connection::Http(_) => None,
+        };
+        let why = exited.unwrap_or(e);
+        if let Connection::Stdio(c) = connection {
+            c.close().await;
+        }
+        return Err(format!(
+            "cannot open an MCP session with `{command}`: {why}"
+        ));
+    }
+    run_transport(report, connection, config.profile.clone(), scenarios).await
 }
 
 async fn run_one(scenario: &Scenario, ctx: &mut Ctx) -> Outcome {

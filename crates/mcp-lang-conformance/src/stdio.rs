@@ -6,8 +6,7 @@
 //! accepted, `ping` answered). It works over a child process's pipes
 //! (`StdioConnection::spawn`, which also keeps the last lines the server
 //! writes on stderr, to say why it stopped) or any in-process pipe
-//! (`StdioConnection::new`), which is how the embedded reference server is
-//! reached without a process.
+//! (`StdioConnection::new`).
 
 use std::collections::VecDeque;
 use std::process::{ExitStatus, Stdio};

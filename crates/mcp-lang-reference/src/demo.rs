@@ -32,7 +32,7 @@ use tokio::io::{
 
 use crate::ReferenceServer;
 use crate::serve::{HttpMode, MCP_PATH, spawn_http};
-use crate::wire;
+use mcp_lang_wire as wire;
 
 const LEGACY: &str = "2025-11-25";
 

@@ -39,8 +39,7 @@
 //!
 //! - `stdio`: [`serve`]'s stdio transport (`serve::serve_stdio`).
 //! - `http`: [`serve`]'s Streamable HTTP router and accept loop, behind
-//!   `mcp-lang-http`'s layer and with connection limits, and [`wire`], one raw
-//!   HTTP/1.1 exchange.
+//!   `mcp-lang-http`'s layer and with connection limits.
 //! - `demo` (implies `http`): [`demo`], the terminal story of `mcp-lang demo`.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
@@ -54,8 +53,5 @@ pub mod fixtures;
 #[cfg_attr(docsrs, doc(cfg(any(feature = "stdio", feature = "http"))))]
 pub mod serve;
 pub mod server;
-#[cfg(feature = "http")]
-#[cfg_attr(docsrs, doc(cfg(feature = "http")))]
-pub mod wire;
 
 pub use server::ReferenceServer;

@@ -374,11 +374,12 @@ impl HttpServer {
 ///
 /// The address cannot be bound.
 ///
-/// A `tools/list` over loopback, with [`crate::wire`]:
+/// A `tools/list` over loopback, with [`mcp_lang_wire`]:
 ///
 /// ```no_run
 /// use std::net::SocketAddr;
-/// use mcp_lang_reference::{ReferenceServer, serve::{HttpMode, MCP_PATH, spawn_http}, wire::post};
+/// use mcp_lang_reference::{ReferenceServer, serve::{HttpMode, MCP_PATH, spawn_http}};
+/// use mcp_lang_wire::post;
 ///
 /// # async fn example() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
 /// let http = spawn_http(ReferenceServer::new()?, SocketAddr::from(([127, 0, 0, 1], 0)), HttpMode::Stateless).await?;

@@ -11,9 +11,9 @@ use std::time::Duration;
 use mcp_lang_reference::{
     ReferenceServer,
     serve::{HttpMode, MCP_PATH, serve_transport, spawn_http, stream_transport},
-    wire::{self, Exchange},
 };
 use mcp_lang_rmcp::CONTENT_LANGUAGE_KEY;
+use mcp_lang_wire::{self as wire, Exchange};
 use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 

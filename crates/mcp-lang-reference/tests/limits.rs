@@ -28,7 +28,7 @@ use std::{
 use mcp_lang_reference::serve::{
     HttpLimits, HttpMode, HttpServer, MCP_PATH, http_router_for, spawn_router_with,
 };
-use mcp_lang_reference::wire::Exchange;
+use mcp_lang_wire::Exchange;
 use rmcp::{
     ClientHandler, ErrorData, RoleClient, RoleServer, ServerHandler, ServiceExt,
     model::{

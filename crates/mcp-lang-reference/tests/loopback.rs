@@ -8,8 +8,8 @@ use std::net::SocketAddr;
 use mcp_lang_reference::{
     ReferenceServer,
     serve::{HttpMode, HttpServer, MCP_PATH, spawn_http},
-    wire::{Exchange, post},
 };
+use mcp_lang_wire::{Exchange, post};
 use serde_json::{Value, json};
 
 const VERSION: (&str, &str) = ("MCP-Protocol-Version", "2025-11-25");

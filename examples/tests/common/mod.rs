@@ -1,6 +1,6 @@
 //! What the example tests share: the built examples (next to the test binaries), a
 //! running example that stops when dropped, and one HTTP/1.1 POST (the request written
-//! by `mcp_lang_reference::wire`, on a blocking socket), its reply as text.
+//! by `mcp_lang_wire`, on a blocking socket), its reply as text.
 
 #![allow(dead_code)] // each test binary uses its own part
 
@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use mcp_lang_reference::wire;
+use mcp_lang_wire as wire;
 
 /// A spawned example, killed when dropped.
 pub(crate) struct Running(pub(crate) Child);

@@ -18,8 +18,8 @@ use rmcp::{
 };
 use serde_json::Value;
 
-use super::handler::{AlteredServer, edit_json, reported, set_preference};
-use super::{FaultLayer, UnknownName};
+use crate::handler::{AlteredServer, edit_json, reported, set_preference};
+use crate::{FaultLayer, UnknownName};
 
 macro_rules! latitudes {
     ($( $variant:ident = $name:literal, $layer:ident, $what:literal, $sep:literal; )*) => {
@@ -27,7 +27,7 @@ macro_rules! latitudes {
         /// `--latitude` spelling.
         ///
         /// ```
-        /// use mcp_lang_conformance::faults::Latitude;
+        /// use mcp_lang_faults::Latitude;
         ///
         /// let latitude: Latitude = "translate-descriptions".parse().unwrap();
         /// assert_eq!(latitude, Latitude::TranslateDescriptions);
@@ -43,7 +43,7 @@ macro_rules! latitudes {
             /// Every latitude, in table order.
             ///
             /// ```
-            /// use mcp_lang_conformance::faults::Latitude;
+            /// use mcp_lang_faults::Latitude;
             ///
             /// for latitude in Latitude::ALL {
             ///     assert_eq!(latitude.name().parse::<Latitude>(), Ok(*latitude));
@@ -54,7 +54,7 @@ macro_rules! latitudes {
             /// The `--latitude` name.
             ///
             /// ```
-            /// use mcp_lang_conformance::faults::Latitude;
+            /// use mcp_lang_faults::Latitude;
             ///
             /// assert_eq!(Latitude::UntranslatedErrors.name(), "untranslated-errors");
             /// ```
@@ -65,7 +65,7 @@ macro_rules! latitudes {
             /// Where it acts (handler latitudes act on every transport).
             ///
             /// ```
-            /// use mcp_lang_conformance::faults::{FaultLayer, Latitude};
+            /// use mcp_lang_faults::{FaultLayer, Latitude};
             ///
             /// assert_eq!(Latitude::StreamContentLanguage.layer(), FaultLayer::Http);
             /// ```
@@ -76,7 +76,7 @@ macro_rules! latitudes {
             /// What the server does, in one line.
             ///
             /// ```
-            /// use mcp_lang_conformance::faults::Latitude;
+            /// use mcp_lang_faults::Latitude;
             ///
             /// assert!(Latitude::OtherEqualChoice.description().contains("equally"));
             /// ```
@@ -87,7 +87,7 @@ macro_rules! latitudes {
             /// The SEP (or RFC) text that allows it, verbatim.
             ///
             /// ```
-            /// use mcp_lang_conformance::faults::Latitude;
+            /// use mcp_lang_faults::Latitude;
             ///
             /// assert!(Latitude::TranslateDescriptions.allowed_by().contains("MAY translate"));
             /// ```

@@ -2,14 +2,19 @@
 //! scenarios, and the report shows the failure once, with the others listed
 //! under it, counted once; a failure with a cause of its own stays a row.
 
-use mcp_lang_conformance::faults::Fault;
-use mcp_lang_conformance::{Config, Format, Report, Target, Verdict, run};
+mod common;
+
+use mcp_lang_conformance::{Format, Report, Verdict};
+use mcp_lang_faults::Fault;
 
 async fn run_with(fault: Fault, only: &[&str]) -> Report {
-    let mut config = Config::new(Target::Embedded);
-    config.alteration = Some(fault.into());
+    let mut config = common::config();
     config.only = only.iter().map(|s| (*s).to_owned()).collect();
-    run(&config).await.unwrap()
+    common::bench()
+        .alteration(fault)
+        .run(config.clone())
+        .await
+        .unwrap()
 }
 
 /// A server that does not check agreement fails `http.mismatch` and every

@@ -1,12 +1,14 @@
 //! The suite against the reference server: every scenario passes over stdio
 //! and Streamable HTTP.
 
+mod common;
+
 use mcp_lang_conformance::profile::ToolRole;
 use mcp_lang_conformance::{Config, Format, Needs, Profile, Target, Verdict, run, scenarios};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_reference_server_passes_over_stdio_and_http() {
-    let report = run(&Config::new(Target::Embedded)).await.unwrap();
+    let report = common::bench().run(common::config()).await.unwrap();
     println!("{}", report.table());
     assert_eq!(report.verdict(), Verdict::Passed, "{}", report.table());
     // Discovery found every language of the reference server, on both transports.
@@ -102,14 +104,14 @@ fn reference_profile() -> Profile {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_elicitation_tool_runs_when_a_profile_names_it() {
-    let mut config = Config::new(Target::Embedded);
+    let mut config = common::config();
     config.profile = Some(reference_profile());
     config.only = vec![
         "elicitation.".into(),
         "identifiers.".into(),
         "scope.retry".into(),
     ];
-    let report = run(&config).await.unwrap();
+    let report = common::bench().run(config.clone()).await.unwrap();
     // Every selected scenario, on both transports.
     let selected = mcp_lang_conformance::scenarios::all()
         .iter()
@@ -130,7 +132,7 @@ async fn the_elicitation_tool_runs_when_a_profile_names_it() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_handshake_protocol_passes_too() {
-    let mut config = Config::new(Target::Embedded);
+    let mut config = common::config();
     config.protocol = Some("2025-11-25".into());
     config.only = vec![
         "match.".into(),
@@ -139,7 +141,7 @@ async fn the_handshake_protocol_passes_too() {
         "elicitation.".into(),
         "progress.".into(),
     ];
-    let report = run(&config).await.unwrap();
+    let report = common::bench().run(config.clone()).await.unwrap();
     assert!(!report.failed(), "{}", report.table());
 }
 
@@ -216,12 +218,12 @@ async fn elicitation_over_http_with_sessions_passes() {
 /// they run and pass.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_refused_call_skips_and_profile_arguments_are_used() {
-    let mut config = Config::new(Target::Embedded);
+    let mut config = common::config();
     let mut profile = reference_profile();
     profile.name_tool(ToolRole::Progress, "weather_current", None);
     config.profile = Some(profile);
     config.only = vec!["progress.".into(), "notification.".into()];
-    let report = run(&config).await.unwrap();
+    let report = common::bench().run(config.clone()).await.unwrap();
     assert_eq!(report.rows.len(), 6, "{}", report.table());
     for row in &report.rows {
         assert_eq!(row.outcome.as_str(), "skip", "{}", report.table());
@@ -238,7 +240,7 @@ async fn a_refused_call_skips_and_profile_arguments_are_used() {
     let arguments = serde_json::json!({ "topic": "tides" }).as_object().cloned();
     profile.name_tool(ToolRole::Progress, "prepare_report", arguments);
     config.profile = Some(profile);
-    let report = run(&config).await.unwrap();
+    let report = common::bench().run(config.clone()).await.unwrap();
     assert_eq!(report.rows.len(), 6, "{}", report.table());
     assert!(
         report.rows.iter().all(|r| r.outcome.as_str() == "pass"),
@@ -252,12 +254,12 @@ async fn a_refused_call_skips_and_profile_arguments_are_used() {
 /// skips, quoting the server) or the profile's.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_event_stream_scenarios_call_the_progress_tool_like_the_others() {
-    let mut config = Config::new(Target::Embedded);
+    let mut config = common::config();
     let mut profile = reference_profile();
     profile.name_tool(ToolRole::Progress, "weather_current", None);
     config.profile = Some(profile);
     config.only = vec!["sse.vary".into(), "sse.stripped-header".into()];
-    let report = run(&config).await.unwrap();
+    let report = common::bench().run(config.clone()).await.unwrap();
     let http: Vec<_> = report
         .rows
         .iter()
@@ -278,7 +280,7 @@ async fn the_event_stream_scenarios_call_the_progress_tool_like_the_others() {
     let arguments = serde_json::json!({ "topic": "tides" }).as_object().cloned();
     profile.name_tool(ToolRole::Progress, "prepare_report", arguments);
     config.profile = Some(profile);
-    let report = run(&config).await.unwrap();
+    let report = common::bench().run(config.clone()).await.unwrap();
     let http: Vec<_> = report
         .rows
         .iter()

@@ -1,13 +1,36 @@
-//! Fault injection: the reference server made to break one SEP-2792 rule on
-//! purpose, so that the suite can prove each of its scenarios fails when its
-//! rule is broken (the self-test), and server variants that take a latitude
-//! the SEP gives, so that it can prove it does not fail a server that
-//! conforms.
+//! The test bench of the SEP-2792 conformance suite: the reference server
+//! made to break one SEP-2792 rule on purpose (a [`Fault`]), so that the
+//! suite can prove each of its scenarios fails when its rule is broken, and
+//! server variants that take a liberty the SEP gives (a [`Latitude`]), so
+//! that it can prove it does not fail a server that conforms. The
+//! [`self_test`] runs the suite against every one of them.
 //!
-//! `mcp-lang serve --fault NAME` runs the reference server with one
-//! [`Fault`], `mcp-lang serve --latitude NAME` with one [`Latitude`]. Both
-//! wrap exactly what `mcp-lang serve` ships (`mcp_lang_reference::serve`: one
-//! HTTP router, one stdio transport); nothing here is a second server.
+//! This crate is not published: the suite (`mcp-lang-conformance`) is a
+//! client that depends on no server, and this crate holds the servers it is
+//! tested against. Use it to work on the suite: to add a scenario, add the
+//! fault it must catch; to accept a reading the SEP allows, add the latitude
+//! it must pass.
+//!
+//! `mcp-lang-faults serve --fault NAME` runs the reference server with one
+//! fault, `mcp-lang-faults serve --latitude NAME` with one latitude,
+//! `mcp-lang-faults self-test` runs the matrix, `mcp-lang-faults list`
+//! names them all. Every alteration wraps exactly what `mcp-lang serve`
+//! ships (`mcp_lang_reference::serve`: one HTTP router, one stdio
+//! transport); nothing here is a second server. [`Bench`] is one run of the
+//! suite against an altered server over both transports:
+//!
+//! ```no_run
+//! use mcp_lang_conformance::{Config, Target, Verdict};
+//! use mcp_lang_faults::{Bench, Fault};
+//!
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! let mut config = Config::new(Target::Url(String::new())); // the bench sets the target
+//! config.only = Fault::IgnoreWeights.caught_by().iter().map(|s| s.to_string()).collect();
+//! let bench = Bench::new("target/debug/mcp-lang-faults").alteration(Fault::IgnoreWeights);
+//! let report = bench.run(config).await.unwrap();
+//! assert_eq!(report.verdict(), Verdict::Failed, "{}", report.table());
+//! # });
+//! ```
 //!
 //! # Where a fault acts
 //!
@@ -35,7 +58,7 @@
 //! self-test ([`self_test`]) reads nothing else.
 //!
 //! ```
-//! use mcp_lang_conformance::faults::{Fault, FaultLayer};
+//! use mcp_lang_faults::{Fault, FaultLayer};
 //!
 //! let fault: Fault = "drop-vary".parse().unwrap();
 //! assert_eq!(fault.layer(), FaultLayer::Http);
@@ -43,6 +66,7 @@
 //! assert!("no-such-fault".parse::<Fault>().is_err());
 //! ```
 
+mod bench;
 mod handler;
 mod http;
 mod latitude;
@@ -53,6 +77,7 @@ mod stdio;
 
 use std::str::FromStr;
 
+pub use bench::Bench;
 pub use handler::AlteredServer;
 pub use http::{AlterationService, http_router, spawn_http};
 pub use latitude::Latitude;
@@ -62,7 +87,7 @@ pub use stdio::{serve_stdio, serve_stream};
 /// one latitude.
 ///
 /// ```
-/// use mcp_lang_conformance::faults::{Alteration, Fault, FaultLayer, Latitude};
+/// use mcp_lang_faults::{Alteration, Fault, FaultLayer, Latitude};
 ///
 /// let alteration: Alteration = Fault::DropVary.into();
 /// assert_eq!(alteration.layer(), FaultLayer::Http);
@@ -81,7 +106,7 @@ impl Alteration {
     /// Where it acts.
     ///
     /// ```
-    /// use mcp_lang_conformance::faults::{Alteration, Fault, FaultLayer};
+    /// use mcp_lang_faults::{Alteration, Fault, FaultLayer};
     ///
     /// assert_eq!(Alteration::Fault(Fault::IgnoreWeights).layer(), FaultLayer::Handler);
     /// ```
@@ -95,7 +120,7 @@ impl Alteration {
     /// Its name (the fault's or the latitude's).
     ///
     /// ```
-    /// use mcp_lang_conformance::faults::{Alteration, Latitude};
+    /// use mcp_lang_faults::{Alteration, Latitude};
     ///
     /// assert_eq!(Alteration::Latitude(Latitude::OtherEqualChoice).name(), "other-equal-choice");
     /// ```
@@ -131,7 +156,7 @@ impl std::fmt::Display for Alteration {
 /// Where a fault acts.
 ///
 /// ```
-/// use mcp_lang_conformance::faults::{Fault, FaultLayer};
+/// use mcp_lang_faults::{Fault, FaultLayer};
 ///
 /// assert_eq!(Fault::IgnoreWeights.layer(), FaultLayer::Handler);
 /// assert_eq!(Fault::SkipAgreementCheck.layer(), FaultLayer::Http);
@@ -164,7 +189,7 @@ impl FaultLayer {
     /// Streamable HTTP).
     ///
     /// ```
-    /// use mcp_lang_conformance::faults::FaultLayer;
+    /// use mcp_lang_faults::FaultLayer;
     ///
     /// assert!(FaultLayer::Handler.acts_on_stdio());
     /// assert!(!FaultLayer::Http.acts_on_stdio());
@@ -179,7 +204,7 @@ macro_rules! faults {
         /// One broken rule. Each variant's name is its `--fault` spelling.
         ///
         /// ```
-        /// use mcp_lang_conformance::faults::Fault;
+        /// use mcp_lang_faults::Fault;
         ///
         /// let fault: Fault = "trim-meta".parse().unwrap();
         /// assert_eq!(fault, Fault::TrimMeta);
@@ -195,7 +220,7 @@ macro_rules! faults {
             /// Every fault, in table order.
             ///
             /// ```
-            /// use mcp_lang_conformance::faults::Fault;
+            /// use mcp_lang_faults::Fault;
             ///
             /// // Every name parses back to its fault: `--fault NAME` reaches each one.
             /// for fault in Fault::ALL {
@@ -207,7 +232,7 @@ macro_rules! faults {
             /// The `--fault` name.
             ///
             /// ```
-            /// use mcp_lang_conformance::faults::Fault;
+            /// use mcp_lang_faults::Fault;
             ///
             /// assert_eq!(Fault::FirstLineOnly.name(), "first-line-only");
             /// ```
@@ -218,7 +243,7 @@ macro_rules! faults {
             /// Where the fault acts.
             ///
             /// ```
-            /// use mcp_lang_conformance::faults::{Fault, FaultLayer};
+            /// use mcp_lang_faults::{Fault, FaultLayer};
             ///
             /// let http_only = Fault::ALL.iter().filter(|f| f.layer() == FaultLayer::Http).count();
             /// assert!(http_only > 0 && http_only < Fault::ALL.len());
@@ -230,7 +255,7 @@ macro_rules! faults {
             /// What the fault does, in one line.
             ///
             /// ```
-            /// use mcp_lang_conformance::faults::Fault;
+            /// use mcp_lang_faults::Fault;
             ///
             /// assert_eq!(Fault::IgnoreWeights.description(), "ignores q-values: the first range wins");
             /// ```
@@ -244,7 +269,8 @@ macro_rules! faults {
             /// with and without a profile.
             ///
             /// ```
-            /// use mcp_lang_conformance::{faults::Fault, scenarios::find};
+            /// use mcp_lang_faults::Fault;
+            /// use mcp_lang_conformance::scenarios::find;
             ///
             /// assert_eq!(Fault::IgnoreWeights.caught_by(), ["match.weights"]);
             /// // Every name is a real scenario.
@@ -393,7 +419,7 @@ impl Fault {
     /// has nothing to act on.
     ///
     /// ```
-    /// use mcp_lang_conformance::faults::Fault;
+    /// use mcp_lang_faults::Fault;
     ///
     /// assert!(Fault::ElicitationDefaultLanguage.needs_profile());
     /// assert!(Fault::RetryFirstLanguage.needs_profile());
@@ -413,7 +439,7 @@ impl Fault {
 /// A name that is not a fault (or not a latitude).
 ///
 /// ```
-/// use mcp_lang_conformance::faults::{Fault, UnknownName};
+/// use mcp_lang_faults::{Fault, UnknownName};
 ///
 /// let err = "drop-every-header".parse::<Fault>().unwrap_err();
 /// assert_eq!(err.name, "drop-every-header");

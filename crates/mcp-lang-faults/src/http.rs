@@ -17,7 +17,7 @@ use tokio_util::sync::CancellationToken;
 use tower_layer::layer_fn;
 use tower_service::Service;
 
-use super::{Alteration, AlteredServer, Fault, FaultLayer, Latitude, message};
+use crate::{Alteration, AlteredServer, Fault, FaultLayer, Latitude, message};
 use mcp_lang_meta::{ACCEPT_LANGUAGE_KEY, CONTENT_LANGUAGE_KEY};
 use mcp_lang_reference::ReferenceServer;
 use mcp_lang_reference::serve::{HttpMode, HttpServer, spawn_router};
@@ -34,7 +34,7 @@ type Cache = Arc<Mutex<HashMap<(String, String), (HeaderMap, Value)>>>;
 ///
 /// ```
 /// use axum::{Router, routing::post};
-/// use mcp_lang_conformance::faults::{AlterationService, Fault};
+/// use mcp_lang_faults::{AlterationService, Fault};
 /// use mcp_lang_reference::ReferenceServer;
 ///
 /// // Any axum app: the fault removes the `Vary` it answers with.
@@ -61,7 +61,7 @@ impl<S> AlterationService<S> {
     ///
     /// ```
     /// use axum::{Router, routing::post};
-    /// use mcp_lang_conformance::faults::{AlterationService, Fault};
+    /// use mcp_lang_faults::{AlterationService, Fault};
     /// use mcp_lang_reference::ReferenceServer;
     ///
     /// let app: Router = Router::new().route("/mcp", post(|| async { "{}" }));
@@ -499,7 +499,7 @@ where
 /// layer.
 ///
 /// ```
-/// use mcp_lang_conformance::faults::{Fault, http_router};
+/// use mcp_lang_faults::{Fault, http_router};
 /// use mcp_lang_reference::{ReferenceServer, serve::HttpMode};
 /// use tokio_util::sync::CancellationToken;
 ///
@@ -609,8 +609,9 @@ where
 ///
 /// ```no_run
 /// use std::net::SocketAddr;
-/// use mcp_lang_reference::{ReferenceServer, wire::post};
-/// use mcp_lang_conformance::faults::{Fault, spawn_http};
+/// use mcp_lang_reference::ReferenceServer;
+/// use mcp_lang_wire::post;
+/// use mcp_lang_faults::{Fault, spawn_http};
 /// use mcp_lang_reference::serve::{HttpMode, MCP_PATH};
 ///
 /// # async fn example() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {

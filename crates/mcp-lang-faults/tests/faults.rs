@@ -3,16 +3,20 @@
 //! `conformance` step runs the full matrix against `mcp-lang serve` as a
 //! separate process, over every transport, with and without a profile.)
 
-use mcp_lang_conformance::faults::self_test::{
-    Mode, Server, Setup, cases, every_alteration, run_matrix,
-};
-use mcp_lang_conformance::faults::{Fault, FaultLayer};
 use mcp_lang_conformance::{Needs, scenarios};
+use mcp_lang_faults::self_test::{Mode, Setup, cases, every_alteration, run_matrix};
+use mcp_lang_faults::{Fault, FaultLayer};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_fault_is_caught_and_every_latitude_passes_in_process() {
-    let cases = cases(&every_alteration(), &[Setup::Embedded], &[Mode::Profile]);
-    let matrix = run_matrix(&Server::Embedded, &cases, 2, |_| {}).await;
+    let cases = cases(&every_alteration(), &[Setup::Both], &[Mode::Profile]);
+    let matrix = run_matrix(
+        std::path::Path::new(env!("CARGO_BIN_EXE_mcp-lang-faults")),
+        &cases,
+        2,
+        |_| {},
+    )
+    .await;
     println!("{}", matrix.table());
     assert!(matrix.ok(), "{}", matrix.table());
 }

@@ -5,8 +5,8 @@
 use mcp_lang_meta::CONTENT_LANGUAGE_KEY;
 use serde_json::Value;
 
-use super::Fault;
-use super::handler::rename_properties;
+use crate::Fault;
+use crate::handler::rename_properties;
 
 /// Whether `fault` alters messages on their way out.
 pub(super) fn alters_messages(fault: Fault) -> bool {

@@ -23,8 +23,8 @@ use rmcp::{
 };
 use serde_json::Value;
 
-use super::misreading::{Rewrite, misread};
-use super::{Alteration, Fault, FaultLayer, Latitude};
+use crate::misreading::{Rewrite, misread};
+use crate::{Alteration, Fault, FaultLayer, Latitude};
 
 /// The `_meta` key under which a 2026-07-28 result describes the server.
 const SERVER_INFO_KEY: &str = "io.modelcontextprotocol/serverInfo";
@@ -40,7 +40,7 @@ const SERVER_INFO_KEY: &str = "io.modelcontextprotocol/serverInfo";
 /// (`tests/fault_pieces.rs`).
 ///
 /// ```
-/// use mcp_lang_conformance::faults::{AlteredServer, Fault};
+/// use mcp_lang_faults::{AlteredServer, Fault};
 /// use mcp_lang_reference::{ReferenceServer, serve::{HttpMode, http_router_for}};
 /// use tokio_util::sync::CancellationToken;
 ///
@@ -61,7 +61,7 @@ impl AlteredServer {
     ///
     /// ```
     /// use mcp_lang_reference::ReferenceServer;
-    /// use mcp_lang_conformance::faults::{AlteredServer, Fault};
+    /// use mcp_lang_faults::{AlteredServer, Fault};
     /// use rmcp::ServerHandler;
     ///
     /// let server = ReferenceServer::new().unwrap();
@@ -89,7 +89,7 @@ impl AlteredServer {
     ///
     /// ```
     /// use mcp_lang_reference::ReferenceServer;
-    /// use mcp_lang_conformance::faults::{AlteredServer, Fault};
+    /// use mcp_lang_faults::{AlteredServer, Fault};
     ///
     /// let server = AlteredServer::new(ReferenceServer::new().unwrap(), Some(Fault::StickyPreference.into()));
     /// let session = server.for_session();

@@ -7,7 +7,7 @@ use mcp_lang_reference::serve::{serve_transport, stdio_transport, stream_transpo
 use rmcp::RoleServer;
 use rmcp::model::{ClientRequest, ErrorCode, ErrorData, JsonRpcMessage, ServerJsonRpcMessage};
 
-use super::{Alteration, AlteredServer, Fault, Latitude, message};
+use crate::{Alteration, AlteredServer, Fault, Latitude, message};
 
 /// Serves one client on stdin/stdout with `alteration`, through the
 /// transport `mcp-lang serve --stdio` ships.
@@ -23,7 +23,7 @@ use super::{Alteration, AlteredServer, Fault, Latitude, message};
 /// ```no_run
 /// # async fn serve() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
 /// use mcp_lang_reference::ReferenceServer;
-/// use mcp_lang_conformance::faults::{Fault, serve_stdio};
+/// use mcp_lang_faults::{Fault, serve_stdio};
 ///
 /// serve_stdio(ReferenceServer::new()?, Some(Fault::ReportPreference.into())).await?;
 /// # Ok(())
@@ -53,7 +53,7 @@ pub async fn serve_stdio(
 ///
 /// ```no_run
 /// use mcp_lang_reference::ReferenceServer;
-/// use mcp_lang_conformance::faults::{Fault, serve_stream};
+/// use mcp_lang_faults::{Fault, serve_stream};
 ///
 /// # async fn example() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
 /// // Progress notifications lose their contentLanguage (`tests/fault_pieces.rs`).

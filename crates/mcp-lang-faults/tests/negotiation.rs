@@ -3,9 +3,11 @@
 //! `--protocol`; and the report of a run that could not test, in every
 //! format.
 
-use mcp_lang_conformance::faults::{Latitude, spawn_http};
+mod common;
+
 use mcp_lang_conformance::report::ProtocolNote;
 use mcp_lang_conformance::{Config, Format, Target, Verdict, run};
+use mcp_lang_faults::{Latitude, spawn_http};
 use mcp_lang_reference::ReferenceServer;
 use mcp_lang_reference::serve::HttpMode;
 use serde_json::Value;
@@ -23,15 +25,18 @@ fn protocol<'a>(notes: &'a [ProtocolNote], transport: &str) -> &'a ProtocolNote 
 /// 2025-11-25, saying so.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_handshake_only_server_passes_on_the_version_negotiated() {
-    let mut config = Config::new(Target::Embedded);
-    config.alteration = Some(Latitude::HandshakeOnly.into());
+    let mut config = common::config();
     config.only = vec![
         "match.weights".into(),
         "reporting.".into(),
         "http.mismatch".into(),
         "scope.retry".into(),
     ];
-    let report = run(&config).await.unwrap();
+    let report = common::bench()
+        .alteration(Latitude::HandshakeOnly)
+        .run(config.clone())
+        .await
+        .unwrap();
     assert_eq!(report.verdict(), Verdict::Passed, "{}", report.table());
     // A check that needs 2026-07-28 says the server does not speak it, not
     // to pass a flag that cannot help.
@@ -87,9 +92,9 @@ async fn a_handshake_only_server_passes_on_the_version_negotiated() {
 /// back.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_reference_server_is_run_on_the_newest_version() {
-    let mut config = Config::new(Target::Embedded);
+    let mut config = common::config();
     config.only = vec!["reporting.initialize".into()];
-    let report = run(&config).await.unwrap();
+    let report = common::bench().run(config.clone()).await.unwrap();
     assert_eq!(report.verdict(), Verdict::Passed, "{}", report.table());
     for note in &report.protocols {
         assert_eq!(note.version.as_deref(), Some("2026-07-28"), "{note:?}");

@@ -6,7 +6,7 @@
 
 use mcp_lang_grammar::AcceptLanguage;
 
-use super::Fault;
+use crate::Fault;
 
 /// What a misreading does to a request's preference.
 #[derive(Clone, Debug, PartialEq, Eq)]

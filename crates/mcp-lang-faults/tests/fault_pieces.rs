@@ -2,17 +2,19 @@
 //! service, in the router `mcp-lang serve --http` ships (on a port), and in
 //! the stdio transport; one self-test case.
 
+mod common;
+
 use std::net::SocketAddr;
 
 use axum::{Router, body::Body};
 use http::header::VARY;
 use http::{Request, Response};
-use mcp_lang_conformance::faults::self_test::{Case, Mode, Server, Setup, run_case};
-use mcp_lang_conformance::faults::{Alteration, AlterationService, Fault, spawn_http};
-use mcp_lang_conformance::{Config, Target, Verdict, run};
+use mcp_lang_conformance::Verdict;
+use mcp_lang_faults::self_test::{Case, Mode, Setup, run_case};
+use mcp_lang_faults::{Alteration, AlterationService, Fault, spawn_http};
 use mcp_lang_reference::ReferenceServer;
 use mcp_lang_reference::serve::{HttpMode, HttpServer, MCP_PATH};
-use mcp_lang_reference::wire::post;
+use mcp_lang_wire::post;
 use tower_service::Service;
 
 /// A handler that answers with `Vary: Accept-Language`, behind `alteration`.
@@ -92,10 +94,14 @@ async fn a_server_that_reads_only_the_first_line_lets_a_contradiction_through() 
 async fn one_self_test_case_names_the_scenario_that_caught_its_fault() {
     let case = Case {
         alteration: Some(Fault::IgnoreWeights.into()),
-        setup: Setup::Embedded,
+        setup: Setup::Both,
         mode: Mode::Profile,
     };
-    let result = run_case(&Server::Embedded, &case).await;
+    let result = run_case(
+        std::path::Path::new(env!("CARGO_BIN_EXE_mcp-lang-faults")),
+        &case,
+    )
+    .await;
     assert!(result.ok, "{}", result.detail);
     assert_eq!(result.caught_by, ["match.weights"]);
 }
@@ -103,10 +109,13 @@ async fn one_self_test_case_names_the_scenario_that_caught_its_fault() {
 /// The suite against the embedded server with `fault`, the scenarios that
 /// must catch it only.
 async fn run_with(fault: Fault) -> mcp_lang_conformance::Report {
-    let mut config = Config::new(Target::Embedded);
+    let mut config = common::config();
     config.only = fault.caught_by().iter().map(|s| (*s).to_owned()).collect();
-    config.alteration = Some(Alteration::from(fault));
-    run(&config).await.unwrap()
+    common::bench()
+        .alteration(Alteration::from(fault))
+        .run(config.clone())
+        .await
+        .unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,5 +1,5 @@
 //! The suite's self-test, as users run the suite: every [`Fault`] is caught
-//! and every [`Latitude`] passes, against `mcp-lang serve` started as a
+//! and every [`Latitude`] passes, against the fault server started as a
 //! separate process, over stdio and Streamable HTTP (stateless and with
 //! sessions), with and without a profile.
 //!
@@ -9,51 +9,55 @@
 //! scenarios in [`Fault::caught_by`] failed; for a latitude or the unaltered
 //! server, that nothing failed and the verdict is "passed".
 //!
-//! The server runs as a separate process ([`Server::Binary`], the `mcp-lang`
-//! binary: `serve --stdio`, or `serve --http 127.0.0.1:0` whose address the
-//! suite reads from its log), which is what `mcp-lang conformance
-//! --self-test` and the CI gate do, or in this process ([`Server::Embedded`],
-//! both transports at once), the fast path for tests.
+//! The server runs as a separate process of the fault server binary
+//! (`mcp-lang-faults serve --stdio`, or `serve --http 127.0.0.1:0` whose
+//! address the suite reads from its log), which is what `mcp-lang-faults
+//! self-test` and the CI gate do; [`Setup::Both`] serves Streamable HTTP in
+//! this process instead and tests both transports in one run, the fast path
+//! for tests.
 //!
 //! ```no_run
-//! use mcp_lang_conformance::faults::{Fault, self_test::{Case, Mode, Server, Setup, run_case}};
+//! use std::path::Path;
+//! use mcp_lang_faults::{Fault, self_test::{Case, Mode, Setup, run_case}};
 //!
 //! # async fn example() {
-//! let case = Case { alteration: Some(Fault::IgnoreWeights.into()), setup: Setup::Embedded, mode: Mode::Profile };
-//! let result = run_case(&Server::Embedded, &case).await;
+//! let binary = Path::new("target/debug/mcp-lang-faults");
+//! let case = Case { alteration: Some(Fault::IgnoreWeights.into()), setup: Setup::Both, mode: Mode::Profile };
+//! let result = run_case(binary, &case).await;
 //! assert!(result.ok, "{}", result.detail);
 //! assert_eq!(result.caught_by, ["match.weights"]);
 //! # }
 //! ```
 
 use std::collections::BTreeSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::Arc;
 use std::time::Duration;
 
 use mcp_lang_reference::ReferenceServer;
-use mcp_lang_reference::serve::HttpMode;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
 
-use super::{Alteration, Fault, FaultLayer, Latitude};
-use crate::profile::{Profile, ToolRole};
-use crate::report::{Report, Verdict};
-use crate::run::{Config, HANDSHAKE_PROTOCOL, Target, run};
+use crate::{Alteration, Bench, Fault, FaultLayer, Latitude};
+use mcp_lang_conformance::profile::{Profile, ToolRole};
+use mcp_lang_conformance::report::{Report, Verdict};
+use mcp_lang_conformance::run::{Config, HANDSHAKE_PROTOCOL, Target, run};
 
 /// How the suite reaches the altered server.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Setup {
-    /// `mcp-lang serve --stdio`.
+    /// `mcp-lang-faults serve --stdio`.
     Stdio,
-    /// `mcp-lang serve --http`: stateless, JSON responses.
+    /// `mcp-lang-faults serve --http`: stateless, JSON responses.
     HttpStateless,
-    /// `mcp-lang serve --http --sessions`: sessions and event streams, with
-    /// the handshake protocol (elicitation as a server-to-client request).
+    /// `mcp-lang-faults serve --http --sessions`: sessions and event
+    /// streams, with the handshake protocol (elicitation as a
+    /// server-to-client request).
     HttpSessions,
-    /// The embedded server: stdio and stateless HTTP in one run, in process.
-    Embedded,
+    /// Both transports in one run ([`crate::Bench`]): stdio through a
+    /// process, stateless HTTP in this process.
+    Both,
 }
 
 impl Setup {
@@ -64,7 +68,7 @@ impl Setup {
     /// A short name for tables.
     ///
     /// ```
-    /// use mcp_lang_conformance::faults::self_test::Setup;
+    /// use mcp_lang_faults::self_test::Setup;
     ///
     /// assert_eq!(Setup::HttpSessions.as_str(), "http+sessions");
     /// ```
@@ -73,7 +77,7 @@ impl Setup {
             Self::Stdio => "stdio",
             Self::HttpStateless => "http",
             Self::HttpSessions => "http+sessions",
-            Self::Embedded => "embedded",
+            Self::Both => "both",
         }
     }
 
@@ -82,7 +86,7 @@ impl Setup {
         match self {
             Self::Stdio => &["stdio"],
             Self::HttpStateless | Self::HttpSessions => &["http"],
-            Self::Embedded => &["stdio", "http"],
+            Self::Both => &["stdio", "http"],
         }
     }
 }
@@ -103,7 +107,7 @@ impl Mode {
     /// A short name for tables.
     ///
     /// ```
-    /// use mcp_lang_conformance::faults::self_test::Mode;
+    /// use mcp_lang_faults::self_test::Mode;
     ///
     /// assert_eq!(Mode::Discovery.as_str(), "discovery");
     /// ```
@@ -113,15 +117,6 @@ impl Mode {
             Self::Profile => "profile",
         }
     }
-}
-
-/// Where the altered server runs.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Server {
-    /// In this process.
-    Embedded,
-    /// A separate process of this `mcp-lang` binary.
-    Binary(PathBuf),
 }
 
 /// One run of the suite against one altered server.
@@ -139,7 +134,7 @@ impl Case {
     /// The alteration's name, or `none`.
     ///
     /// ```
-    /// use mcp_lang_conformance::faults::{Fault, self_test::{Case, Mode, Setup}};
+    /// use mcp_lang_faults::{Fault, self_test::{Case, Mode, Setup}};
     ///
     /// let case = Case { alteration: None, setup: Setup::Stdio, mode: Mode::Profile };
     /// assert_eq!(case.name(), "none");
@@ -157,7 +152,7 @@ impl Case {
 /// it ([`Fault::needs_profile`]).
 ///
 /// ```
-/// use mcp_lang_conformance::faults::{Fault, self_test::{Mode, Setup, cases}};
+/// use mcp_lang_faults::{Fault, self_test::{Mode, Setup, cases}};
 ///
 /// let all = cases(&[Fault::DropVary.into()], Setup::PROCESS, Mode::ALL);
 /// // drop-vary: two HTTP setups × two modes; the unaltered server: three setups × two modes.
@@ -196,7 +191,7 @@ pub fn cases(alterations: &[Alteration], setups: &[Setup], modes: &[Mode]) -> Ve
 /// Every fault and every latitude.
 ///
 /// ```
-/// use mcp_lang_conformance::faults::{Fault, Latitude, self_test::every_alteration};
+/// use mcp_lang_faults::{Fault, Latitude, self_test::every_alteration};
 ///
 /// assert_eq!(every_alteration().len(), Fault::ALL.len() + Latitude::ALL.len());
 /// ```
@@ -240,7 +235,7 @@ impl Matrix {
     /// Whether every case did what it must.
     ///
     /// ```
-    /// use mcp_lang_conformance::faults::self_test::Matrix;
+    /// use mcp_lang_faults::self_test::Matrix;
     ///
     /// assert!(Matrix::default().ok());
     /// ```
@@ -251,7 +246,7 @@ impl Matrix {
     /// The cases that did not.
     ///
     /// ```
-    /// use mcp_lang_conformance::faults::self_test::Matrix;
+    /// use mcp_lang_faults::self_test::Matrix;
     ///
     /// assert!(Matrix::default().failures().is_empty());
     /// ```
@@ -264,7 +259,7 @@ impl Matrix {
     /// run.
     ///
     /// ```
-    /// use mcp_lang_conformance::faults::self_test::Matrix;
+    /// use mcp_lang_faults::self_test::Matrix;
     ///
     /// assert!(Matrix::default().unproven().is_empty()); // nothing named, nothing unproven
     /// ```
@@ -289,7 +284,7 @@ impl Matrix {
     /// (or what went wrong).
     ///
     /// ```
-    /// use mcp_lang_conformance::faults::self_test::Matrix;
+    /// use mcp_lang_faults::self_test::Matrix;
     ///
     /// assert!(Matrix::default().table().ends_with("0/0 cases as expected\n"));
     /// ```
@@ -330,7 +325,7 @@ impl Matrix {
     /// "passes" for a latitude, "—" where the alteration does not act.
     ///
     /// ```
-    /// use mcp_lang_conformance::faults::self_test::Matrix;
+    /// use mcp_lang_faults::self_test::Matrix;
     ///
     /// assert!(Matrix::default().markdown().starts_with("| alteration |"));
     /// ```
@@ -416,7 +411,7 @@ fn profile_file() -> Result<PathBuf, String> {
     .clone()
 }
 
-/// A `mcp-lang serve` process, killed when dropped.
+/// A fault server process, killed when dropped.
 struct ServeProcess {
     _child: Child,
     url: String,
@@ -426,7 +421,7 @@ struct ServeProcess {
 fn serve_args(case: &Case) -> Vec<String> {
     let mut args = vec!["serve".to_owned()];
     match case.setup {
-        Setup::Stdio | Setup::Embedded => args.push("--stdio".into()),
+        Setup::Stdio | Setup::Both => args.push("--stdio".into()),
         Setup::HttpStateless => args.extend(["--http".into(), "127.0.0.1:0".into()]),
         Setup::HttpSessions => {
             args.extend(["--http".into(), "127.0.0.1:0".into(), "--sessions".into()]);
@@ -440,8 +435,8 @@ fn serve_args(case: &Case) -> Vec<String> {
     args
 }
 
-/// Starts `mcp-lang serve --http` and reads its address from its log.
-async fn start_http(binary: &PathBuf, case: &Case) -> Result<ServeProcess, String> {
+/// Starts `mcp-lang-faults serve --http` and reads its address from its log.
+async fn start_http(binary: &Path, case: &Case) -> Result<ServeProcess, String> {
     let mut child = Command::new(binary)
         .args(serve_args(case))
         .env("RUST_LOG", "info")
@@ -481,12 +476,15 @@ async fn start_http(binary: &PathBuf, case: &Case) -> Result<ServeProcess, Strin
 }
 
 /// Runs one case.
-pub async fn run_case(server: &Server, case: &Case) -> CaseResult {
-    let outcome = run_case_report(server, case).await;
+///
+/// `binary` is the fault server (`mcp-lang-faults`), started for every
+/// setup but [`Setup::Both`]'s HTTP half.
+pub async fn run_case(binary: &Path, case: &Case) -> CaseResult {
+    let outcome = run_case_report(binary, case).await;
     judge(case, outcome)
 }
 
-async fn run_case_report(server: &Server, case: &Case) -> Result<Report, String> {
+async fn run_case_report(binary: &Path, case: &Case) -> Result<Report, String> {
     // A fault runs the scenarios that must catch it (and discovery, whose
     // findings fail whichever scenario they concern); the unaltered server
     // and a latitude run every scenario, which must all pass.
@@ -496,45 +494,39 @@ async fn run_case_report(server: &Server, case: &Case) -> Result<Report, String>
         }
         _ => Vec::new(),
     };
-    let mut config = match (server, case.setup) {
-        (Server::Embedded, _) => {
-            let mut config = Config::new(Target::Embedded);
-            config.alteration = case.alteration;
-            config.http_mode = match case.setup {
-                Setup::HttpSessions => HttpMode::Sessions,
-                _ => HttpMode::Stateless,
-            };
-            config
+    let profile = match case.mode {
+        Mode::Profile => Some(Profile::from_file(&profile_file()?)?),
+        Mode::Discovery => None,
+    };
+    let mut config = Config::new(Target::Url(String::new()));
+    config.only = only;
+    config.profile = profile;
+    match case.setup {
+        Setup::Both => {
+            let mut bench = Bench::new(binary);
+            if let Some(alteration) = case.alteration {
+                bench = bench.alteration(alteration);
+            }
+            bench.run(config).await.map_err(String::from)
         }
-        (Server::Binary(binary), Setup::Stdio | Setup::Embedded) => {
+        Setup::Stdio => {
             let quoted = shlex::try_quote(&binary.to_string_lossy())
                 .map_err(|e| e.to_string())?
                 .into_owned();
-            Config::new(Target::Stdio(format!(
-                "{quoted} {}",
-                serve_args(case).join(" ")
-            )))
+            config.target = Target::Stdio(format!("{quoted} {}", serve_args(case).join(" ")));
+            run(&config).await.map_err(String::from)
         }
-        (Server::Binary(binary), setup) => {
+        Setup::HttpStateless | Setup::HttpSessions => {
             let process = start_http(binary, case).await?;
-            let mut config = Config::new(Target::Url(process.url.clone()));
-            if setup == Setup::HttpSessions {
+            config.target = Target::Url(process.url.clone());
+            if case.setup == Setup::HttpSessions {
                 config.protocol = Some(HANDSHAKE_PROTOCOL.to_owned());
-            }
-            config.only = only;
-            if case.mode == Mode::Profile {
-                config.profile = Some(Profile::from_file(&profile_file()?)?);
             }
             let report = run(&config).await;
             drop(process);
-            return report.map_err(String::from);
+            report.map_err(String::from)
         }
-    };
-    config.only = only;
-    if case.mode == Mode::Profile {
-        config.profile = Some(Profile::from_file(&profile_file()?)?);
     }
-    run(&config).await.map_err(String::from)
 }
 
 /// Whether the report shows what the case requires.
@@ -653,7 +645,7 @@ fn judge(case: &Case, outcome: Result<Report, String>) -> CaseResult {
 /// Runs `cases`, `parallel` at a time, reporting each result to `progress`
 /// as it comes.
 pub async fn run_matrix(
-    server: &Server,
+    binary: &Path,
     cases: &[Case],
     parallel: usize,
     progress: impl Fn(&CaseResult),
@@ -662,11 +654,11 @@ pub async fn run_matrix(
     let mut tasks = tokio::task::JoinSet::new();
     for (index, case) in cases.iter().enumerate() {
         let limit = Arc::clone(&limit);
-        let server = server.clone();
+        let binary = binary.to_owned();
         let case = *case;
         tasks.spawn(async move {
             let _permit = limit.acquire_owned().await;
-            (index, run_case(&server, &case).await)
+            (index, run_case(&binary, &case).await)
         });
     }
     let mut results: Vec<Option<CaseResult>> = vec![None; cases.len()];

@@ -2,9 +2,13 @@
 //! library would hide: the request's field lines are written exactly as given
 //! (two `Accept-Language` lines stay two lines, whitespace around a value
 //! stays), and every field line of the response comes back in received order.
-//! `mcp-lang demo` shows SEP-2792's agreement rules with it, the conformance
-//! suite sends its field-line cases with it, and the specification chapter's
-//! exchanges are recorded with it.
+//!
+//! Use it to test an HTTP server's handling of field lines, the way SEP-2792's
+//! agreement rule needs (`mcp-lang demo` shows the rule with it, the
+//! conformance suite sends its field-line cases with it, and the
+//! specification chapter's exchanges are recorded with it). To talk to a
+//! server, use an HTTP client (`hyper`, `reqwest`); this crate is for the
+//! bytes a client would normalize away.
 //!
 //! A request is written with `Connection: close` and the answer read to the
 //! end of the connection (at most [`MAX_RESPONSE`] bytes), so one exchange is
@@ -13,7 +17,7 @@
 //! redirects, no TLS.
 //!
 //! ```
-//! use mcp_lang_reference::wire::{Exchange, request};
+//! use mcp_lang_wire::{Exchange, request};
 //!
 //! // Two Accept-Language field lines, as written on the wire.
 //! let bytes = request("POST", "/mcp", &[("Host", "example"), ("Accept-Language", "de"), ("Accept-Language", "en;q=0.5")], b"{}");
@@ -36,7 +40,7 @@ use tokio::net::{TcpStream, ToSocketAddrs};
 /// The most bytes of a response one exchange reads.
 ///
 /// ```
-/// assert_eq!(mcp_lang_reference::wire::MAX_RESPONSE, 16 << 20);
+/// assert_eq!(mcp_lang_wire::MAX_RESPONSE, 16 << 20);
 /// ```
 pub const MAX_RESPONSE: u64 = 16 << 20;
 
@@ -46,7 +50,7 @@ const MAX_FIELD_LINES: usize = 256;
 /// One HTTP response as received.
 ///
 /// ```
-/// use mcp_lang_reference::wire::Exchange;
+/// use mcp_lang_wire::Exchange;
 ///
 /// let raw = b"HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32020}}";
 /// let exchange = Exchange::parse(raw).unwrap();
@@ -75,7 +79,7 @@ impl Exchange {
     /// does not end, or a chunked body that is cut short or malformed.
     ///
     /// ```
-    /// use mcp_lang_reference::wire::Exchange;
+    /// use mcp_lang_wire::Exchange;
     ///
     /// let chunked = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2;x=y\r\nde\r\n0\r\n\r\n";
     /// assert_eq!(Exchange::parse(chunked).unwrap().body, b"abcde");
@@ -120,7 +124,7 @@ impl Exchange {
     /// Every value of the field `name` (lower case), in received order.
     ///
     /// ```
-    /// use mcp_lang_reference::wire::Exchange;
+    /// use mcp_lang_wire::Exchange;
     ///
     /// let raw = b"HTTP/1.1 200 OK\r\nContent-Language:  de \r\n\r\n";
     /// assert_eq!(Exchange::parse(raw).unwrap().header_values("content-language"), ["de"]);
@@ -136,7 +140,7 @@ impl Exchange {
     /// Whether the body is an event stream (`Content-Type: text/event-stream`).
     ///
     /// ```
-    /// use mcp_lang_reference::wire::Exchange;
+    /// use mcp_lang_wire::Exchange;
     ///
     /// let raw = b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\ndata: {}\n\n";
     /// assert!(Exchange::parse(raw).unwrap().is_event_stream());
@@ -151,7 +155,7 @@ impl Exchange {
     /// message (the response).
     ///
     /// ```
-    /// use mcp_lang_reference::wire::Exchange;
+    /// use mcp_lang_wire::Exchange;
     ///
     /// let raw = b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\ndata: {\"method\":\"notifications/progress\"}\n\ndata: {\"id\":3,\"result\":{}}\n\n";
     /// assert_eq!(Exchange::parse(raw).unwrap().json().unwrap()["id"], 3);
@@ -168,7 +172,7 @@ impl Exchange {
     /// ([`event_messages`]).
     ///
     /// ```
-    /// use mcp_lang_reference::wire::Exchange;
+    /// use mcp_lang_wire::Exchange;
     ///
     /// let raw = b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\ndata: {\"a\":1}\n\n: keep-alive\n\ndata: {\"b\":2}\n\n";
     /// assert_eq!(Exchange::parse(raw).unwrap().events(), [serde_json::json!({"a": 1}), serde_json::json!({"b": 2})]);
@@ -183,7 +187,7 @@ impl Exchange {
 /// event, a comment) and data that is not JSON are skipped.
 ///
 /// ```
-/// use mcp_lang_reference::wire::event_messages;
+/// use mcp_lang_wire::event_messages;
 /// use serde_json::json;
 ///
 /// let body = b"id: 0\nretry: 3000\ndata:\n\ndata: {\"a\":1}\r\n\r\ndata: {\"b\":\ndata: 2}\n\n";
@@ -216,7 +220,7 @@ pub fn event_messages(body: &[u8]) -> Vec<Value> {
 /// `Connection: close`, and the body.
 ///
 /// ```
-/// use mcp_lang_reference::wire::request;
+/// use mcp_lang_wire::request;
 ///
 /// let bytes = request("POST", "/mcp", &[("Host", "h"), ("Accept-Language", "  en ")], b"{}");
 /// assert_eq!(
@@ -249,7 +253,7 @@ pub fn request(method: &str, path: &str, lines: &[(&str, &str)], body: &[u8]) ->
 /// The connection could not be made, or failed before anything was read.
 ///
 /// ```no_run
-/// use mcp_lang_reference::wire::{Exchange, request, round_trip};
+/// use mcp_lang_wire::{Exchange, request, round_trip};
 ///
 /// # async fn example() -> std::io::Result<()> {
 /// // A body of 1 MiB to a server that answers 413 after reading its head.
@@ -285,7 +289,7 @@ pub async fn round_trip(addr: impl ToSocketAddrs, request: &[u8]) -> io::Result<
 /// HTTP/1.x response ([`Exchange::parse`]).
 ///
 /// ```no_run
-/// use mcp_lang_reference::wire::{request, send};
+/// use mcp_lang_wire::{request, send};
 ///
 /// # async fn example() -> std::io::Result<()> {
 /// // A Content-Type the server does not accept.
@@ -302,7 +306,7 @@ pub async fn send(addr: impl ToSocketAddrs, request: &[u8]) -> io::Result<Exchan
 /// field lines, each written as one line ([`request`]).
 ///
 /// ```
-/// use mcp_lang_reference::wire::post_request;
+/// use mcp_lang_wire::post_request;
 ///
 /// let bytes = post_request("127.0.0.1:8080", "/mcp", &[("Accept-Language", "de")], b"{}");
 /// let text = String::from_utf8(bytes).unwrap();
@@ -330,7 +334,8 @@ pub fn post_request(host: &str, path: &str, extra: &[(&str, &str)], body: &[u8])
 /// agreement check joins to `de, en;q=0.5`:
 ///
 /// ```no_run
-/// use mcp_lang_reference::{serve::MCP_PATH, wire::post};
+/// use mcp_lang_wire::post;
+/// const MCP_PATH: &str = "/mcp";
 ///
 /// # async fn example(addr: std::net::SocketAddr) -> std::io::Result<()> {
 /// let list = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/acceptLanguage":"de, en;q=0.5"}}}"#;

@@ -1,0 +1,323 @@
+//! `mcp-lang-faults`: the fault server and the conformance suite's
+//! self-test.
+//!
+//! ```text
+//! mcp-lang-faults serve --stdio --fault ignore-weights      one rule broken, on stdin/stdout
+//! mcp-lang-faults serve --http 8080 --latitude wildcard-lookup
+//! mcp-lang-faults self-test                                 every fault caught, every latitude passed
+//! mcp-lang-faults self-test --only drop-vary,handshake-only --markdown
+//! mcp-lang-faults list                                      the faults and latitudes
+//! ```
+//!
+//! `self-test` exits 0 when every case is as it must be, 1 otherwise, 2 when
+//! it cannot run, 130 when interrupted (after printing what ran).
+
+use std::cell::{Cell, RefCell};
+use std::net::SocketAddr;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use clap::{Args, Parser, Subcommand};
+use mcp_lang_faults::self_test::{self, CaseResult, Matrix, Mode, Setup, cases, run_matrix};
+use mcp_lang_faults::{Alteration, Fault, Latitude, http_router, serve_stdio};
+use mcp_lang_reference::ReferenceServer;
+use mcp_lang_reference::serve::{HttpLimits, HttpMode, spawn_router_with};
+
+/// The SEP-2792 reference server with one rule broken or one latitude
+/// taken, and the conformance suite's self-test against every one of them.
+#[derive(Debug, Parser)]
+#[command(name = "mcp-lang-faults", version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Serve the reference server with one fault or one latitude.
+    Serve(ServeArgs),
+    /// Run the suite against every fault (each must be caught) and every
+    /// latitude (each must pass), each served by this binary as a separate
+    /// process, over stdio and Streamable HTTP (stateless and with
+    /// sessions), with and without a profile.
+    SelfTest(SelfTestArgs),
+    /// List the faults (with the scenarios that must catch each) and the
+    /// latitudes.
+    List,
+}
+
+#[derive(Debug, Args)]
+#[command(group = clap::ArgGroup::new("transport").required(true))]
+struct ServeArgs {
+    /// Serve one client on stdin/stdout.
+    #[arg(long, group = "transport")]
+    stdio: bool,
+    /// Serve Streamable HTTP on this address (the endpoint is /mcp); a bare
+    /// port listens on 127.0.0.1. Its URL is logged on stderr.
+    #[arg(long, value_name = "ADDR", group = "transport", value_parser = address)]
+    http: Option<SocketAddr>,
+    /// HTTP only: rmcp's sessions and event streams instead of stateless
+    /// JSON responses.
+    #[arg(long, requires = "http")]
+    sessions: bool,
+    /// Break this rule (`list` names them). An HTTP-only fault with
+    /// `--stdio` is refused (exit status 1).
+    #[arg(long, value_name = "NAME", conflicts_with = "latitude")]
+    fault: Option<Fault>,
+    /// Take this liberty the SEP gives (`list` names them).
+    #[arg(long, value_name = "NAME")]
+    latitude: Option<Latitude>,
+}
+
+#[derive(Debug, Args)]
+struct SelfTestArgs {
+    /// Only these faults or latitudes (comma-separated names); the
+    /// unaltered server always runs.
+    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+    only: Vec<String>,
+    /// Print the matrix as the Markdown table the conformance crate's docs
+    /// publish.
+    #[arg(long)]
+    markdown: bool,
+    /// How many cases run at once.
+    #[arg(long, value_name = "N", default_value = "3", value_parser = clap::value_parser!(u16).range(1..))]
+    parallel: u16,
+}
+
+/// A port (on 127.0.0.1) or `HOST:PORT`.
+fn address(text: &str) -> Result<SocketAddr, String> {
+    if let Ok(port) = text.parse::<u16>() {
+        return Ok(SocketAddr::from(([127, 0, 0, 1], port)));
+    }
+    text.parse()
+        .map_err(|_| format!("`{text}` is not a port or an IP:PORT to listen on"))
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime, String> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the runtime: {e}"))
+}
+
+fn serve(args: &ServeArgs) -> ExitCode {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,rmcp=warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .try_init();
+    let alteration: Option<Alteration> = args
+        .fault
+        .map(Alteration::from)
+        .or(args.latitude.map(Alteration::from));
+    let outcome = runtime().map_err(Into::into).and_then(|rt| {
+        rt.block_on(async {
+            let server = ReferenceServer::new()?;
+            match args.http {
+                Some(addr) => {
+                    let mode = if args.sessions {
+                        HttpMode::Sessions
+                    } else {
+                        HttpMode::Stateless
+                    };
+                    let http = spawn_router_with(addr, HttpLimits::new(), move |cancel| {
+                        http_router(server, mode, cancel, alteration)
+                    })
+                    .await?;
+                    let altered =
+                        alteration.map_or_else(|| "unaltered".to_owned(), |a| a.to_string());
+                    tracing::info!(url = %http.url(), ?mode, %altered, "serving Streamable HTTP");
+                    Ok(http.wait().await?)
+                }
+                None => {
+                    if let Some(alteration) = alteration.filter(|a| a.layer().acts_on_stdio()) {
+                        tracing::info!(%alteration, "serving stdio");
+                    }
+                    serve_stdio(server, alteration).await
+                }
+            }
+        })
+    });
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("mcp-lang-faults serve: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn list() -> ExitCode {
+    println!("faults (serve --fault NAME), each caught by one of the scenarios named:");
+    for fault in Fault::ALL {
+        println!(
+            "  {:<36} {} [{}]",
+            fault.name(),
+            fault.description(),
+            fault.caught_by().join(", ")
+        );
+    }
+    println!("\nlatitudes (serve --latitude NAME), each of which must pass:");
+    for latitude in Latitude::ALL {
+        println!("  {:<36} {}", latitude.name(), latitude.description());
+    }
+    ExitCode::SUCCESS
+}
+
+fn alterations(names: &[String]) -> Result<Vec<Alteration>, String> {
+    let names: Vec<&str> = names
+        .iter()
+        .map(|n| n.trim())
+        .filter(|n| !n.is_empty())
+        .collect();
+    if names.is_empty() {
+        return Ok(self_test::every_alteration());
+    }
+    names
+        .iter()
+        .map(|name| {
+            name.parse::<Fault>()
+                .map(Alteration::from)
+                .or_else(|_| name.parse::<Latitude>().map(Alteration::from))
+                .map_err(|e| e.to_string())
+        })
+        .collect()
+}
+
+/// Progress on stderr: a bar redrawn in place on a terminal, otherwise a
+/// line every few seconds; a case that goes wrong is printed at once.
+struct Progress {
+    bar: bool,
+    quiet: bool,
+    started: Instant,
+    total: usize,
+    ran: RefCell<Vec<CaseResult>>,
+    last_line: Cell<Instant>,
+}
+
+impl Progress {
+    fn record(&self, r: &CaseResult) {
+        let mut ran = self.ran.borrow_mut();
+        ran.push(r.clone());
+        let wrong = ran.iter().filter(|r| !r.ok).count();
+        let elapsed = self.started.elapsed().as_secs();
+        let (done, total) = (ran.len(), self.total);
+        if self.bar {
+            eprint!("\r\x1b[2K");
+        }
+        if !self.quiet && !r.ok {
+            eprintln!(
+                "WRONG {} {} {}: {}",
+                r.case.name(),
+                r.case.setup.as_str(),
+                r.case.mode.as_str(),
+                r.detail
+            );
+        }
+        if self.bar {
+            let width = 30;
+            let filled = done * width / total.max(1);
+            eprint!(
+                "self-test [{}{}] {done}/{total} cases, {wrong} wrong, {elapsed} s",
+                "#".repeat(filled),
+                ".".repeat(width - filled)
+            );
+            if done == total {
+                eprint!("\r\x1b[2K");
+            }
+        } else if done == total || self.last_line.get().elapsed().as_secs() >= 5 {
+            self.last_line.set(Instant::now());
+            eprintln!("self-test: {done}/{total} cases done, {wrong} wrong, {elapsed} s");
+        }
+    }
+}
+
+fn run_self_test(args: &SelfTestArgs) -> ExitCode {
+    let fail = |error: String| {
+        eprintln!("mcp-lang-faults self-test: {error}");
+        ExitCode::from(2)
+    };
+    let binary = match std::env::current_exe() {
+        Ok(binary) => binary,
+        Err(error) => return fail(format!("cannot find this binary: {error}")),
+    };
+    let alterations = match alterations(&args.only) {
+        Ok(a) => a,
+        Err(error) => return fail(error),
+    };
+    let rt = match runtime() {
+        Ok(rt) => rt,
+        Err(error) => return fail(error),
+    };
+    let cases = cases(&alterations, Setup::PROCESS, Mode::ALL);
+    let started = Instant::now();
+    let progress = Progress {
+        bar: std::io::IsTerminal::is_terminal(&std::io::stderr()),
+        quiet: args.markdown,
+        started,
+        total: cases.len(),
+        ran: RefCell::default(),
+        last_line: Cell::new(started),
+    };
+    if !progress.bar {
+        eprintln!(
+            "self-test: {} cases, {} at a time (a few minutes; Ctrl-C prints what ran)",
+            cases.len(),
+            args.parallel
+        );
+    }
+    let finished = rt.block_on(async {
+        tokio::select! {
+            matrix = run_matrix(&binary, &cases, usize::from(args.parallel), |r| progress.record(r)) => Some(matrix),
+            _ = tokio::signal::ctrl_c() => None,
+        }
+    });
+    let Some(matrix) = finished else {
+        // Interrupted: stop the cases still running (their servers are
+        // killed as their tasks are dropped), then say what ran, so the
+        // minutes spent are not lost.
+        rt.shutdown_timeout(Duration::from_secs(5));
+        let ran = progress.ran.take();
+        let wrong = ran.iter().filter(|r| !r.ok).count();
+        if progress.bar {
+            eprint!("\r\x1b[2K");
+        }
+        eprintln!(
+            "self-test interrupted after {} s: {} of {} cases ran, {} as they must, {wrong} wrong",
+            started.elapsed().as_secs(),
+            ran.len(),
+            progress.total,
+            ran.len() - wrong,
+        );
+        let table = Matrix { results: ran }.table();
+        for row in table
+            .lines()
+            .filter(|l| l.starts_with("ok ") || l.starts_with("WRONG "))
+        {
+            eprintln!("{row}");
+        }
+        return ExitCode::from(130);
+    };
+    if args.markdown {
+        print!("{}", matrix.markdown());
+    } else {
+        print!("{}", matrix.table());
+    }
+    if matrix.ok() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match &cli.command {
+        Command::Serve(args) => serve(args),
+        Command::SelfTest(args) => run_self_test(args),
+        Command::List => list(),
+    }
+}
