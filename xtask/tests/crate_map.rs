@@ -3,7 +3,9 @@
 //! naming exactly the package's dependencies (workspace and third-party), the
 //! workspace crates among its dev-dependencies, and whether it is published.
 //! Then the layering rule: a row names only crates of earlier rows, and no
-//! published crate depends on an unpublished one.
+//! published crate depends on an unpublished one. And every package's
+//! `description` (what crates.io, `cargo info` and the CLI's `--help` show) is
+//! there and says whether the package is published as the map does.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -68,8 +70,8 @@ fn map_rows(markdown: &str) -> Vec<(String, Row)> {
     rows
 }
 
-/// Every workspace package as `cargo metadata` sees it.
-fn metadata() -> BTreeMap<String, Row> {
+/// Every workspace package's entry in `cargo metadata`, by name.
+fn packages() -> BTreeMap<String, Value> {
     let output = Command::new(env!("CARGO"))
         .args([
             "metadata",
@@ -88,28 +90,66 @@ fn metadata() -> BTreeMap<String, Row> {
     );
     let metadata: Value = serde_json::from_slice(&output.stdout).expect("cargo metadata's JSON");
     let packages = metadata["packages"].as_array().expect("packages");
-    let workspace: BTreeSet<&str> = packages.iter().filter_map(|p| p["name"].as_str()).collect();
+    packages
+        .iter()
+        .map(|package| {
+            let name = package["name"].as_str().expect("a name").to_owned();
+            (name, package.clone())
+        })
+        .collect()
+}
+
+/// Whether `cargo metadata` says a package is published: `publish = false` is an
+/// empty list of registries.
+fn is_published(package: &Value) -> bool {
+    package["publish"].as_array().is_none_or(|r| !r.is_empty())
+}
+
+/// Every workspace package as `cargo metadata` sees it, as a row of the map.
+fn metadata() -> BTreeMap<String, Row> {
+    let packages = packages();
     let mut found = BTreeMap::new();
-    for package in packages {
+    for (name, package) in &packages {
         let mut row = Row {
-            // `publish = false` is an empty list of registries.
-            published: package["publish"].as_array().is_none_or(|r| !r.is_empty()),
+            published: is_published(package),
             ..Row::default()
         };
         for dependency in package["dependencies"].as_array().into_iter().flatten() {
-            let name = dependency["name"].as_str().expect("a dependency name");
-            let ours = workspace.contains(name);
+            let dependency_name = dependency["name"].as_str().expect("a dependency name");
+            let ours = packages.contains_key(dependency_name);
             let set = match (dependency["kind"].as_str(), ours) {
                 (None | Some("build"), true) => &mut row.depends_on,
                 (None | Some("build"), false) => &mut row.built_on,
                 (Some("dev"), true) => &mut row.tests_use,
                 _ => continue,
             };
-            set.insert(name.to_owned());
+            set.insert(dependency_name.to_owned());
         }
-        found.insert(package["name"].as_str().expect("a name").to_owned(), row);
+        found.insert(name.clone(), row);
     }
     found
+}
+
+/// What is wrong with a package's `description`, if anything: it must be there,
+/// and say "not published" exactly when the package is not (crates.io shows only
+/// published ones; a reader of `cargo info` or of the `Cargo.toml` of one that is
+/// not must not go looking for it there).
+fn description_problem(name: &str, description: Option<&str>, published: bool) -> Option<String> {
+    let description = description.map(str::trim).unwrap_or_default();
+    if description.is_empty() {
+        return Some(format!("{name}: Cargo.toml has no `description`"));
+    }
+    let lower = description.to_lowercase();
+    let says_unpublished = lower.contains("not published") || lower.contains("unpublished");
+    match (published, says_unpublished) {
+        (false, false) => Some(format!(
+            "{name}: `publish = false`, but its description does not say it is not published: \"{description}\""
+        )),
+        (true, true) => Some(format!(
+            "{name}: published, but its description says it is not: \"{description}\""
+        )),
+        _ => None,
+    }
 }
 
 fn architecture() -> String {
@@ -167,6 +207,41 @@ fn every_crate_depends_only_on_crates_above_it() {
         }
         above.insert(name.as_str());
     }
+}
+
+#[test]
+fn every_package_describes_itself_and_says_whether_it_is_published() {
+    // Whether the map's `published` cell agrees is the first test's business.
+    let mut problems = Vec::new();
+    for (name, package) in packages() {
+        problems.extend(description_problem(
+            &name,
+            package["description"].as_str(),
+            is_published(&package),
+        ));
+    }
+    assert!(
+        problems.is_empty(),
+        "descriptions to fix:\n{}",
+        problems.join("\n")
+    );
+}
+
+#[test]
+fn a_missing_or_wrong_description_is_caught() {
+    assert!(description_problem("a", None, true).is_some());
+    assert!(description_problem("a", Some("  "), false).is_some());
+    assert!(description_problem("a", Some("Build tasks."), false).is_some());
+    assert!(description_problem("a", Some("Build tasks. Not published."), true).is_some());
+    assert!(description_problem("a", Some("Parsers (unpublished)."), true).is_some());
+    assert_eq!(
+        description_problem("a", Some("Build tasks (not published)."), false),
+        None
+    );
+    assert_eq!(
+        description_problem("a", Some("Parsers of language tags."), true),
+        None
+    );
 }
 
 #[test]
