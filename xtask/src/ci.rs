@@ -23,8 +23,8 @@ pub(crate) const USAGE: &str =
       actionlint (the hosted workflows), msrv (rust-version declared alike, no dependency
       newer), clippy, test, conformance (the SEP-2792 suite against the reference server,
       then its self-test), interop (the official Python MCP SDK as the client of mcp-lang
-      serve, and the suite against a Python SDK server with and without faults, over stdio
-      and HTTP), official (the official MCP conformance suite from npm, with its
+      serve, the suite against Python and TypeScript SDK servers with and without faults,
+      over stdio and HTTP, and the mutation bench: those servers behind the fault proxy), official (the official MCP conformance suite from npm, with its
       baseline), official-sep (the SEP-2792 contribution to the official conformance
       repository, over its pinned copy), nginx (the reference server behind a real nginx proxy_cache; installs
       nginx with apt-get when missing), doc, bench (build only), callgrind (instruction
@@ -82,7 +82,7 @@ const STEPS: &[Step] = &[
     // Python SDK interop: see `python_interop` below.
     Step {
         name: "interop",
-        about: "the official Python MCP SDK (mcp==2.3.0, own venv under target/): as the client of mcp-lang serve, and as a server the SEP-2792 suite must pass and whose faults it must catch; the official TypeScript MCP SDK (@modelcontextprotocol/sdk@1.32.2, npm ci under target/) as such a server too; stdio and HTTP",
+        about: "the official Python MCP SDK (mcp==2.3.0, own venv under target/): as the client of mcp-lang serve, and as a server the SEP-2792 suite must pass and whose faults it must catch; the official TypeScript MCP SDK (@modelcontextprotocol/sdk@1.32.2, npm ci under target/) as such a server too; stdio and HTTP; then the mutation bench, both servers behind the fault proxy one fault at a time (the published table)",
         run: python_interop,
     },
     Step {
@@ -329,7 +329,10 @@ fn sep2792_conformance(_: &mut Ci) -> Result<()> {
 /// set, a missing python3 fails the tests instead of skipping them. They count in the
 /// tally. `crates/mcp-lang-cli/tests/typescript_server.rs` does the same with a server on
 /// the official TypeScript SDK's `McpServer` (`npm ci` of a pinned lock under target/;
-/// with `CI` set, a missing npm fails it).
+/// with `CI` set, a missing npm fails it). Then the mutation bench
+/// (`crates/mcp-lang-faults/tests/mutation_bench.rs`): both SDK servers behind the fault
+/// proxy, one fault at a time, each of which the suite must catch; its table must equal
+/// `crates/mcp-lang-faults/mutation-bench.md`.
 fn python_interop(ci: &mut Ci) -> Result<()> {
     let tally = &mut ci.tally;
     Cmd::cargo()
@@ -343,6 +346,20 @@ fn python_interop(ci: &mut Ci) -> Result<()> {
             "python_server",
             "--test",
             "typescript_server",
+            "--",
+            "--ignored",
+            "--nocapture",
+        ])
+        .run_tee(|line| tally.add_line(line))?;
+    // The mutation bench: the same two SDK servers behind the fault proxy,
+    // one fault at a time; its table must equal the published one.
+    Cmd::cargo()
+        .args([
+            "test",
+            "-p",
+            "mcp-lang-faults",
+            "--test",
+            "mutation_bench",
             "--",
             "--ignored",
             "--nocapture",

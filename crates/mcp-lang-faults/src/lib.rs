@@ -14,7 +14,12 @@
 //! `mcp-lang-faults serve --fault NAME` runs the reference server with one
 //! fault, `mcp-lang-faults serve --latitude NAME` with one latitude,
 //! `mcp-lang-faults self-test` runs the matrix, `mcp-lang-faults list`
-//! names them all. Every alteration wraps exactly what `mcp-lang serve`
+//! names them all, and `mcp-lang-faults proxy --fault NAME --profile FILE --
+//! COMMAND` applies a fault to any stdio server from outside it ([`proxy`];
+//! the mutation bench of `tests/mutation_bench.rs` runs the suite through it
+//! against servers on the official Python and TypeScript SDKs and publishes
+//! what it catches in `mutation-bench.md`). Every alteration wraps exactly
+//! what `mcp-lang serve`
 //! ships (`mcp_lang_reference::serve`: one HTTP router, one stdio
 //! transport); nothing here is a second server. [`Bench`] is one run of the
 //! suite against an altered server over both transports:
@@ -72,6 +77,7 @@ mod http;
 mod latitude;
 mod message;
 mod misreading;
+pub mod proxy;
 pub mod self_test;
 mod stdio;
 

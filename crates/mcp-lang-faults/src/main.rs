@@ -7,7 +7,12 @@
 //! mcp-lang-faults self-test                                 every fault caught, every latitude passed
 //! mcp-lang-faults self-test --only drop-vary,handshake-only --markdown
 //! mcp-lang-faults list                                      the faults and latitudes
+//! mcp-lang-faults proxy --fault ignore-weights --profile server.toml -- python server.py
 //! ```
+//!
+//! `proxy` applies a fault to any stdio server from outside it, by rewriting
+//! the messages between the client and the server (see the crate's `proxy`
+//! module for which faults it can apply).
 //!
 //! `self-test` exits 0 when every case is as it must be, 1 otherwise, 2 when
 //! it cannot run, 130 when interrupted (after printing what ran).
@@ -18,6 +23,8 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::{Args, Parser, Subcommand};
+use mcp_lang_conformance::Profile;
+use mcp_lang_faults::proxy::{Proxy, proxy_stdio};
 use mcp_lang_faults::self_test::{self, CaseResult, Matrix, Mode, Setup, cases, run_matrix};
 use mcp_lang_faults::{Alteration, Fault, Latitude, http_router, serve_stdio};
 use mcp_lang_reference::ReferenceServer;
@@ -44,6 +51,27 @@ enum Command {
     /// List the faults (with the scenarios that must catch each) and the
     /// latitudes.
     List,
+    /// Run a stdio server behind the fault proxy, which makes it break one
+    /// rule by rewriting the messages it reads and writes.
+    Proxy(ProxyArgs),
+}
+
+#[derive(Debug, Args)]
+struct ProxyArgs {
+    /// The fault to apply (`list` marks those the proxy can apply).
+    #[arg(long, value_name = "NAME")]
+    fault: Fault,
+    /// The server's profile (TOML, as for `mcp-lang conformance --profile`):
+    /// its languages and tools.
+    #[arg(long, value_name = "FILE")]
+    profile: std::path::PathBuf,
+    /// When the server exits, write to this file how many messages the fault
+    /// changed or answered (0: it found nothing to act on).
+    #[arg(long, value_name = "FILE")]
+    applied: Option<std::path::PathBuf>,
+    /// The server's command and arguments, after `--`.
+    #[arg(last = true, required = true, value_name = "COMMAND")]
+    command: Vec<String>,
 }
 
 #[derive(Debug, Args)]
@@ -151,11 +179,14 @@ fn serve(args: &ServeArgs) -> ExitCode {
 }
 
 fn list() -> ExitCode {
-    println!("faults (serve --fault NAME), each caught by one of the scenarios named:");
+    println!(
+        "faults (serve --fault NAME; `proxy` marks those `proxy --fault NAME` applies to any stdio server), each caught by one of the scenarios named:"
+    );
     for fault in Fault::ALL {
         println!(
-            "  {:<36} {} [{}]",
+            "  {:<36} {:<6} {} [{}]",
             fault.name(),
+            if Proxy::proxies(*fault) { "proxy" } else { "" },
             fault.description(),
             fault.caught_by().join(", ")
         );
@@ -313,11 +344,28 @@ fn run_self_test(args: &SelfTestArgs) -> ExitCode {
     }
 }
 
+fn run_proxy(args: &ProxyArgs) -> ExitCode {
+    let proxy = Profile::from_file(&args.profile).and_then(|p| Proxy::new(args.fault, &p));
+    let outcome = proxy.and_then(|proxy| {
+        runtime()?
+            .block_on(proxy_stdio(proxy, &args.command, args.applied.as_deref()))
+            .map_err(|e| format!("cannot run `{}`: {e}", args.command.join(" ")))
+    });
+    match outcome {
+        Ok(code) => ExitCode::from(u8::try_from(code).unwrap_or(1)),
+        Err(error) => {
+            eprintln!("mcp-lang-faults proxy: {error}");
+            ExitCode::from(2)
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match &cli.command {
         Command::Serve(args) => serve(args),
         Command::SelfTest(args) => run_self_test(args),
         Command::List => list(),
+        Command::Proxy(args) => run_proxy(args),
     }
 }

@@ -25,11 +25,17 @@ pub(crate) fn runs(program: &str) -> bool {
         .is_ok_and(|s| s.success())
 }
 
-/// A file under `tests/interop/`.
+/// A file under the CLI's `tests/interop/`. (The fault bench's mutation
+/// bench compiles these modules too, from the CLI's sibling directory.)
 pub(crate) fn interop_file(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/interop")
-        .join(name)
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let own = manifest.join("tests/interop");
+    let dir = if own.is_dir() {
+        own
+    } else {
+        manifest.join("../mcp-lang-cli/tests/interop")
+    };
+    dir.join(name)
 }
 
 /// Kills and reaps a child process when dropped, so a failing test leaves no
