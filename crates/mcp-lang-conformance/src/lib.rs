@@ -157,7 +157,7 @@
 //! # Decisions the scenarios make
 //!
 //! Where the SEP leaves room, the suite takes these positions (each is also
-//! in the project's `docs/decisions.md` as C1–C24):
+//! in the project's `docs/decisions.md` as C1–C27):
 //!
 //! - **Protocol.** The newest version is `2026-07-28`: stateless requests
 //!   carrying their protocol `_meta`, elicitation as an `input_required`
