@@ -27,6 +27,8 @@
 //! cargo test -p mcp-lang-cli --test python_server -- --ignored --nocapture
 //! ```
 
+#[path = "common/listen.rs"]
+mod listen;
 #[path = "common/process.rs"]
 mod process;
 #[path = "common/python.rs"]

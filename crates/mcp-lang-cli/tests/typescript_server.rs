@@ -33,6 +33,8 @@
 //! cargo test -p mcp-lang-cli --test typescript_server -- --ignored --nocapture
 //! ```
 
+#[path = "common/listen.rs"]
+mod listen;
 #[path = "common/node.rs"]
 mod node;
 #[path = "common/process.rs"]

@@ -21,6 +21,7 @@ use crate::{Alteration, AlteredServer, Fault, FaultLayer, Latitude, message};
 use mcp_lang_meta::{ACCEPT_LANGUAGE_KEY, CONTENT_LANGUAGE_KEY};
 use mcp_lang_reference::ReferenceServer;
 use mcp_lang_reference::serve::{HttpMode, HttpServer, spawn_router};
+use mcp_lang_rmcp::server::ServerLanguages;
 
 /// The largest body the alteration service reads (requests and responses).
 const LIMIT: usize = 16 << 20;
@@ -48,8 +49,26 @@ type Cache = Arc<Mutex<HashMap<(String, String), (HeaderMap, Value)>>>;
 pub struct AlterationService<S> {
     inner: S,
     alteration: Option<Alteration>,
-    server: ReferenceServer,
+    languages: Languages,
     cache: Cache,
+}
+
+/// Whose languages an alteration negotiates with.
+#[derive(Clone, Debug)]
+enum Languages {
+    /// The reference server's.
+    Reference(ReferenceServer),
+    /// Another server's, from its profile (the fault proxy).
+    Profile(Arc<ServerLanguages>),
+}
+
+impl Languages {
+    fn get(&self) -> &ServerLanguages {
+        match self {
+            Self::Reference(server) => server.languages(),
+            Self::Profile(languages) => languages,
+        }
+    }
 }
 
 impl<S> AlterationService<S> {
@@ -69,6 +88,27 @@ impl<S> AlterationService<S> {
     /// # let _ = service;
     /// ```
     pub fn new(inner: S, server: ReferenceServer, alteration: Option<Alteration>) -> Self {
+        Self::with_languages(inner, Languages::Reference(server), alteration)
+    }
+
+    /// Wraps `inner`, the HTTP stack of any server, whose languages are
+    /// `languages` (the fault proxy's forwarding service, say).
+    ///
+    /// ```
+    /// use axum::{Router, routing::post};
+    /// use mcp_lang_faults::{AlterationService, Fault};
+    /// use mcp_lang_rmcp::server::ServerLanguages;
+    ///
+    /// let app: Router = Router::new().route("/mcp", post(|| async { "{}" }));
+    /// let languages = ServerLanguages::new(["en", "fr"], "en").unwrap();
+    /// let service = AlterationService::around(app, languages, Some(Fault::DropVary.into()));
+    /// # let _ = service;
+    /// ```
+    pub fn around(inner: S, languages: ServerLanguages, alteration: Option<Alteration>) -> Self {
+        Self::with_languages(inner, Languages::Profile(Arc::new(languages)), alteration)
+    }
+
+    fn with_languages(inner: S, languages: Languages, alteration: Option<Alteration>) -> Self {
         Self {
             inner,
             alteration: alteration.filter(|a| {
@@ -78,7 +118,7 @@ impl<S> AlterationService<S> {
                 ) || matches!(a, Alteration::Fault(f) if message::alters_messages(*f))
                     || *a == Alteration::Latitude(Latitude::HandshakeOnly)
             }),
-            server,
+            languages,
             cache: Arc::default(),
         }
     }
@@ -104,13 +144,13 @@ where
         let inner = std::mem::replace(&mut self.inner, clone);
         let alteration = self.alteration;
         let cache = self.cache.clone();
-        let server = self.server.clone();
+        let languages = self.languages.clone();
         Box::pin(async move {
             match alteration {
                 Some(Alteration::Fault(fault))
                     if request.method() == Method::POST && message::alters_messages(fault) =>
                 {
-                    let default = server.languages().default_tag().to_owned();
+                    let default = languages.get().default_tag().to_owned();
                     Ok(alter_streams(inner, fault, default, request).await)
                 }
                 Some(Alteration::Fault(fault)) if request.method() == Method::POST => {
@@ -119,7 +159,7 @@ where
                 Some(Alteration::Latitude(Latitude::StreamContentLanguage))
                     if request.method() == Method::POST =>
                 {
-                    Ok(stream_content_language(inner, &server, request).await)
+                    Ok(stream_content_language(inner, languages.get(), request).await)
                 }
                 Some(Alteration::Latitude(Latitude::HandshakeOnly))
                     if request.method() == Method::POST =>
@@ -557,7 +597,7 @@ where
 /// knows before it is produced; the stream then gets that `Content-Language`.
 async fn stream_content_language<S, B>(
     mut inner: S,
-    server: &ReferenceServer,
+    languages: &ServerLanguages,
     request: Request<Body>,
 ) -> Response<Body>
 where
@@ -578,13 +618,7 @@ where
         .pointer("/params/_meta")
         .and_then(|m| m.get(ACCEPT_LANGUAGE_KEY))
         .and_then(Value::as_str);
-    let language = single_message.then(|| {
-        server
-            .languages()
-            .negotiate_raw(preference)
-            .tag()
-            .to_owned()
-    });
+    let language = single_message.then(|| languages.negotiate_raw(preference).tag().to_owned());
     let Ok(response) = inner
         .call(Request::from_parts(parts, Body::from(bytes)))
         .await;

@@ -8,6 +8,7 @@
 //! mcp-lang-faults self-test --only drop-vary,handshake-only --markdown
 //! mcp-lang-faults list                                      the faults and latitudes
 //! mcp-lang-faults proxy --fault ignore-weights --profile server.toml -- python server.py
+//! mcp-lang-faults proxy --fault drop-vary --profile server.toml --http 9000 --upstream http://127.0.0.1:8000/mcp
 //! ```
 //!
 //! `proxy` applies a fault to any stdio server from outside it, by rewriting
@@ -24,7 +25,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, Parser, Subcommand};
 use mcp_lang_conformance::Profile;
-use mcp_lang_faults::proxy::{Proxy, proxy_stdio};
+use mcp_lang_faults::proxy::{Proxy, proxy_http, proxy_stdio};
 use mcp_lang_faults::self_test::{self, CaseResult, Matrix, Mode, Setup, cases, run_matrix};
 use mcp_lang_faults::{Alteration, Fault, Latitude, http_router, serve_stdio};
 use mcp_lang_reference::ReferenceServer;
@@ -69,8 +70,16 @@ struct ProxyArgs {
     /// changed or answered (0: it found nothing to act on).
     #[arg(long, value_name = "FILE")]
     applied: Option<std::path::PathBuf>,
-    /// The server's command and arguments, after `--`.
-    #[arg(last = true, required = true, value_name = "COMMAND")]
+    /// Streamable HTTP instead of stdio: listen on this address (the
+    /// endpoint is /mcp; a bare port listens on 127.0.0.1), in front of
+    /// `--upstream`. Its URL is logged on stderr.
+    #[arg(long, value_name = "ADDR", value_parser = address, requires = "upstream", conflicts_with_all = ["command", "applied"])]
+    http: Option<SocketAddr>,
+    /// With --http: the MCP endpoint of the server behind the proxy.
+    #[arg(long, value_name = "URL", requires = "http")]
+    upstream: Option<String>,
+    /// The stdio server's command and arguments, after `--`.
+    #[arg(last = true, required_unless_present = "http", value_name = "COMMAND")]
     command: Vec<String>,
 }
 
@@ -129,7 +138,8 @@ fn runtime() -> Result<tokio::runtime::Runtime, String> {
         .map_err(|e| format!("cannot start the runtime: {e}"))
 }
 
-fn serve(args: &ServeArgs) -> ExitCode {
+/// Logs on stderr, `info,rmcp=warn` unless `RUST_LOG` says otherwise.
+fn init_logging() {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,rmcp=warn"));
     let _ = tracing_subscriber::fmt()
@@ -137,6 +147,10 @@ fn serve(args: &ServeArgs) -> ExitCode {
         .with_writer(std::io::stderr)
         .with_ansi(false)
         .try_init();
+}
+
+fn serve(args: &ServeArgs) -> ExitCode {
+    init_logging();
     let alteration: Option<Alteration> = args
         .fault
         .map(Alteration::from)
@@ -345,6 +359,23 @@ fn run_self_test(args: &SelfTestArgs) -> ExitCode {
 }
 
 fn run_proxy(args: &ProxyArgs) -> ExitCode {
+    if let (Some(listen), Some(upstream)) = (args.http, &args.upstream) {
+        init_logging();
+        let outcome = Profile::from_file(&args.profile).and_then(|profile| {
+            runtime()?.block_on(async {
+                let http = proxy_http(args.fault, &profile, listen, upstream).await?.http;
+                tracing::info!(url = %http.url(), fault = %args.fault, %upstream, "proxying Streamable HTTP");
+                http.wait().await.map_err(|e| e.to_string())
+            })
+        });
+        return match outcome {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(error) => {
+                eprintln!("mcp-lang-faults proxy: {error}");
+                ExitCode::from(2)
+            }
+        };
+    }
     let proxy = Profile::from_file(&args.profile).and_then(|p| Proxy::new(args.fault, &p));
     let outcome = proxy.and_then(|proxy| {
         runtime()?

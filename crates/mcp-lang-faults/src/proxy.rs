@@ -11,10 +11,13 @@
 //! COMMAND…` runs it; the mutation bench runs the suite through it against
 //! the official Python and TypeScript SDK servers of the interop gate.
 //!
-//! [`Proxy::proxies`] says which faults it can apply: those that act on
-//! JSON-RPC messages and need nothing of the server but what its profile
-//! says (its languages and tools). Faults of HTTP field lines act on a
-//! Streamable HTTP stack and are not among them.
+//! [`Proxy::proxies`] says which faults it can apply on stdio: those that
+//! act on JSON-RPC messages and need nothing of the server but what its
+//! profile says (its languages and tools). On Streamable HTTP
+//! ([`proxy_http`], `proxy --http ADDR --upstream URL`) it applies the faults
+//! of the HTTP stack ([`proxies_http`]: field lines, status codes, caching
+//! headers, event streams) with the very service that applies them around
+//! the reference server's router, in front of a forwarding client.
 //!
 //! ```
 //! use mcp_lang_conformance::Profile;
@@ -44,9 +47,9 @@ use serde_json::{Map, Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::Command;
 
-use crate::Fault;
 use crate::handler::rename_properties;
 use crate::misreading::{Rewrite, misread};
+use crate::{AlterationService, Fault, FaultLayer};
 
 /// Where `initialize`'s successor, `server/discover`, names the server.
 const SERVER_INFO_KEY: &str = "io.modelcontextprotocol/serverInfo";
@@ -736,4 +739,211 @@ fn note(changed: &AtomicUsize, applied: Option<&std::path::PathBuf>) {
     if let Some(path) = applied {
         let _ = std::fs::write(path, count.to_string());
     }
+}
+
+/// Whether [`proxy_http`] applies `fault`: a fault of the Streamable HTTP
+/// stack, or one of the messages it sends on event streams.
+///
+/// ```
+/// use mcp_lang_faults::{Fault, proxy::proxies_http};
+///
+/// assert!(proxies_http(Fault::DropVary));
+/// assert!(!proxies_http(Fault::IgnoreWeights)); // the stdio proxy's
+/// ```
+pub fn proxies_http(fault: Fault) -> bool {
+    matches!(
+        fault.layer(),
+        FaultLayer::Http | FaultLayer::HttpJson | FaultLayer::Message
+    )
+}
+
+/// The most bytes of a request body the forwarding client reads.
+const FORWARD_LIMIT: usize = 16 << 20;
+
+/// A tower service that sends each request on to `upstream` and answers with
+/// what it answers, field lines as received (repeated lines kept), the body
+/// streamed (an event stream stays one).
+#[derive(Clone, Debug)]
+struct Forward {
+    client: reqwest::Client,
+    upstream: reqwest::Url,
+    answers: Arc<Answers>,
+}
+
+/// How many answers of each kind passed the proxy: what a fault that acts on
+/// JSON responses or on event streams had to act on.
+#[derive(Debug, Default)]
+struct Answers {
+    json_results: AtomicUsize,
+    json_errors: AtomicUsize,
+    event_streams: AtomicUsize,
+}
+
+impl tower_service::Service<axum::http::Request<axum::body::Body>> for Forward {
+    type Response = axum::http::Response<axum::body::Body>;
+    type Error = std::convert::Infallible;
+    type Future = std::pin::Pin<
+        Box<dyn std::future::Future<Output = Result<Self::Response, Self::Error>> + Send>,
+    >;
+
+    fn poll_ready(
+        &mut self,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Result<(), Self::Error>> {
+        std::task::Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: axum::http::Request<axum::body::Body>) -> Self::Future {
+        use axum::http::{StatusCode, header};
+        let (client, upstream) = (self.client.clone(), self.upstream.clone());
+        let answers = Arc::clone(&self.answers);
+        Box::pin(async move {
+            let failed = |status: StatusCode, text: String| {
+                let mut response = axum::http::Response::new(axum::body::Body::from(text));
+                *response.status_mut() = status;
+                response
+            };
+            let (parts, body) = request.into_parts();
+            let Ok(bytes) = axum::body::to_bytes(body, FORWARD_LIMIT).await else {
+                return Ok(failed(StatusCode::PAYLOAD_TOO_LARGE, String::new()));
+            };
+            let mut url = upstream;
+            url.set_query(parts.uri.query());
+            let mut forward = client.request(parts.method, url).body(bytes);
+            for (name, value) in &parts.headers {
+                if name != header::HOST && name != header::CONTENT_LENGTH {
+                    forward = forward.header(name, value);
+                }
+            }
+            let answer = match forward.send().await {
+                Ok(answer) => answer,
+                Err(error) => {
+                    return Ok(failed(
+                        StatusCode::BAD_GATEWAY,
+                        format!("the upstream server did not answer: {error}"),
+                    ));
+                }
+            };
+            let media = answer
+                .headers()
+                .get(header::CONTENT_TYPE)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or_default()
+                .to_ascii_lowercase();
+            let json = media.starts_with("application/json");
+            if media.starts_with("text/event-stream") {
+                answers.event_streams.fetch_add(1, Ordering::Relaxed);
+            }
+            let mut response = axum::http::Response::builder().status(answer.status());
+            for (name, value) in answer.headers() {
+                let hop = [
+                    header::CONNECTION,
+                    header::TRANSFER_ENCODING,
+                    header::CONTENT_LENGTH,
+                ];
+                if !hop.contains(name) {
+                    response = response.header(name, value);
+                }
+            }
+            let body = if json {
+                // A JSON answer is read whole (it is one message), to count
+                // what a fault of JSON answers had to act on.
+                let Ok(bytes) = answer.bytes().await else {
+                    return Ok(failed(StatusCode::BAD_GATEWAY, "a broken answer".into()));
+                };
+                // Only answers that vary by language (they report one).
+                let message: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+                let reports = |pointer: &str| {
+                    message
+                        .pointer(pointer)
+                        .and_then(|m| m.get(CONTENT_LANGUAGE_KEY))
+                        .is_some()
+                };
+                if reports("/error/data/_meta") {
+                    answers.json_errors.fetch_add(1, Ordering::Relaxed);
+                } else if reports("/result/_meta") {
+                    answers.json_results.fetch_add(1, Ordering::Relaxed);
+                }
+                axum::body::Body::from(bytes)
+            } else {
+                axum::body::Body::from_stream(answer.bytes_stream())
+            };
+            Ok(response
+                .body(body)
+                .unwrap_or_else(|e| failed(StatusCode::BAD_GATEWAY, e.to_string())))
+        })
+    }
+}
+
+/// The HTTP proxy, serving: [`HttpProxy::http`] is its endpoint.
+#[derive(Debug)]
+pub struct HttpProxy {
+    /// The proxy's server (its URL, its shutdown).
+    pub http: mcp_lang_reference::serve::HttpServer,
+    fault: Fault,
+    answers: Arc<Answers>,
+}
+
+impl HttpProxy {
+    /// Whether the fault had anything to act on so far: always for a fault of
+    /// field lines and status codes; a JSON error that reports a language for
+    /// one that acts on such errors, a JSON answer that reports one for one
+    /// that acts on JSON answers; an event stream for one that acts on the
+    /// messages of event streams.
+    pub fn acted_on(&self) -> bool {
+        let count = |n: &AtomicUsize| n.load(Ordering::Relaxed);
+        let errors = count(&self.answers.json_errors);
+        match (self.fault.layer(), self.fault) {
+            (
+                FaultLayer::HttpJson,
+                Fault::DropErrorVary | Fault::OmitErrorContentLanguageHeader,
+            ) => errors > 0,
+            (FaultLayer::HttpJson, _) => errors + count(&self.answers.json_results) > 0,
+            (FaultLayer::Message, _) => count(&self.answers.event_streams) > 0,
+            _ => true,
+        }
+    }
+}
+
+/// Serves Streamable HTTP on `listen` in front of the server at `upstream`
+/// (its MCP endpoint's URL), with `fault` applied to what passes; the
+/// proxy's endpoint is `/mcp`. `profile` gives the server's languages.
+///
+/// # Errors
+///
+/// The proxy does not apply `fault` over HTTP, the profile's languages do
+/// not make a negotiator, `upstream` is not a URL, or `listen` cannot be
+/// bound.
+pub async fn proxy_http(
+    fault: Fault,
+    profile: &Profile,
+    listen: std::net::SocketAddr,
+    upstream: &str,
+) -> Result<HttpProxy, String> {
+    if !proxies_http(fault) {
+        return Err(format!(
+            "the proxy does not apply {fault} over HTTP: it acts in the server's handler (use the stdio proxy)"
+        ));
+    }
+    let languages = ServerLanguages::new(profile.supported.iter(), &profile.default)
+        .map_err(|e| format!("the profile's languages: {e}"))?;
+    let upstream =
+        reqwest::Url::parse(upstream).map_err(|e| format!("`{upstream}` is not a URL: {e}"))?;
+    let answers = Arc::new(Answers::default());
+    let forward = Forward {
+        client: reqwest::Client::new(),
+        upstream,
+        answers: Arc::clone(&answers),
+    };
+    let service = AlterationService::around(forward, languages, Some(fault.into()));
+    let http = mcp_lang_reference::serve::spawn_router(listen, move |_| {
+        axum::Router::new().fallback_service(service)
+    })
+    .await
+    .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
+    Ok(HttpProxy {
+        http,
+        fault,
+        answers,
+    })
 }

@@ -17,6 +17,8 @@
 //! cargo test -p mcp-lang-faults --test mutation_bench -- --ignored --nocapture
 //! ```
 
+#[path = "../../mcp-lang-cli/tests/common/listen.rs"]
+mod listen;
 #[allow(dead_code)]
 #[path = "../../mcp-lang-cli/tests/common/node.rs"]
 mod node;
@@ -33,7 +35,7 @@ use std::sync::Arc;
 
 use mcp_lang_conformance::{Config, Profile, Report, Target, run};
 use mcp_lang_faults::Fault;
-use mcp_lang_faults::proxy::Proxy;
+use mcp_lang_faults::proxy::{Proxy, proxies_http, proxy_http};
 
 const BIN: &str = env!("CARGO_BIN_EXE_mcp-lang-faults");
 
@@ -43,9 +45,13 @@ fn table_file() -> PathBuf {
 }
 
 /// A server of the bench: its stdio command and its profile.
+#[derive(Clone)]
 struct Server {
     name: &'static str,
+    /// Its stdio command, words quoted for the suite's `--stdio`.
     command: Vec<String>,
+    /// Its program and arguments for Streamable HTTP on a free port.
+    http: Vec<PathBuf>,
     profile: PathBuf,
 }
 
@@ -107,13 +113,13 @@ fn flagged(report: &Report) -> Vec<&'static str> {
         .collect()
 }
 
-async fn bench(server: Server) -> BTreeMap<&'static str, Seen> {
+async fn bench(server: &Server) -> BTreeMap<&'static str, Seen> {
     let profile = Profile::from_file(&server.profile).expect("the server's profile");
-    let baseline = run_case(&server, None, &profile)
+    let baseline = run_case(server, None, &profile)
         .await
         .unwrap_or_else(|e| panic!("{} unaltered: {e}", server.name));
     let already = flagged(&baseline);
-    let server = Arc::new(server);
+    let server = Arc::new(server.clone());
     let limit = Arc::new(tokio::sync::Semaphore::new(3));
     let mut tasks = tokio::task::JoinSet::new();
     for fault in Proxy::faults() {
@@ -134,23 +140,7 @@ async fn bench(server: Server) -> BTreeMap<&'static str, Seen> {
             let _ = std::fs::remove_file(&applied);
             let seen = match outcome {
                 Ok(_) if changed.trim() == "0" => Seen::NothingToChange,
-                Ok(report) => {
-                    let caught: Vec<&'static str> = flagged(&report)
-                        .into_iter()
-                        .filter(|id| fault.caught_by().contains(id) && !already.contains(id))
-                        .collect();
-                    if caught.is_empty() {
-                        let why = report
-                            .rows
-                            .iter()
-                            .map(|r| format!("{} {}", r.scenario.id, r.outcome.as_str()))
-                            .collect::<Vec<_>>()
-                            .join(", ");
-                        Seen::Missed(why)
-                    } else {
-                        Seen::Caught(caught)
-                    }
-                }
+                Ok(report) => judge(fault, &report, &already),
                 Err(error) => Seen::Missed(format!("the run could not test: {error}")),
             };
             (fault.name(), seen)
@@ -162,6 +152,88 @@ async fn bench(server: Server) -> BTreeMap<&'static str, Seen> {
         seen.insert(name, result);
     }
     seen
+}
+
+/// The same over Streamable HTTP: the server started once, one proxy in this
+/// process per fault in front of it. A fault no scenario of whose row runs
+/// against the unaltered server (each skips there) has nothing to act on.
+async fn bench_http(server: &Server) -> BTreeMap<&'static str, Seen> {
+    let profile = Profile::from_file(&server.profile).expect("the server's profile");
+    let mut command = std::process::Command::new(&server.http[0]);
+    command.args(&server.http[1..]);
+    let (_child, upstream) =
+        listen::start_listening(command, server.name, std::time::Duration::from_secs(90));
+    let mut config = Config::new(Target::Url(upstream.clone()));
+    config.profile = Some(profile.clone());
+    let baseline = run(&config)
+        .await
+        .unwrap_or_else(|e| panic!("{} over HTTP, unaltered: {e}", server.name));
+    let already = flagged(&baseline);
+    let ran: Vec<&'static str> = baseline
+        .rows
+        .iter()
+        .filter(|r| r.outcome.as_str() != "skip")
+        .map(|r| r.scenario.id)
+        .collect();
+    let limit = Arc::new(tokio::sync::Semaphore::new(3));
+    let mut tasks = tokio::task::JoinSet::new();
+    for fault in Fault::ALL.iter().copied().filter(|f| proxies_http(*f)) {
+        let (profile, limit, already, ran, upstream) = (
+            profile.clone(),
+            Arc::clone(&limit),
+            already.clone(),
+            ran.clone(),
+            upstream.clone(),
+        );
+        tasks.spawn(async move {
+            let _permit = limit.acquire_owned().await;
+            if !fault.caught_by().iter().any(|id| ran.contains(id)) {
+                return (fault.name(), Seen::NothingToChange);
+            }
+            let any = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
+            let proxy = proxy_http(fault, &profile, any, &upstream)
+                .await
+                .expect("the proxy listens");
+            let mut config = Config::new(Target::Url(proxy.http.url()));
+            config.profile = Some(profile);
+            config.only = fault.caught_by().iter().map(|s| (*s).to_owned()).collect();
+            let outcome = run(&config).await;
+            let acted_on = proxy.acted_on();
+            proxy.http.shutdown().await;
+            let seen = match outcome {
+                Ok(_) if !acted_on => Seen::NothingToChange,
+                Ok(report) => judge(fault, &report, &already),
+                Err(error) => Seen::Missed(format!("the run could not test: {error}")),
+            };
+            (fault.name(), seen)
+        });
+    }
+    let mut seen = BTreeMap::new();
+    while let Some(joined) = tasks.join_next().await {
+        let (name, result) = joined.expect("a case panicked");
+        seen.insert(name, result);
+    }
+    seen
+}
+
+/// Whether `report` shows `fault` caught: a scenario of its row fails or
+/// warns that did neither against the unaltered server.
+fn judge(fault: Fault, report: &Report, already: &[&'static str]) -> Seen {
+    let caught: Vec<&'static str> = flagged(report)
+        .into_iter()
+        .filter(|id| fault.caught_by().contains(id) && !already.contains(id))
+        .collect();
+    if caught.is_empty() {
+        let why = report
+            .rows
+            .iter()
+            .map(|r| format!("{} {}", r.scenario.id, r.outcome.as_str()))
+            .collect::<Vec<_>>()
+            .join(", ");
+        Seen::Missed(why)
+    } else {
+        Seen::Caught(caught)
+    }
 }
 
 /// The class of a fault: what the scenarios that must catch it check.
@@ -178,6 +250,8 @@ fn class(fault: Fault) -> &'static str {
         "request scope"
     } else if has("grammar") || has("match") {
         "reading the preference"
+    } else if has("http") || has("agree") || has("sse") {
+        "HTTP binding"
     } else if has("cache") {
         "caching"
     } else if has("elicitation") || has("explicit") || has("display") {
@@ -187,13 +261,13 @@ fn class(fault: Fault) -> &'static str {
     }
 }
 
-fn markdown(results: &[(&str, BTreeMap<&'static str, Seen>)]) -> String {
+fn markdown(results: &[(String, BTreeMap<&'static str, Seen>)]) -> String {
     let mut out = String::from(
         "# The mutation bench\n\n\
          The SEP-2792 suite against servers on the official SDKs (the interop gate's \
-         `sep2792_server.py` and `sep2792_server.mjs`), over stdio, each behind \
-         `mcp-lang-faults proxy --fault NAME`, one fault at a time, with the server's \
-         profile. Each cell names the scenarios that caught the fault (failed, or warned \
+         `sep2792_server.py` and `sep2792_server.mjs`), over stdio and Streamable HTTP, \
+         each behind `mcp-lang-faults proxy --fault NAME`, one fault at a time, with the \
+         server's profile. Each cell names the scenarios that caught the fault (failed, or warned \
          for a SHOULD) and pass against the unaltered server. Written by \
          `tests/mutation_bench.rs` (`MUTATION_BENCH_WRITE=1`); the CI's `interop` step \
          requires each run to equal it.\n\n| fault | class |",
@@ -207,11 +281,16 @@ fn markdown(results: &[(&str, BTreeMap<&'static str, Seen>)]) -> String {
     }
     out.push('\n');
     let mut by_class: BTreeMap<(&str, &str), (usize, usize)> = BTreeMap::new();
-    for fault in Proxy::faults() {
+    let benched = Fault::ALL
+        .iter()
+        .copied()
+        .filter(|f| Proxy::proxies(*f) || proxies_http(*f));
+    for fault in benched {
         out.push_str(&format!("| `{}` | {} |", fault.name(), class(fault)));
         for (server, seen) in results {
             let entry = by_class.entry((server, class(fault))).or_default();
             match seen.get(fault.name()) {
+                None => out.push_str(" |"),
                 Some(Seen::Caught(ids)) => {
                     entry.0 += 1;
                     entry.1 += 1;
@@ -227,9 +306,13 @@ fn markdown(results: &[(&str, BTreeMap<&'static str, Seen>)]) -> String {
         out.push('\n');
     }
     out.push_str(
-        "\n\"—\": the fault found nothing to change on that server (what it acts on is \
-         absent there, or belongs to a protocol version the server does not speak); it \
-         counts in no total.\n\n",
+        "\n\"—\": the fault found nothing to act on there (over stdio the proxy changed no \
+         message; over HTTP no scenario of its row runs against the unaltered server, or \
+         no answer of the kind it acts on, JSON or event stream, passed): \
+         what it acts on is absent there, or belongs to a protocol version the server does \
+         not speak. It counts in no total. An empty cell: the proxy does not apply that \
+         fault on that transport (over stdio it applies those of JSON-RPC messages, over \
+         HTTP those of the HTTP stack).\n\n",
     );
     for (server, _) in results {
         let (caught, total) = by_class
@@ -264,6 +347,11 @@ async fn the_suite_catches_misreadings_in_servers_it_did_not_write() {
                 word(&interop.join("sep2792_server.py")),
                 "stdio".into(),
             ],
+            http: vec![
+                python.clone(),
+                interop.join("sep2792_server.py"),
+                "http".into(),
+            ],
             profile: interop.join("sep2792_server.toml"),
         },
         Server {
@@ -273,19 +361,28 @@ async fn the_suite_catches_misreadings_in_servers_it_did_not_write() {
                 word(&node_dir.join("sep2792_server.mjs")),
                 "stdio".into(),
             ],
+            http: vec![
+                "node".into(),
+                node_dir.join("sep2792_server.mjs"),
+                "http".into(),
+                "0".into(),
+            ],
             profile: interop.join("sep2792_server_ts.toml"),
         },
     ];
     let mut results = Vec::new();
     for server in servers {
-        let name = server.name;
-        let seen = bench(server).await;
-        for (fault, result) in &seen {
-            if let Seen::Missed(why) = result {
-                println!("{name}: {fault} missed ({why})");
+        let http = bench_http(&server).await;
+        let stdio = bench(&server).await;
+        for (transport, seen) in [("stdio", stdio), ("HTTP", http)] {
+            let column = format!("{} {transport}", server.name);
+            for (fault, result) in &seen {
+                if let Seen::Missed(why) = result {
+                    println!("{column}: {fault} missed ({why})");
+                }
             }
+            results.push((column, seen));
         }
-        results.push((name, seen));
     }
     let table = markdown(&results);
     println!("{table}");

@@ -75,3 +75,62 @@ async fn every_fault_the_proxy_applies_is_caught_on_the_reference_server() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// The HTTP proxy in front of the reference server: every fault of the HTTP
+/// stack it applies is caught, or found nothing to act on (a fault of event
+/// streams in front of a server that answers JSON).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_fault_the_http_proxy_applies_is_caught_on_the_reference_server() {
+    use mcp_lang_faults::Fault;
+    use mcp_lang_faults::proxy::{proxies_http, proxy_http};
+    use mcp_lang_reference::ReferenceServer;
+    use mcp_lang_reference::serve::{HttpMode, spawn_http};
+
+    let any = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
+    let upstream = spawn_http(ReferenceServer::new().unwrap(), any, HttpMode::Stateless)
+        .await
+        .unwrap();
+    let mut profile = Profile::new(
+        ["en", "fr", "fr-CA", "de", "ja", "ga"]
+            .map(String::from)
+            .to_vec(),
+        "en".into(),
+    )
+    .unwrap();
+    for role in ToolRole::ALL {
+        let name = profile.tool(role).to_owned();
+        profile.name_tool(role, &name, None);
+    }
+    let mut wrong = Vec::new();
+    let mut caught = 0;
+    for fault in Fault::ALL.iter().copied().filter(|f| proxies_http(*f)) {
+        let proxy = proxy_http(fault, &profile, any, &upstream.url())
+            .await
+            .unwrap();
+        let mut config = Config::new(Target::Url(proxy.http.url()));
+        config.profile = Some(profile.clone());
+        config.only = fault.caught_by().iter().map(|s| (*s).to_owned()).collect();
+        let report = run(&config).await;
+        let acted_on = proxy.acted_on();
+        proxy.http.shutdown().await;
+        let report = match report {
+            Ok(report) => report,
+            Err(error) => {
+                wrong.push(format!("{fault}: the run could not test: {error}"));
+                continue;
+            }
+        };
+        let flagged = report.rows.iter().any(|r| {
+            fault.caught_by().contains(&r.scenario.id)
+                && (r.outcome.is_fail() || r.outcome.is_warn())
+        });
+        match (flagged, acted_on) {
+            (true, _) => caught += 1,
+            (false, false) => {}
+            (false, true) => wrong.push(format!("{fault}: not caught:\n{}", report.table())),
+        }
+    }
+    upstream.shutdown().await;
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert!(caught >= 15, "only {caught} HTTP faults caught");
+}

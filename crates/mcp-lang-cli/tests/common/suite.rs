@@ -20,11 +20,11 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use crate::listen::start_listening;
 use crate::process::KillOnDrop;
 
 /// Suite runs at once: each has its own server process.
@@ -184,38 +184,12 @@ fn set_fault(command: &mut Command, fault: Option<&str>) {
 /// its URL, once it accepts connections.
 fn start_http_server(server: &Server, fault: Option<&str>) -> (KillOnDrop, String) {
     let mut command = Command::new(&server.program);
-    command
-        .arg(&server.script)
-        .args(server.http_args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped());
+    command.arg(&server.script).args(server.http_args);
     if let Some(dir) = &server.current_dir {
         command.current_dir(dir);
     }
     set_fault(&mut command, fault);
-    let name = server.name;
-    let mut child = KillOnDrop(
-        command
-            .spawn()
-            .unwrap_or_else(|e| panic!("the {name} server did not start: {e}")),
-    );
-    let stdout = child.0.stdout.take().expect("no stdout");
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let mut line = String::new();
-        let _ = BufReader::new(stdout).read_line(&mut line);
-        let _ = tx.send(line);
-    });
-    let line = rx.recv_timeout(server.listen_timeout).unwrap_or_default();
-    let url = line
-        .trim()
-        .strip_prefix("listening ")
-        .unwrap_or_else(|| {
-            let exit = child.0.try_wait().ok().flatten();
-            panic!("the {name} server did not say where it listens (got {line:?}; exit {exit:?})")
-        })
-        .to_owned();
-    (child, url)
+    start_listening(command, server.name, server.listen_timeout)
 }
 
 /// Runs the suite once, as a user would: the `mcp-lang` binary, JSON report.
