@@ -19,6 +19,9 @@
 //! # a tools/call the server answers with a JSON-RPC error it localizes
 //! # (the suite also tries an unknown tool, prompt and resource)
 //! error_call = { name = "divide", arguments = { a = 1, b = 0 } }
+//! # what the server leaves in one language on purpose: reporting.labels does
+//! # not compare it across languages
+//! untranslated = ["prompts/get brand_story", "resources/read docs://licence"]
 //! ```
 //!
 //! A profile names well-formed language tags (RFC 5646) only, and its default
@@ -165,6 +168,12 @@ pub struct Profile {
     /// `inputSchema`). A tool named here is called whatever its annotations
     /// say; the suite calls any other only when it is annotated read-only.
     pub named_tools: BTreeMap<String, Option<Map<String, Value>>>,
+    /// What the server leaves in one language on purpose, which
+    /// `reporting.labels` does not compare across languages: each named as
+    /// the scenario names it, `server/discover` (or `initialize`, the
+    /// server's description), `prompts/get NAME`, `resources/read URI`,
+    /// `tools/call NAME`. The profile key is `untranslated = [ … ]`.
+    pub untranslated: Vec<String>,
 }
 
 impl Profile {
@@ -208,6 +217,7 @@ impl Profile {
             tool_error: ToolCall::reference_error(),
             error_call: None,
             named_tools: BTreeMap::new(),
+            untranslated: Vec::new(),
         })
     }
 
@@ -328,6 +338,19 @@ impl Profile {
         if let Some(call) = table.get("error_call") {
             profile.error_call = Some(tool_call(call, "error_call")?);
         }
+        if let Some(items) = table.get("untranslated") {
+            profile.untranslated = items
+                .as_array()
+                .and_then(|items| {
+                    items
+                        .iter()
+                        .map(|v| v.as_str().map(str::to_owned))
+                        .collect::<Option<Vec<_>>>()
+                })
+                .ok_or(
+                    "profile: `untranslated` must be an array of strings such as \"prompts/get NAME\"",
+                )?;
+        }
         Ok(profile)
     }
 
@@ -362,6 +385,7 @@ impl Profile {
     /// let mut profile = Profile::new(vec!["en".into(), "fr".into()], "en".into()).unwrap();
     /// assert_eq!(Profile::from_toml(&profile.to_toml()).unwrap(), profile);
     /// profile.error_call = Some(profile.tool_error.clone());
+    /// profile.untranslated = vec!["prompts/get brand_story".into()];
     /// assert_eq!(Profile::from_toml(&profile.to_toml()).unwrap(), profile);
     /// ```
     pub fn to_toml(&self) -> String {
@@ -404,6 +428,10 @@ impl Profile {
         }
         if let Some(error_call) = &self.error_call {
             text.push_str(&format!("error_call = {}\n", call(error_call)));
+        }
+        if !self.untranslated.is_empty() {
+            let items: Vec<String> = self.untranslated.iter().map(|u| quote(u)).collect();
+            text.push_str(&format!("untranslated = [{}]\n", items.join(", ")));
         }
         text
     }

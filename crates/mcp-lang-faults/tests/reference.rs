@@ -293,3 +293,44 @@ async fn the_event_stream_scenarios_call_the_progress_tool_like_the_others() {
         report.table()
     );
 }
+
+/// A prompt labelled in the requested language while its text stays in the
+/// default one fails `reporting.labels`; marked untranslated in the profile,
+/// it is not compared, and the scenario says so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_item_the_profile_marks_untranslated_is_not_compared() {
+    let mut config = common::config();
+    config.profile = Some(reference_profile());
+    config.only = vec!["reporting.labels".into()];
+    let bench = common::bench().alteration(mcp_lang_faults::Fault::MislabelPromptText);
+    let report = bench.run(config.clone()).await.unwrap();
+    let failure = report
+        .rows
+        .iter()
+        .find(|r| r.outcome.is_fail())
+        .unwrap_or_else(|| panic!("the mislabelled prompt is not caught:\n{}", report.table()));
+    // "prompts/get NAME: the same text …"
+    let item = failure
+        .outcome
+        .reason()
+        .split(':')
+        .next()
+        .unwrap()
+        .to_owned();
+    assert!(item.starts_with("prompts/get "), "{item}");
+    let mut profile = reference_profile();
+    profile.untranslated = vec![item.clone()];
+    config.profile = Some(profile);
+    let report = bench.run(config).await.unwrap();
+    assert!(!report.failed(), "{}", report.table());
+    for row in &report.rows {
+        assert_ne!(row.outcome.as_str(), "fail", "{}", report.table());
+        if row.outcome.as_str() == "skip" {
+            assert!(
+                row.outcome.reason().contains(&item),
+                "{}",
+                row.outcome.reason()
+            );
+        }
+    }
+}
