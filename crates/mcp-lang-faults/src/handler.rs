@@ -23,7 +23,9 @@ use rmcp::{
 };
 use serde_json::Value;
 
-use crate::misreading::{Rewrite, misread};
+use crate::misreading::{
+    Rewrite, case_sensitive, misread, primary_subtags_only, strip_weights, zero_weights_acceptable,
+};
 use crate::{Alteration, Fault, FaultLayer, Latitude};
 
 /// The `_meta` key under which a 2026-07-28 result describes the server.
@@ -192,15 +194,6 @@ pub(super) fn reported(result: &mut ServerResult) -> Option<String> {
         .map(str::to_owned)
 }
 
-/// The preference with every range's parameters (`;q=…`) removed.
-fn strip_weights(raw: &str) -> String {
-    raw.split(',')
-        .map(|r| r.split(';').next().unwrap_or_default().trim())
-        .filter(|r| !r.is_empty())
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 impl AlteredServer {
     /// Alters the request before the real handler sees it; `Err` answers it.
     fn before(
@@ -272,56 +265,18 @@ impl AlteredServer {
             }
             Fault::QZeroAcceptable => {
                 if let Some(raw) = raw {
-                    let loosened: Vec<String> = raw
-                        .split(',')
-                        .map(|r| match r.split_once(';') {
-                            Some((range, weight)) => {
-                                let q = weight.trim().trim_start_matches(['q', 'Q', '=']);
-                                if !q.is_empty() && q.chars().all(|c| c == '0' || c == '.') {
-                                    format!("{range};q=0.001")
-                                } else {
-                                    r.to_owned()
-                                }
-                            }
-                            None => r.to_owned(),
-                        })
-                        .collect();
-                    set(context, Some(Value::String(loosened.join(","))));
+                    set(context, Some(Value::String(zero_weights_acceptable(&raw))));
                 }
             }
             Fault::PrimaryLanguageOnly => {
                 if let Some(raw) = raw {
-                    let primary: Vec<String> = raw
-                        .split(',')
-                        .map(|r| {
-                            let (range, weight) = r.split_once(';').unwrap_or((r, ""));
-                            let first = range.trim().split('-').next().unwrap_or_default();
-                            if weight.is_empty() {
-                                first.to_owned()
-                            } else {
-                                format!("{first};{weight}")
-                            }
-                        })
-                        .collect();
-                    set(context, Some(Value::String(primary.join(","))));
+                    set(context, Some(Value::String(primary_subtags_only(&raw))));
                 }
             }
             Fault::CaseSensitiveMatch => {
-                // A byte-for-byte matcher finds nothing for a range spelled
-                // in another case than the supported tag.
                 if let Some(raw) = raw {
-                    let supported: Vec<&str> = self.inner.languages().supported().collect();
-                    let kept: Vec<&str> = raw
-                        .split(',')
-                        .filter(|r| {
-                            let range = r.split(';').next().unwrap_or_default().trim();
-                            range == "*"
-                                || supported
-                                    .iter()
-                                    .any(|s| s.starts_with(range) || range.starts_with(s))
-                        })
-                        .collect();
-                    set(context, Some(Value::String(kept.join(","))));
+                    let kept = case_sensitive(&raw, self.inner.languages().supported());
+                    set(context, Some(Value::String(kept)));
                 }
             }
             Fault::ErrorOnUnmatched => {

@@ -76,6 +76,69 @@ fn loose_q(q: &str) -> Option<u32> {
         .then(|| (value.clamp(0.0, 1.0) * 1000.0).round() as u32)
 }
 
+/// The preference with every range's parameters (`;q=…`) removed: what a
+/// server that ignores weights reads.
+pub(super) fn strip_weights(raw: &str) -> String {
+    raw.split(',')
+        .map(|r| r.split(';').next().unwrap_or_default().trim())
+        .filter(|r| !r.is_empty())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The preference with every `q=0` raised to `q=0.001`: what a server that
+/// takes a zero weight as a low one reads.
+pub(super) fn zero_weights_acceptable(raw: &str) -> String {
+    raw.split(',')
+        .map(|r| match r.split_once(';') {
+            Some((range, weight)) => {
+                let q = weight.trim().trim_start_matches(['q', 'Q', '=']);
+                if !q.is_empty() && q.chars().all(|c| c == '0' || c == '.') {
+                    format!("{range};q=0.001")
+                } else {
+                    r.to_owned()
+                }
+            }
+            None => r.to_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// The preference with every range cut to its primary subtag: what a server
+/// that matches on the language alone reads.
+pub(super) fn primary_subtags_only(raw: &str) -> String {
+    raw.split(',')
+        .map(|r| {
+            let (range, weight) = r.split_once(';').unwrap_or((r, ""));
+            let first = range.trim().split('-').next().unwrap_or_default();
+            if weight.is_empty() {
+                first.to_owned()
+            } else {
+                format!("{first};{weight}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// The preference without the ranges a byte-for-byte matcher finds nothing
+/// for: those spelled in another case than every `supported` tag they would
+/// match.
+pub(super) fn case_sensitive<'a>(raw: &str, supported: impl Iterator<Item = &'a str>) -> String {
+    let supported: Vec<&str> = supported.collect();
+    raw.split(',')
+        .filter(|r| {
+            let range = r.split(';').next().unwrap_or_default().trim();
+            range == "*"
+                || supported
+                    .iter()
+                    .any(|s| s.starts_with(range) || range.starts_with(s))
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
 /// How `fault` reads `raw` (the preference string) on a server whose
 /// default language is `default`.
 pub(super) fn misread(fault: Fault, raw: &str, default: &str) -> Rewrite {

@@ -48,7 +48,9 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::Command;
 
 use crate::handler::rename_properties;
-use crate::misreading::{Rewrite, misread};
+use crate::misreading::{
+    Rewrite, case_sensitive, misread, primary_subtags_only, strip_weights, zero_weights_acceptable,
+};
 use crate::{AlterationService, Fault, FaultLayer};
 
 /// Where `initialize`'s successor, `server/discover`, names the server.
@@ -149,15 +151,6 @@ fn set_preference(message: &mut Value, value: Option<Value>) {
             meta.remove(ACCEPT_LANGUAGE_KEY);
         }
     }
-}
-
-/// The preference with every range's parameters (`;q=…`) removed.
-fn strip_weights(raw: &str) -> String {
-    raw.split(',')
-        .map(|r| r.split(';').next().unwrap_or_default().trim())
-        .filter(|r| !r.is_empty())
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// The `contentLanguage` an answer reports in `result._meta`.
@@ -309,56 +302,18 @@ impl Proxy {
             }
             Fault::QZeroAcceptable => {
                 if let Some(raw) = &raw {
-                    let loosened: Vec<String> = raw
-                        .split(',')
-                        .map(|r| match r.split_once(';') {
-                            Some((range, weight)) => {
-                                let q = weight.trim().trim_start_matches(['q', 'Q', '=']);
-                                if !q.is_empty() && q.chars().all(|c| c == '0' || c == '.') {
-                                    format!("{range};q=0.001")
-                                } else {
-                                    r.to_owned()
-                                }
-                            }
-                            None => r.to_owned(),
-                        })
-                        .collect();
-                    set_preference(message, Some(Value::String(loosened.join(","))));
+                    set_preference(message, Some(Value::String(zero_weights_acceptable(raw))));
                 }
             }
             Fault::PrimaryLanguageOnly => {
                 if let Some(raw) = &raw {
-                    let primary: Vec<String> = raw
-                        .split(',')
-                        .map(|r| {
-                            let (range, weight) = r.split_once(';').unwrap_or((r, ""));
-                            let first = range.trim().split('-').next().unwrap_or_default();
-                            if weight.is_empty() {
-                                first.to_owned()
-                            } else {
-                                format!("{first};{weight}")
-                            }
-                        })
-                        .collect();
-                    set_preference(message, Some(Value::String(primary.join(","))));
+                    set_preference(message, Some(Value::String(primary_subtags_only(raw))));
                 }
             }
             Fault::CaseSensitiveMatch => {
-                // A byte-for-byte matcher finds nothing for a range spelled
-                // in another case than the supported tag.
                 if let Some(raw) = &raw {
-                    let supported: Vec<&str> = self.languages.supported().collect();
-                    let kept: Vec<&str> = raw
-                        .split(',')
-                        .filter(|r| {
-                            let range = r.split(';').next().unwrap_or_default().trim();
-                            range == "*"
-                                || supported
-                                    .iter()
-                                    .any(|s| s.starts_with(range) || range.starts_with(s))
-                        })
-                        .collect();
-                    set_preference(message, Some(Value::String(kept.join(","))));
+                    let kept = case_sensitive(raw, self.languages.supported());
+                    set_preference(message, Some(Value::String(kept)));
                 }
             }
             Fault::ErrorOnUnmatched if !handshake => {

@@ -12,9 +12,10 @@ use mcp_lang_faults::proxy::Proxy;
 
 const BIN: &str = env!("CARGO_BIN_EXE_mcp-lang-faults");
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn every_fault_the_proxy_applies_is_caught_on_the_reference_server() {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"));
+/// The reference server's languages, and its tools named: the suite calls a
+/// named tool whatever its annotations say (`send_confirmation` is not
+/// read-only).
+fn reference_profile() -> Profile {
     let mut profile = Profile::new(
         ["en", "fr", "fr-CA", "de", "ja", "ga"]
             .map(String::from)
@@ -22,12 +23,17 @@ async fn every_fault_the_proxy_applies_is_caught_on_the_reference_server() {
         "en".into(),
     )
     .unwrap();
-    // Its tools, named: the suite calls a named tool whatever its
-    // annotations say (`send_confirmation` is not read-only).
     for role in ToolRole::ALL {
         let name = profile.tool(role).to_owned();
         profile.name_tool(role, &name, None);
     }
+    profile
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_fault_the_proxy_applies_is_caught_on_the_reference_server() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let profile = reference_profile();
     let profile_file = dir.join("proxy-reference.toml");
     std::fs::write(&profile_file, profile.to_toml()).unwrap();
     let limit = Arc::new(tokio::sync::Semaphore::new(3));
@@ -90,17 +96,7 @@ async fn every_fault_the_http_proxy_applies_is_caught_on_the_reference_server() 
     let upstream = spawn_http(ReferenceServer::new().unwrap(), any, HttpMode::Stateless)
         .await
         .unwrap();
-    let mut profile = Profile::new(
-        ["en", "fr", "fr-CA", "de", "ja", "ga"]
-            .map(String::from)
-            .to_vec(),
-        "en".into(),
-    )
-    .unwrap();
-    for role in ToolRole::ALL {
-        let name = profile.tool(role).to_owned();
-        profile.name_tool(role, &name, None);
-    }
+    let profile = reference_profile();
     let mut wrong = Vec::new();
     let mut caught = 0;
     for fault in Fault::ALL.iter().copied().filter(|f| proxies_http(*f)) {
