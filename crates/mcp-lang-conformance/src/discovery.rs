@@ -461,6 +461,23 @@ pub(crate) async fn discover(ctx: &mut Ctx) -> Result<Discovery, String> {
         });
     };
 
+    // The default is one language: what a request without a preference gets
+    // (when the server reports it) is what an unmatched one gets.
+    if let Some(bare_language) = bare.language()
+        && !same(bare_language, &default)
+        && !echoes
+    {
+        p.find(
+            "match.fallback",
+            format!(
+                "without a preference {method} was answered in {}, for the unmatched {} in {}: the server-defined default is one language, used both when no preference is sent and when none matches",
+                crate::quote::q(&bare_language),
+                crate::quote::q(&UNMATCHED[0]),
+                crate::quote::q(&default)
+            ),
+        );
+    }
+
     // 4. Trust: each language found must follow the preference, back and forth.
     let mut candidates: Vec<(String, Vec<String>)> = p
         .found

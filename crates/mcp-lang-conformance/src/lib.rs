@@ -115,6 +115,9 @@
 //!   default when the default is asked for, and the language again after.
 //! - A server that reports the preference back (an unmatched private-use
 //!   language reported as itself) fails `discovery.content-language`.
+//! - The default is what an unmatched preference gets; a server that answers
+//!   a request without a preference in another language fails
+//!   `match.fallback` (its default is one language).
 //! - Region subtags of what it finds are tried, and `match.region-subtags`
 //!   checks that excluding a region never excludes its language, which is
 //!   how a server matching on the primary subtag only shows.
@@ -157,7 +160,7 @@
 //! # Decisions the scenarios make
 //!
 //! Where the SEP leaves room, the suite takes these positions (each is also
-//! in the project's `docs/decisions.md` as C1–C27):
+//! in the project's `docs/decisions.md` as C1–C28):
 //!
 //! - **Protocol.** The newest version is `2026-07-28`: stateless requests
 //!   carrying their protocol `_meta`, elicitation as an `input_required`

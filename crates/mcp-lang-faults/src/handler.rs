@@ -340,6 +340,21 @@ impl AlteredServer {
                     arguments.remove("language");
                 }
             }
+            Fault::PreferenceBeatsArgument if preference.is_some() => {
+                if let Some(arguments) = call.and_then(|c| c.arguments.as_mut()) {
+                    arguments.remove("language");
+                }
+            }
+            Fault::FallbackFirstSupported => {
+                let languages = self.inner.languages();
+                if languages.negotiate_meta(Some(&context.meta)).reason() == Reason::Default
+                    && let Some(other) = languages
+                        .supported()
+                        .find(|t| *t != languages.default_tag())
+                {
+                    set(context, Some(Value::String(other.to_owned())));
+                }
+            }
             _ => {}
         }
         Ok(original)
@@ -367,6 +382,11 @@ impl AlteredServer {
                     && let Some(Value::Object(data)) = error.data.as_mut()
                 {
                     data.remove("_meta");
+                }
+                if fault == Fault::ErrorLanguageOutsideMeta
+                    && let Some(Value::Object(data)) = error.data.as_mut()
+                {
+                    move_error_language(data);
                 }
                 return;
             }
@@ -545,6 +565,25 @@ impl AlteredServer {
             Value::String(text),
         );
         let _ = context.peer.notify_logging_message(params).await;
+    }
+}
+
+/// Moves `contentLanguage` from an error's `data._meta` into `data` itself
+/// (and drops a `_meta` left empty).
+pub(super) fn move_error_language(data: &mut serde_json::Map<String, Value>) {
+    let language = data
+        .get_mut("_meta")
+        .and_then(Value::as_object_mut)
+        .and_then(|meta| meta.remove(CONTENT_LANGUAGE_KEY));
+    if let Some(language) = language {
+        data.insert(CONTENT_LANGUAGE_KEY.to_owned(), language);
+    }
+    if data
+        .get("_meta")
+        .and_then(Value::as_object)
+        .is_some_and(serde_json::Map::is_empty)
+    {
+        data.remove("_meta");
     }
 }
 

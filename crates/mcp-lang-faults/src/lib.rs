@@ -416,6 +416,12 @@ faults! {
         "translates the property keys of a tool result's structuredContent";
     TranslateServerName = "translate-server-name", Handler, ["identifiers.server-name"],
         "translates serverInfo.name";
+    FallbackFirstSupported = "fallback-first-supported", Handler, ["match.fallback"],
+        "answers a preference nothing matches in its first supported language other than the default, not in the default";
+    ErrorLanguageOutsideMeta = "error-language-outside-meta", Handler, ["error.localized-meta"],
+        "puts a localized error's contentLanguage in error.data itself rather than in error.data._meta";
+    PreferenceBeatsArgument = "preference-beats-argument", Handler, ["explicit.argument-wins"],
+        "lets the preference override an explicit language argument when a request carries both";
 }
 
 impl Fault {

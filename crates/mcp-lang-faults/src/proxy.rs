@@ -47,7 +47,7 @@ use serde_json::{Map, Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::Command;
 
-use crate::handler::rename_properties;
+use crate::handler::{move_error_language, rename_properties};
 use crate::misreading::{
     Rewrite, case_sensitive, misread, primary_subtags_only, strip_weights, zero_weights_acceptable,
 };
@@ -120,6 +120,9 @@ const PROXIED: &[Fault] = &[
     Fault::TranslateElicitationKey,
     Fault::LanguageDependentTtl,
     Fault::OmitNotificationLanguage,
+    Fault::FallbackFirstSupported,
+    Fault::ErrorLanguageOutsideMeta,
+    Fault::PreferenceBeatsArgument,
 ];
 
 /// The preference of a message (`params._meta`), if it has one.
@@ -365,6 +368,26 @@ impl Proxy {
                     arguments.remove("language");
                 }
             }
+            Fault::PreferenceBeatsArgument if preference.is_some() => {
+                if let Some(arguments) = message
+                    .pointer_mut("/params/arguments")
+                    .and_then(Value::as_object_mut)
+                {
+                    arguments.remove("language");
+                }
+            }
+            Fault::FallbackFirstSupported if !handshake => {
+                let meta = message.pointer("/params/_meta").and_then(Value::as_object);
+                if self.languages.negotiate_meta(meta).reason() == Reason::Default
+                    && let Some(other) = self
+                        .languages
+                        .supported()
+                        .find(|t| *t != self.languages.default_tag())
+                        .map(str::to_owned)
+                {
+                    set_preference(message, Some(Value::String(other)));
+                }
+            }
             _ => {}
         }
         self.state().pending.insert(
@@ -394,6 +417,13 @@ impl Proxy {
         if message.get("error").is_some() {
             if self.fault == Fault::OmitErrorLanguage {
                 remove_report(message, "/error/data/_meta");
+            }
+            if self.fault == Fault::ErrorLanguageOutsideMeta
+                && let Some(data) = message
+                    .pointer_mut("/error/data")
+                    .and_then(Value::as_object_mut)
+            {
+                move_error_language(data);
             }
             return;
         }
