@@ -24,7 +24,8 @@ use rmcp::{
 use serde_json::Value;
 
 use crate::misreading::{
-    Rewrite, case_sensitive, misread, primary_subtags_only, strip_weights, zero_weights_acceptable,
+    Rewrite, case_sensitive, misread, misreads, primary_subtags_only, strip_weights,
+    zero_weights_acceptable,
 };
 use crate::{Alteration, Fault, FaultLayer, Latitude};
 
@@ -240,18 +241,7 @@ impl AlteredServer {
                     set(context, Some(Value::String(strip_weights(&raw))));
                 }
             }
-            Fault::RepairMalformed
-            | Fault::LenientQValue
-            | Fault::UnderscoreSeparator
-            | Fault::RejectEmptyElements
-            | Fault::RejectUppercaseQ
-            | Fault::ErrorOnEmptyValue
-            | Fault::DefaultNotNegotiated
-            | Fault::FirstRangesOnly
-            | Fault::QAsInteger
-            | Fault::QZeroExcludesPrefix
-            | Fault::WildcardCoversNamed
-            | Fault::WildcardZeroExcludesAll => {
+            fault if misreads(fault) => {
                 if let Some(raw) = raw {
                     let default = self.inner.languages().default_tag();
                     match misread(fault, &raw, default) {

@@ -17,10 +17,10 @@ use tokio_util::sync::CancellationToken;
 use tower_layer::layer_fn;
 use tower_service::Service;
 
-use crate::{Alteration, AlteredServer, Fault, FaultLayer, Latitude, message};
+use crate::{Alteration, AlteredServer, Fault, FaultLayer, Latitude, Served, message};
 use mcp_lang_meta::{ACCEPT_LANGUAGE_KEY, CONTENT_LANGUAGE_KEY};
 use mcp_lang_reference::ReferenceServer;
-use mcp_lang_reference::serve::{HttpMode, HttpServer, spawn_router};
+use mcp_lang_reference::serve::{HttpMode, spawn_router};
 use mcp_lang_rmcp::server::ServerLanguages;
 
 /// The largest body the alteration service reads (requests and responses).
@@ -154,7 +154,8 @@ where
                     Ok(alter_streams(inner, fault, default, request).await)
                 }
                 Some(Alteration::Fault(fault)) if request.method() == Method::POST => {
-                    Ok(faulty(inner, fault, cache, request).await)
+                    let default = languages.get().default_tag().to_owned();
+                    Ok(faulty(inner, fault, cache, &default, request).await)
                 }
                 Some(Alteration::Latitude(Latitude::StreamContentLanguage))
                     if request.method() == Method::POST =>
@@ -182,6 +183,36 @@ fn accept_language_lines(headers: &HeaderMap) -> Vec<String> {
         .iter()
         .map(|v| String::from_utf8_lossy(v.as_bytes()).trim().to_owned())
         .collect()
+}
+
+/// A HeaderMismatch answer (HTTP 400, -32020) to the request `id`.
+fn mismatch(id: &Value) -> Response<Body> {
+    json_response(
+        StatusCode::BAD_REQUEST,
+        &json!({ "jsonrpc": "2.0", "id": id, "error": {
+            "code": -32020, "message": "Accept-Language does not agree with _meta" } }),
+    )
+}
+
+/// `value` written back from its parse: ranges joined by `,`, each weight in
+/// its shortest spelling (`None` when it is malformed).
+fn reserialize(value: &str) -> Option<String> {
+    let parsed = AcceptLanguage::parse(value).ok()?;
+    let ranges: Vec<String> = parsed
+        .iter()
+        .map(|r| {
+            let q = r.quality.get();
+            if q == 1000 {
+                r.range.as_str().to_owned()
+            } else if q == 0 {
+                format!("{};q=0", r.range.as_str())
+            } else {
+                let digits = format!("{q:03}");
+                format!("{};q=0.{}", r.range.as_str(), digits.trim_end_matches('0'))
+            }
+        })
+        .collect();
+    Some(ranges.join(","))
 }
 
 fn set_accept_language(headers: &mut HeaderMap, value: Option<&str>) {
@@ -282,6 +313,7 @@ async fn faulty<S, B>(
     mut inner: S,
     fault: Fault,
     cache: Cache,
+    default: &str,
     request: Request<Body>,
 ) -> Response<Body>
 where
@@ -374,19 +406,88 @@ where
             if meta_str.as_deref() == Some(squashed.as_str()) {
                 set_accept_language(&mut parts.headers, meta_str.as_deref());
             } else {
-                return json_response(
-                    StatusCode::BAD_REQUEST,
-                    &json!({ "jsonrpc": "2.0", "id": id, "error": {
-                        "code": -32020, "message": "Accept-Language does not agree with _meta" } }),
-                );
+                return mismatch(&id);
+            }
+        }
+        Fault::LastLineOnly => {
+            if let Some(last) = lines.last() {
+                let last = last.clone();
+                set_accept_language(&mut parts.headers, Some(&last));
+            }
+        }
+        // The field lines joined last first, then compared.
+        Fault::LinesJoinedInReverse if lines.len() > 1 => {
+            let reversed: Vec<&str> = lines.iter().rev().map(String::as_str).collect();
+            if meta_str.as_deref() == Some(reversed.join(", ").as_str()) {
+                set_accept_language(&mut parts.headers, meta_str.as_deref());
+            } else {
+                return mismatch(&id);
+            }
+        }
+        // The header compared with `_meta` as the server writes it back:
+        // ranges joined by `,`, weights in their shortest spelling.
+        Fault::ReserializedMetaAgreement if !lines.is_empty() => {
+            if let Some(m) = &meta_str {
+                let written = reserialize(m).unwrap_or_else(|| m.clone());
+                if written == joined {
+                    set_accept_language(&mut parts.headers, Some(m));
+                } else {
+                    return mismatch(&id);
+                }
+            }
+        }
+        // Only the first range of each value is compared.
+        Fault::FirstRangeAgreement => {
+            let first = |v: &str| {
+                v.split(',')
+                    .next()
+                    .and_then(|r| r.split(';').next())
+                    .unwrap_or_default()
+                    .trim_matches([' ', '\t'])
+                    .to_owned()
+            };
+            if let Some(m) = &meta_str
+                && !lines.is_empty()
+                && first(&joined) == first(m)
+            {
+                set_accept_language(&mut parts.headers, Some(m));
+            }
+        }
+        // Ranges compared without their weights.
+        Fault::AgreementIgnoringWeights => {
+            let ranges = |v: &str| {
+                v.split(',')
+                    .map(|r| {
+                        r.split(';')
+                            .next()
+                            .unwrap_or_default()
+                            .trim_matches([' ', '\t'])
+                            .to_owned()
+                    })
+                    .collect::<Vec<_>>()
+            };
+            if let Some(m) = &meta_str
+                && !lines.is_empty()
+                && ranges(&joined) == ranges(m)
+            {
+                set_accept_language(&mut parts.headers, Some(m));
+            }
+        }
+        // On a mismatch the header's value becomes the preference.
+        Fault::HeaderWinsOnMismatch => {
+            if let Some(m) = &meta_str
+                && !lines.is_empty()
+                && joined != *m
+                && let Some(slot) = message
+                    .pointer_mut("/params/_meta")
+                    .and_then(|meta| meta.get_mut(ACCEPT_LANGUAGE_KEY))
+            {
+                *slot = Value::String(joined.clone());
+                body_changed = true;
             }
         }
         Fault::RejectAcceptLanguage if !lines.is_empty() => {
-            return json_response(
-                StatusCode::BAD_REQUEST,
-                &json!({ "jsonrpc": "2.0", "id": id, "error": {
-                    "code": -32020, "message": "Accept-Language does not agree with _meta" } }),
-            );
+            return mismatch(&id);
         }
         Fault::RejectMissingHeader if meta.is_some() && lines.is_empty() => {
             return json_response(
@@ -475,6 +576,54 @@ where
         Fault::PublicWhenStripped => {
             parts.headers.remove(header::CACHE_CONTROL);
         }
+        // The default language added as a second line, beside the one used.
+        Fault::DefaultContentLanguageLine => {
+            let used = parts.headers.get(header::CONTENT_LANGUAGE).cloned();
+            if let Some(used) = used
+                && !used.as_bytes().eq_ignore_ascii_case(default.as_bytes())
+                && let Ok(v) = HeaderValue::from_str(default)
+            {
+                parts.headers.append(header::CONTENT_LANGUAGE, v);
+            }
+        }
+        Fault::StreamDefaultLanguage if is_stream => {
+            if let Ok(v) = HeaderValue::from_str(default) {
+                parts.headers.insert(header::CONTENT_LANGUAGE, v);
+            }
+        }
+        // Every answer made cacheable by anyone, language or not.
+        Fault::PublicCacheControl => {
+            parts.headers.insert(
+                header::CACHE_CONTROL,
+                HeaderValue::from_static("public, max-age=60"),
+            );
+        }
+        // The request's whole preference echoed as the answer's language.
+        Fault::ContentLanguageEchoesPreference
+            if parts.headers.contains_key(header::CONTENT_LANGUAGE) =>
+        {
+            if let Some(v) = meta_str
+                .as_deref()
+                .and_then(|m| HeaderValue::from_str(m).ok())
+            {
+                parts.headers.insert(header::CONTENT_LANGUAGE, v);
+            }
+        }
+        // `Vary` names the response's language field instead of the
+        // request's.
+        Fault::VaryContentLanguage => {
+            let names_it = parts.headers.get_all(header::VARY).iter().any(|v| {
+                String::from_utf8_lossy(v.as_bytes())
+                    .to_ascii_lowercase()
+                    .contains("accept-language")
+            });
+            if names_it {
+                parts.headers.remove(header::VARY);
+                parts
+                    .headers
+                    .insert(header::VARY, HeaderValue::from_static("Content-Language"));
+            }
+        }
         _ => {}
     }
 
@@ -484,6 +633,8 @@ where
             | Fault::DropErrorVary
             | Fault::CacheByNegotiatedLanguage
             | Fault::WrongMismatchCode
+            | Fault::MismatchAnsweredOk
+            | Fault::MismatchUnprocessable
     ) && is_json;
     if !needs_body {
         return Response::from_parts(parts, Body::new(body));
@@ -498,6 +649,12 @@ where
         }
         Fault::DropErrorVary if answer.get("error").is_some() => {
             parts.headers.remove(header::VARY);
+        }
+        Fault::MismatchAnsweredOk if answer.pointer("/error/code") == Some(&json!(-32020)) => {
+            parts.status = StatusCode::OK;
+        }
+        Fault::MismatchUnprocessable if answer.pointer("/error/code") == Some(&json!(-32020)) => {
+            parts.status = StatusCode::UNPROCESSABLE_ENTITY;
         }
         Fault::WrongMismatchCode if answer.pointer("/error/code") == Some(&json!(-32020)) => {
             if let Some(code) = answer.pointer_mut("/error/code") {
@@ -663,9 +820,17 @@ pub async fn spawn_http(
     addr: SocketAddr,
     mode: HttpMode,
     alteration: Option<Alteration>,
-) -> std::io::Result<HttpServer> {
-    spawn_router(addr, move |cancel| {
+) -> std::io::Result<Served> {
+    let wire = alteration.is_some_and(|a| a.layer() == FaultLayer::Wire);
+    // A wire fault's relay takes `addr`; the server sits behind it.
+    let inner = if wire {
+        SocketAddr::new(addr.ip(), 0)
+    } else {
+        addr
+    };
+    let http = spawn_router(inner, move |cancel| {
         http_router(server, mode, cancel, alteration)
     })
-    .await
+    .await?;
+    Served::new(http, addr, alteration).await
 }

@@ -78,6 +78,7 @@ mod latitude;
 mod message;
 mod misreading;
 pub mod proxy;
+mod relay;
 pub mod self_test;
 mod stdio;
 
@@ -87,6 +88,7 @@ pub use bench::Bench;
 pub use handler::AlteredServer;
 pub use http::{AlterationService, http_router, spawn_http};
 pub use latitude::Latitude;
+pub use relay::Served;
 pub use stdio::{serve_stdio, serve_stream};
 
 /// What the served reference server is made to do: break one rule, or take
@@ -188,6 +190,9 @@ pub enum FaultLayer {
     /// On the messages the server sends, after the handler: every transport
     /// (in the stdio transport, and in the event streams of Streamable HTTP).
     Message,
+    /// On the request's bytes, before any HTTP library reads them (a relay
+    /// in front of the server): HTTP only.
+    Wire,
 }
 
 impl FaultLayer {
@@ -201,7 +206,7 @@ impl FaultLayer {
     /// assert!(!FaultLayer::Http.acts_on_stdio());
     /// ```
     pub fn acts_on_stdio(self) -> bool {
-        !matches!(self, Self::Http | Self::HttpJson)
+        !matches!(self, Self::Http | Self::HttpJson | Self::Wire)
     }
 }
 
@@ -422,6 +427,76 @@ faults! {
         "puts a localized error's contentLanguage in error.data itself rather than in error.data._meta";
     PreferenceBeatsArgument = "preference-beats-argument", Handler, ["explicit.argument-wins"],
         "lets the preference override an explicit language argument when a request carries both";
+    TrimAnyWhitespace = "trim-any-whitespace", Handler, ["grammar.malformed-vectors"],
+        "trims elements with a Unicode-aware trim: CR, LF, VT, NBSP and spaces around the value pass as OWS";
+    SpaceSeparatedRanges = "space-separated-ranges", Handler, ["grammar.malformed-vectors"],
+        "reads ranges separated by spaces (`fr de`) as a list";
+    SemicolonSeparatedRanges = "semicolon-separated-ranges", Handler, ["grammar.malformed-vectors"],
+        "reads ranges separated by `;` (`fr;de`) as a list";
+    StrayHyphensTolerated = "stray-hyphens-tolerated", Handler, ["grammar.malformed-vectors"],
+        "drops empty subtags and hyphens at a range's ends (`fr-`, `-fr`, `fr--CA`)";
+    LongSubtagsAccepted = "long-subtags-accepted", Handler, ["grammar.malformed-vectors"],
+        "accepts subtags longer than eight characters (`fr-123456789`)";
+    ExtendedRanges = "extended-ranges", Handler, ["grammar.malformed-vectors"],
+        "reads RFC 4647 extended ranges (`fr-*`, `fr-*-CA`), which the field's basic ranges do not allow";
+    UnknownParametersIgnored = "unknown-parameters-ignored", Handler, ["grammar.malformed-vectors"],
+        "ignores parameters other than the weight (`fr;level=1`, `fr;q=0.5;x=y`, `fr;`)";
+    LastWeightWins = "last-weight-wins", Handler, ["grammar.malformed-vectors"],
+        "reads a range with several weights (`fr;q=0.5;q=0.4`) by its last one";
+    WeightSpacesTolerated = "weight-spaces-tolerated", Handler, ["grammar.malformed-vectors"],
+        "allows spaces around `=` and after the weight (`fr;q= 0.5`)";
+    EmptyWeightAsOne = "empty-weight-as-one", Handler, ["grammar.malformed-vectors"],
+        "reads a weight with no value (`fr;q=`, `fr;q`) as 1";
+    QAboveOneClamped = "q-above-one-clamped", Handler, ["grammar.malformed-vectors"],
+        "reads a q-value above 1 (`q=2`, `q=1.001`) as 1";
+    ExtraDecimalsRounded = "extra-decimals-rounded", Handler, ["grammar.malformed-vectors"],
+        "rounds a q-value of more than three decimals (`q=0.1234`) instead of ignoring the malformed value";
+    NonAsciiStripped = "non-ascii-stripped", Handler, ["grammar.malformed-vectors"],
+        "removes the characters that are not ASCII (`fré` is read as `fr`)";
+    HtabNotOws = "htab-not-ows", Handler, ["grammar.valid-edges"],
+        "takes a horizontal tab for a defect: only spaces are OWS";
+    NoOwsAroundSemicolon = "no-ows-around-semicolon", Handler, ["grammar.valid-edges"],
+        "takes whitespace around `;` (`fr ; q=0.5`) for a defect";
+    QTrailingDotRejected = "q-trailing-dot-rejected", Handler, ["grammar.valid-edges"],
+        "takes a q-value ending in a point (`q=1.`) for a defect";
+    QOneDecimalOnly = "q-one-decimal-only", Handler, ["grammar.valid-edges"],
+        "accepts q-values of at most one decimal: `q=0.05` and `q=1.000` are taken for a defect";
+    LowestWeightWins = "lowest-weight-wins", Handler, ["match.weights"],
+        "sorts ranges by ascending weight: the least preferred acceptable range wins";
+    QTenthsOnly = "q-tenths-only", Handler, ["match.q-decimals"],
+        "keeps one decimal of each weight (`q=0.45` is read as 0.4, `q=0.05` as 0)";
+    LongValueIgnored = "long-value-ignored", Handler, ["match.long-lists"],
+        "ignores a preference longer than 1 KiB as if it were absent";
+    LastLineOnly = "last-line-only", Http, ["agree.two-lines"],
+        "looks only at the last Accept-Language field line";
+    LinesJoinedInReverse = "lines-joined-in-reverse", Http, ["agree.two-lines"],
+        "joins repeated Accept-Language lines last first before comparing";
+    ReserializedMetaAgreement = "reserialized-meta-agreement", Http, ["http.request-mirror", "agree.two-lines"],
+        "compares the header with _meta as it writes it back (`fr,*;q=0.1`), not with _meta as sent";
+    FirstRangeAgreement = "first-range-agreement", Http, ["agree.list-whitespace", "agree.q-spelling"],
+        "compares only the first range of the header and of _meta";
+    HeaderWinsOnMismatch = "header-wins-on-mismatch", Http, ["http.mismatch"],
+        "answers a mismatch with the header's value as the preference instead of HTTP 400";
+    DefaultContentLanguageLine = "default-content-language-line", HttpJson, ["http.response-one-line", "http.response-mirror"],
+        "adds its default language as a second Content-Language line beside the one used";
+    StreamDefaultLanguage = "stream-default-language", Http, ["sse.header-agrees"],
+        "declares its default language as the Content-Language of every event stream";
+    VaryContentLanguage = "vary-content-language", Http, ["cache.vary", "sse.vary"],
+        "sends `Vary: Content-Language` instead of `Vary: Accept-Language`";
+    MismatchAnsweredOk = "mismatch-answered-ok", Http, ["http.mismatch"],
+        "answers a mismatch with the HeaderMismatch error but HTTP 200";
+    AgreementIgnoringWeights = "agreement-ignoring-weights", Http, ["agree.q-spelling", "agree.list-whitespace"],
+        "checks agreement on the ranges alone, their weights left out";
+    MismatchUnprocessable = "mismatch-unprocessable", Http, ["http.mismatch"],
+        "answers a mismatch with HTTP 422 instead of 400";
+    PublicCacheControl = "public-cache-control", Http, ["cache.stripped-header", "sse.stripped-header"],
+        "marks every answer `Cache-Control: public, max-age=60`, stripped header or not";
+    ContentLanguageEchoesPreference = "content-language-echoes-preference", HttpJson, ["http.response-mirror"],
+        "echoes the request's whole preference (`fr, *;q=0.1`) as Content-Language";
+    RawFieldValue = "raw-field-value", Wire, ["agree.surrounding-whitespace"],
+        "reads a field value as all that follows `: `, so whitespace around it takes part in the comparison";
+    TrailingOwsKept = "trailing-ows-kept", Wire, ["agree.surrounding-whitespace"],
+        "strips the whitespace before a field value but keeps the whitespace after it";
 }
 
 impl Fault {

@@ -27,9 +27,9 @@ use clap::{Args, Parser, Subcommand};
 use mcp_lang_conformance::Profile;
 use mcp_lang_faults::proxy::{Proxy, proxy_http, proxy_stdio};
 use mcp_lang_faults::self_test::{self, CaseResult, Matrix, Mode, Setup, cases, run_matrix};
-use mcp_lang_faults::{Alteration, Fault, Latitude, http_router, serve_stdio};
+use mcp_lang_faults::{Alteration, Fault, Latitude, serve_stdio, spawn_http};
 use mcp_lang_reference::ReferenceServer;
-use mcp_lang_reference::serve::{HttpLimits, HttpMode, spawn_router_with};
+use mcp_lang_reference::serve::HttpMode;
 
 /// The SEP-2792 reference server with one rule broken or one latitude
 /// taken, and the conformance suite's self-test against every one of them.
@@ -165,10 +165,7 @@ fn serve(args: &ServeArgs) -> ExitCode {
                     } else {
                         HttpMode::Stateless
                     };
-                    let http = spawn_router_with(addr, HttpLimits::new(), move |cancel| {
-                        http_router(server, mode, cancel, alteration)
-                    })
-                    .await?;
+                    let http = spawn_http(server, addr, mode, alteration).await?;
                     let altered =
                         alteration.map_or_else(|| "unaltered".to_owned(), |a| a.to_string());
                     tracing::info!(url = %http.url(), ?mode, %altered, "serving Streamable HTTP");

@@ -139,11 +139,262 @@ pub(super) fn case_sensitive<'a>(raw: &str, supported: impl Iterator<Item = &'a 
         .join(",")
 }
 
+/// The faults [`misread`] implements: each reads the preference string
+/// alone, so the handler and the proxy apply them the same way.
+pub(super) fn misreads(fault: Fault) -> bool {
+    matches!(
+        fault,
+        Fault::RepairMalformed
+            | Fault::LenientQValue
+            | Fault::UnderscoreSeparator
+            | Fault::RejectEmptyElements
+            | Fault::RejectUppercaseQ
+            | Fault::ErrorOnEmptyValue
+            | Fault::DefaultNotNegotiated
+            | Fault::FirstRangesOnly
+            | Fault::QAsInteger
+            | Fault::QZeroExcludesPrefix
+            | Fault::WildcardCoversNamed
+            | Fault::WildcardZeroExcludesAll
+            | Fault::TrimAnyWhitespace
+            | Fault::SpaceSeparatedRanges
+            | Fault::SemicolonSeparatedRanges
+            | Fault::StrayHyphensTolerated
+            | Fault::LongSubtagsAccepted
+            | Fault::ExtendedRanges
+            | Fault::UnknownParametersIgnored
+            | Fault::LastWeightWins
+            | Fault::WeightSpacesTolerated
+            | Fault::EmptyWeightAsOne
+            | Fault::QAboveOneClamped
+            | Fault::ExtraDecimalsRounded
+            | Fault::NonAsciiStripped
+            | Fault::HtabNotOws
+            | Fault::NoOwsAroundSemicolon
+            | Fault::QTrailingDotRejected
+            | Fault::QOneDecimalOnly
+            | Fault::LowestWeightWins
+            | Fault::QTenthsOnly
+            | Fault::LongValueIgnored
+    )
+}
+
+/// Each element of a malformed `raw` passed through `repair`, when that
+/// gives a well-formed value: what a server that quietly repairs one kind of
+/// defect reads.
+fn repaired(raw: &str, parsed_ok: bool, repair: impl Fn(&str) -> String) -> Rewrite {
+    if parsed_ok {
+        return Rewrite::Keep;
+    }
+    let read: Vec<String> = raw.split(',').map(&repair).collect();
+    let value = read.join(",");
+    if value != raw && AcceptLanguage::parse(&value).is_ok() {
+        Rewrite::Set(Some(value))
+    } else {
+        Rewrite::Keep
+    }
+}
+
+/// The weights of a well-formed value, each passed through `weigh` (in
+/// thousandths, `None` for an element without a weight).
+fn reweighed(raw: &str, weigh: impl Fn(Option<&str>) -> Option<u32>) -> Rewrite {
+    let read: Vec<String> = elements(raw)
+        .filter(|e| !e.is_empty())
+        .map(|e| {
+            let (range, q) = split_weight(e);
+            match weigh(q) {
+                Some(q) => with_weight(range, q),
+                None => range.to_owned(),
+            }
+        })
+        .collect();
+    set(read)
+}
+
+/// A well-formed q-value in thousandths.
+fn thousandths(q: &str) -> u32 {
+    let (int, frac) = q.split_once('.').unwrap_or((q, ""));
+    let frac: String = frac.chars().chain("000".chars()).take(3).collect();
+    int.parse::<u32>().unwrap_or(0) * 1000 + frac.parse::<u32>().unwrap_or(0)
+}
+
 /// How `fault` reads `raw` (the preference string) on a server whose
 /// default language is `default`.
 pub(super) fn misread(fault: Fault, raw: &str, default: &str) -> Rewrite {
     let parsed = AcceptLanguage::parse(raw);
+    let ok = parsed.is_ok();
+    let has = |c: char| raw.contains(c);
     match fault {
+        // Trims elements with a Unicode-aware trim: CR, LF, VT, NBSP and
+        // spaces around the value pass as OWS.
+        Fault::TrimAnyWhitespace => repaired(raw, ok, |e| e.trim().to_owned()),
+        // Reads `fr de` as two ranges.
+        Fault::SpaceSeparatedRanges => repaired(raw, ok, |e| {
+            if e.contains(';') {
+                e.to_owned()
+            } else {
+                e.split_whitespace().collect::<Vec<_>>().join(", ")
+            }
+        }),
+        // Reads `fr;de` as two ranges: a parameter that is not a weight
+        // starts a new range.
+        Fault::SemicolonSeparatedRanges => repaired(raw, ok, |e| {
+            let mut parts = e.split(';');
+            let mut out = parts.next().unwrap_or_default().to_owned();
+            for part in parts {
+                let trimmed = part.trim_matches([' ', '\t']);
+                if trimmed.starts_with("q=") || trimmed.starts_with("Q=") {
+                    out.push(';');
+                } else {
+                    out.push_str(", ");
+                }
+                out.push_str(part);
+            }
+            out
+        }),
+        // Drops empty subtags and hyphens at either end (`fr-`, `-fr`,
+        // `fr--CA`).
+        Fault::StrayHyphensTolerated => repaired(raw, ok, |e| {
+            let (range, weight) = e.split_once(';').map_or((e, None), |(r, w)| (r, Some(w)));
+            let range = range
+                .trim_matches([' ', '\t'])
+                .split('-')
+                .filter(|s| !s.is_empty())
+                .collect::<Vec<_>>()
+                .join("-");
+            weight.map_or(range.clone(), |w| format!("{range};{w}"))
+        }),
+        // Reads subtags of more than eight characters; lookup then cuts
+        // them away.
+        Fault::LongSubtagsAccepted => repaired(raw, ok, |e| {
+            let (range, weight) = e.split_once(';').map_or((e, None), |(r, w)| (r, Some(w)));
+            let mut kept = Vec::new();
+            for subtag in range.trim_matches([' ', '\t']).split('-') {
+                if subtag.len() > 8 {
+                    break;
+                }
+                kept.push(subtag);
+            }
+            let range = kept.join("-");
+            weight.map_or(range.clone(), |w| format!("{range};{w}"))
+        }),
+        // Reads RFC 4647 extended ranges (`fr-*`, `fr-*-CA`): the `*`
+        // subtags match anything, so the range reaches its language.
+        Fault::ExtendedRanges => repaired(raw, ok, |e| {
+            let (range, weight) = e.split_once(';').map_or((e, None), |(r, w)| (r, Some(w)));
+            let range = range.trim_matches([' ', '\t']);
+            let Some((first, _)) = range.split_once("-*") else {
+                return e.to_owned();
+            };
+            weight.map_or(first.to_owned(), |w| format!("{first};{w}"))
+        }),
+        // Ignores every parameter but the first weight (`fr;level=1`,
+        // `fr;q=0.5;x=y`, `fr;`).
+        Fault::UnknownParametersIgnored => repaired(raw, ok, |e| {
+            let mut parts = e.split(';');
+            let mut out = parts.next().unwrap_or_default().to_owned();
+            if let Some(weight) =
+                parts.find(|p| p.trim_matches([' ', '\t']).starts_with(['q', 'Q']))
+            {
+                out.push(';');
+                out.push_str(weight);
+            }
+            out
+        }),
+        // Of several weights on one range, takes the last.
+        Fault::LastWeightWins => repaired(raw, ok, |e| {
+            let weights: Vec<&str> = e.split(';').collect();
+            match weights.as_slice() {
+                [range, .., last] if weights.len() > 2 => format!("{range};{last}"),
+                _ => e.to_owned(),
+            }
+        }),
+        // Allows spaces around `=` and after the weight.
+        Fault::WeightSpacesTolerated => repaired(raw, ok, |e| match e.split_once(';') {
+            Some((range, weight)) => {
+                let weight: String = weight.chars().filter(|c| *c != ' ').collect();
+                format!("{range};{weight}")
+            }
+            None => e.to_owned(),
+        }),
+        // Reads a weight with no value (`fr;q=`, `fr;q`, `fr;`) as 1.
+        Fault::EmptyWeightAsOne => repaired(raw, ok, |e| match e.split_once(';') {
+            Some((range, weight))
+                if matches!(
+                    weight.trim_matches([' ', '\t']),
+                    "" | "q" | "Q" | "q=" | "Q="
+                ) =>
+            {
+                range.to_owned()
+            }
+            _ => e.to_owned(),
+        }),
+        // Reads a q-value above 1 (`q=2`, `q=1.5`, `q=1.001`) as 1.
+        Fault::QAboveOneClamped => repaired(raw, ok, |e| match split_weight(e) {
+            (range, Some(q)) if q.parse::<f64>().is_ok_and(|v| v > 1.0) => range.to_owned(),
+            _ => e.to_owned(),
+        }),
+        // Rounds a q-value of more than three decimals (`q=0.1234`).
+        Fault::ExtraDecimalsRounded => repaired(raw, ok, |e| match split_weight(e) {
+            (range, Some(q))
+                if q.split_once('.').is_some_and(|(i, d)| {
+                    matches!(i, "0" | "1") && d.len() > 3 && d.bytes().all(|b| b.is_ascii_digit())
+                }) =>
+            {
+                let value: f64 = q.parse().unwrap_or(0.0);
+                with_weight(range, (value.min(1.0) * 1000.0).round() as u32)
+            }
+            _ => e.to_owned(),
+        }),
+        // Removes characters that are not ASCII (`fré` is read as `fr`).
+        Fault::NonAsciiStripped => {
+            repaired(raw, ok, |e| e.chars().filter(char::is_ascii).collect())
+        }
+        // Takes a horizontal tab for a defect: only spaces are OWS.
+        Fault::HtabNotOws if ok && has('\t') => Rewrite::Set(None),
+        // Takes whitespace around `;` for a defect (`fr ; q=0.5`).
+        Fault::NoOwsAroundSemicolon
+            if ok
+                && (raw.contains(" ;")
+                    || raw.contains("; ")
+                    || raw.contains("\t;")
+                    || raw.contains(";\t")) =>
+        {
+            Rewrite::Set(None)
+        }
+        // Takes a q-value ending in a point (`q=1.`, `q=0.`) for a defect.
+        Fault::QTrailingDotRejected
+            if ok && elements(raw).any(|e| split_weight(e).1.is_some_and(|q| q.ends_with('.'))) =>
+        {
+            Rewrite::Set(None)
+        }
+        // Accepts at most one decimal (`q=0.5`); `q=0.05` and `q=1.000` are
+        // taken for a defect.
+        Fault::QOneDecimalOnly
+            if ok
+                && elements(raw).any(|e| {
+                    split_weight(e)
+                        .1
+                        .is_some_and(|q| q.split_once('.').is_some_and(|(_, d)| d.len() > 1))
+                }) =>
+        {
+            Rewrite::Set(None)
+        }
+        // Sorts the ranges by ascending weight: the least preferred
+        // acceptable range wins.
+        Fault::LowestWeightWins if ok && elements(raw).any(|e| split_weight(e).1.is_some()) => {
+            reweighed(raw, |q| {
+                let q = q.map_or(1000, thousandths);
+                Some(if q == 0 { 0 } else { 1001 - q })
+            })
+        }
+        // Keeps one decimal of each weight, cutting the rest (`q=0.45` is
+        // read as 0.4, `q=0.05` as 0).
+        Fault::QTenthsOnly if ok && elements(raw).any(|e| split_weight(e).1.is_some()) => {
+            reweighed(raw, |q| q.map(|q| thousandths(q) / 100 * 100))
+        }
+        // Ignores a preference longer than 1 KiB as if it were absent.
+        Fault::LongValueIgnored if ok && raw.len() > 1024 => Rewrite::Set(None),
         // Drops the elements that are not well-formed and keeps the rest.
         Fault::RepairMalformed if parsed.is_err() => {
             let kept: Vec<String> = elements(raw)
@@ -380,6 +631,67 @@ mod tests {
                 "en"
             ),
             set_to("en-US;q=0, en;q=0.5, fr;q=0.4, en;q=0")
+        );
+    }
+
+    #[test]
+    fn repairs_of_one_defect_each() {
+        let cases = [
+            (Fault::TrimAnyWhitespace, "fr\r\n", "fr"),
+            (Fault::TrimAnyWhitespace, "en,\u{a0}fr", "en,fr"),
+            (Fault::SpaceSeparatedRanges, "en fr", "en, fr"),
+            (Fault::SemicolonSeparatedRanges, "en;fr", "en, fr"),
+            (Fault::StrayHyphensTolerated, "fr--CA", "fr-CA"),
+            (Fault::StrayHyphensTolerated, "fr-", "fr"),
+            (Fault::LongSubtagsAccepted, "fr-123456789", "fr"),
+            (Fault::ExtendedRanges, "fr-*-CA", "fr"),
+            (Fault::UnknownParametersIgnored, "fr;level=1", "fr"),
+            (Fault::UnknownParametersIgnored, "fr;q=0.5;x=y", "fr;q=0.5"),
+            (Fault::LastWeightWins, "fr;q=0.5;q=0.4", "fr;q=0.4"),
+            (Fault::WeightSpacesTolerated, "fr;q= 0.5", "fr;q=0.5"),
+            (Fault::EmptyWeightAsOne, "fr;q=", "fr"),
+            (Fault::QAboveOneClamped, "fr;q=1.001", "fr"),
+            (Fault::ExtraDecimalsRounded, "fr;q=0.1234", "fr;q=0.123"),
+            (Fault::NonAsciiStripped, "fré", "fr"),
+        ];
+        for (fault, raw, read) in cases {
+            assert_eq!(misread(fault, raw, "en"), set_to(read), "{fault} {raw:?}");
+            // A well-formed value is read right.
+            assert_eq!(
+                misread(fault, "fr, de;q=0.5", "en"),
+                Rewrite::Keep,
+                "{fault}"
+            );
+        }
+    }
+
+    #[test]
+    fn well_formed_values_taken_for_defects() {
+        for (fault, raw) in [
+            (Fault::HtabNotOws, "fr\t;\tq=0.5"),
+            (Fault::NoOwsAroundSemicolon, "fr ; q=0.5"),
+            (Fault::QTrailingDotRejected, "fr;q=1."),
+            (Fault::QOneDecimalOnly, "fr;q=0.05"),
+        ] {
+            assert_eq!(misread(fault, raw, "en"), Rewrite::Set(None), "{fault}");
+            assert_eq!(misread(fault, "fr;q=0.5", "en"), Rewrite::Keep, "{fault}");
+        }
+        let long = vec!["fr"; 400].join(", ");
+        assert_eq!(
+            misread(Fault::LongValueIgnored, &long, "en"),
+            Rewrite::Set(None)
+        );
+    }
+
+    #[test]
+    fn weights_read_backwards_or_cut() {
+        assert_eq!(
+            misread(Fault::LowestWeightWins, "fr;q=0.9, de;q=0.1, ja;q=0", "en"),
+            set_to("fr;q=0.101, de;q=0.901, ja;q=0")
+        );
+        assert_eq!(
+            misread(Fault::QTenthsOnly, "fr;q=0.05, de;q=0.45", "en"),
+            set_to("fr;q=0, de;q=0.400")
         );
     }
 

@@ -49,7 +49,8 @@ use tokio::process::Command;
 
 use crate::handler::{move_error_language, rename_properties};
 use crate::misreading::{
-    Rewrite, case_sensitive, misread, primary_subtags_only, strip_weights, zero_weights_acceptable,
+    Rewrite, case_sensitive, misread, misreads, primary_subtags_only, strip_weights,
+    zero_weights_acceptable,
 };
 use crate::{AlterationService, Fault, FaultLayer};
 
@@ -81,23 +82,12 @@ struct State {
     pending: HashMap<String, Pending>,
 }
 
-/// The faults the proxy applies.
+/// The faults the proxy applies besides the misreadings of the preference
+/// (`misreading::misreads`).
 const PROXIED: &[Fault] = &[
     Fault::ReusePreference,
     Fault::StickyPreference,
     Fault::IgnoreWeights,
-    Fault::RepairMalformed,
-    Fault::LenientQValue,
-    Fault::UnderscoreSeparator,
-    Fault::RejectEmptyElements,
-    Fault::RejectUppercaseQ,
-    Fault::ErrorOnEmptyValue,
-    Fault::DefaultNotNegotiated,
-    Fault::FirstRangesOnly,
-    Fault::QAsInteger,
-    Fault::QZeroExcludesPrefix,
-    Fault::WildcardCoversNamed,
-    Fault::WildcardZeroExcludesAll,
     Fault::QZeroAcceptable,
     Fault::PrimaryLanguageOnly,
     Fault::CaseSensitiveMatch,
@@ -189,7 +179,7 @@ impl Proxy {
     /// assert!(!Proxy::proxies(Fault::DropVary)); // an HTTP field line
     /// ```
     pub fn proxies(fault: Fault) -> bool {
-        PROXIED.contains(&fault)
+        PROXIED.contains(&fault) || misreads(fault)
     }
 
     /// Every fault the proxy applies, in the table's order.
@@ -283,18 +273,7 @@ impl Proxy {
                     set_preference(message, Some(Value::String(strip_weights(raw))));
                 }
             }
-            Fault::RepairMalformed
-            | Fault::LenientQValue
-            | Fault::UnderscoreSeparator
-            | Fault::RejectEmptyElements
-            | Fault::RejectUppercaseQ
-            | Fault::ErrorOnEmptyValue
-            | Fault::DefaultNotNegotiated
-            | Fault::FirstRangesOnly
-            | Fault::QAsInteger
-            | Fault::QZeroExcludesPrefix
-            | Fault::WildcardCoversNamed
-            | Fault::WildcardZeroExcludesAll => {
+            fault if misreads(fault) => {
                 if let Some(raw) = &raw {
                     match misread(self.fault, raw, self.default_tag()) {
                         Rewrite::Keep => {}
@@ -738,7 +717,7 @@ fn note(changed: &AtomicUsize, applied: Option<&std::path::PathBuf>) {
 pub fn proxies_http(fault: Fault) -> bool {
     matches!(
         fault.layer(),
-        FaultLayer::Http | FaultLayer::HttpJson | FaultLayer::Message
+        FaultLayer::Http | FaultLayer::HttpJson | FaultLayer::Message | FaultLayer::Wire
     )
 }
 
@@ -864,7 +843,7 @@ impl tower_service::Service<axum::http::Request<axum::body::Body>> for Forward {
 #[derive(Debug)]
 pub struct HttpProxy {
     /// The proxy's server (its URL, its shutdown).
-    pub http: mcp_lang_reference::serve::HttpServer,
+    pub http: crate::Served,
     fault: Fault,
     answers: Arc<Answers>,
 }
@@ -921,11 +900,20 @@ pub async fn proxy_http(
         answers: Arc::clone(&answers),
     };
     let service = AlterationService::around(forward, languages, Some(fault.into()));
-    let http = mcp_lang_reference::serve::spawn_router(listen, move |_| {
+    let wire = fault.layer() == FaultLayer::Wire;
+    let inner = if wire {
+        std::net::SocketAddr::new(listen.ip(), 0)
+    } else {
+        listen
+    };
+    let http = mcp_lang_reference::serve::spawn_router(inner, move |_| {
         axum::Router::new().fallback_service(service)
     })
     .await
     .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
+    let http = crate::Served::new(http, listen, Some(fault.into()))
+        .await
+        .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
     Ok(HttpProxy {
         http,
         fault,

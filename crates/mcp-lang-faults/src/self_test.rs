@@ -163,7 +163,7 @@ pub fn cases(alterations: &[Alteration], setups: &[Setup], modes: &[Mode]) -> Ve
     for alteration in std::iter::once(None).chain(alterations.iter().copied().map(Some)) {
         for &setup in setups {
             let acts = alteration.is_none_or(|a| match a.layer() {
-                FaultLayer::Http => setup != Setup::Stdio,
+                FaultLayer::Http | FaultLayer::Wire => setup != Setup::Stdio,
                 FaultLayer::HttpJson => !matches!(setup, Setup::Stdio | Setup::HttpSessions),
                 FaultLayer::Handler | FaultLayer::Message => true,
                 FaultLayer::HandlerSessionless => setup != Setup::HttpSessions,

@@ -11,9 +11,9 @@ use http::header::VARY;
 use http::{Request, Response};
 use mcp_lang_conformance::Verdict;
 use mcp_lang_faults::self_test::{Case, Mode, Setup, run_case};
-use mcp_lang_faults::{Alteration, AlterationService, Fault, spawn_http};
+use mcp_lang_faults::{Alteration, AlterationService, Fault, Served, spawn_http};
 use mcp_lang_reference::ReferenceServer;
-use mcp_lang_reference::serve::{HttpMode, HttpServer, MCP_PATH};
+use mcp_lang_reference::serve::{HttpMode, MCP_PATH};
 use mcp_lang_wire::post;
 use tower_service::Service;
 
@@ -43,7 +43,7 @@ async fn an_http_fault_acts_around_any_service_and_a_handler_fault_does_not() {
 
 /// The reference server with `fault`, through the router and the accept loop
 /// `mcp-lang serve --http` ships, on a loopback port.
-async fn serve(fault: Fault) -> HttpServer {
+async fn serve(fault: Fault) -> Served {
     let any = SocketAddr::from(([127, 0, 0, 1], 0));
     let server = ReferenceServer::new().unwrap();
     spawn_http(server, any, HttpMode::Stateless, Some(fault.into()))
@@ -166,4 +166,49 @@ async fn reasons_quote_values_as_the_wire_has_them() {
             }
         }
     }
+}
+
+#[tokio::test]
+async fn a_server_that_reads_its_own_bytes_keeps_the_whitespace_around_a_value() {
+    let list = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/acceptLanguage":"en"}}}"#;
+    // The relay before the HTTP stack compares `  en ` as it arrived.
+    let http = serve(Fault::RawFieldValue).await;
+    let padded = post(
+        http.local_addr(),
+        MCP_PATH,
+        &[("Accept-Language", "  en ")],
+        list,
+    )
+    .await
+    .unwrap();
+    assert_eq!(padded.status, 400, "{padded:?}");
+    assert_eq!(
+        padded.json().unwrap()["error"]["code"],
+        -32020,
+        "{padded:?}"
+    );
+    // Without the whitespace the request passes through to the server.
+    let plain = post(
+        http.local_addr(),
+        MCP_PATH,
+        &[("Accept-Language", "en")],
+        list,
+    )
+    .await
+    .unwrap();
+    assert_eq!(plain.status, 200, "{plain:?}");
+    assert_eq!(plain.header_values("content-language"), ["en"]);
+    http.shutdown().await;
+    // The real server reads both as `en`.
+    let http = serve(Fault::DropVary).await;
+    let padded = post(
+        http.local_addr(),
+        MCP_PATH,
+        &[("Accept-Language", "  en ")],
+        list,
+    )
+    .await
+    .unwrap();
+    assert_eq!(padded.status, 200, "{padded:?}");
+    http.shutdown().await;
 }

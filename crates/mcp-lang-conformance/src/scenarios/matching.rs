@@ -419,11 +419,15 @@ fn q_decimals(ctx: &mut Ctx) -> ScenarioFuture<'_> {
         finish(
             async {
                 let (a, b) = weighted_pair(ctx)?;
-                // Read as integers, 5 < 45 and 1 < 5: each picks `b`.
+                // Read as integers, 5 < 45 and 1 < 5: each of the first
+                // three picks `b`. Cut to one decimal, 0.04 and 0.05 are
+                // both 0 and exclude both; cut to two, 0.004 and 0.005 do.
                 for preference in [
                     format!("{a};q=0.5, {b};q=0.45"),
                     format!("{b};q=0.45, {a};q=0.5"),
                     format!("{b};q=0.5, {a};q=1"),
+                    format!("{b};q=0.04, {a};q=0.05"),
+                    format!("{b};q=0.004, {a};q=0.005"),
                 ] {
                     let got = listed(ctx, Some(&preference)).await?;
                     expect(&ctx.profile.default, &preference, &got, &a)?;

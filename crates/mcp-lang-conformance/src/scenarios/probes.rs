@@ -5,9 +5,11 @@
 //! A vector names placeholder languages (`en`, `fr`); each is sent with the
 //! language of every list element replaced by one of the profile's
 //! supported languages, and only when the profile's languages can tell the
-//! right reading from a wrong one: a malformed value is sent when a server
-//! that salvaged it (dropping the bad elements, or reading it loosely) would
-//! select a language other than the default; a well-formed one when its
+//! right reading from a wrong one: a malformed value is sent when it names a
+//! language other than the default, which a server that repaired its defect
+//! in any way (dropping the bad elements, reading a number loosely, taking a
+//! space for a comma or a stray hyphen for nothing) could select; a
+//! well-formed one when its
 //! right answer is not the default, which is what a server that took it for
 //! malformed would answer (or when it has no ranges at all, which must not be
 //! answered with an error). Every answer RFC 4647 allows is accepted: the
@@ -231,6 +233,16 @@ fn salvaged(raw: &str, negotiator: &Negotiator, default: &str) -> Option<String>
         .next()
 }
 
+/// Whether `value` names `language`'s primary subtag as a word: a reading
+/// that repairs the value's defect in any way (a stray hyphen, a space for a
+/// comma, an unknown parameter) would see that language.
+fn names(value: &str, language: &str) -> bool {
+    let primary = language.split('-').next().unwrap_or(language);
+    value
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|word| word.eq_ignore_ascii_case(primary))
+}
+
 /// The probes the profile's languages can decide: for each vector, the first
 /// supported language besides the default (those with more subtags first) with which a wrong reading would
 /// select something a right one does not.
@@ -282,15 +294,17 @@ pub(crate) fn plan(vectors: &[Vector], supported: &[String], default: &str) -> V
                         )
                     })
                 }
-                Err(_) => salvaged(&value, &negotiator, default).map(|tag| {
-                    probe(
-                        vec![default.to_owned()],
-                        format!(
-                            "{tag_q}, read from the malformed value",
-                            tag_q = crate::quote::q(&tag)
-                        ),
-                    )
-                }),
+                Err(_) => salvaged(&value, &negotiator, default)
+                    .or_else(|| names(&value, language).then(|| (*language).clone()))
+                    .map(|tag| {
+                        probe(
+                            vec![default.to_owned()],
+                            format!(
+                                "{tag_q}, read from the malformed value",
+                                tag_q = crate::quote::q(&tag)
+                            ),
+                        )
+                    }),
             };
             if let Some(probe) = found {
                 probes.push(probe);
