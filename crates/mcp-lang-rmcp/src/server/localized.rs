@@ -12,16 +12,15 @@ use rmcp::handler::server::common::{AsRequestContext, FromContextPart};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, CancelledNotificationParam,
     CompleteRequestParams, CompleteResult, CreateTaskResult, CustomNotification, CustomRequest,
-    CustomResult, DiscoverResult, ElicitRequestParams, ElicitResult, ErrorCode,
-    GetPromptRequestParams, GetPromptResponse, GetSkillRequestParams, GetSkillResult,
-    GetTaskParams, GetTaskResult, InitializeRequestParams, InitializeResult, InputRequest,
-    InputRequiredResult, JsonObject, ListPromptsResult, ListResourceTemplatesResult,
-    ListResourcesResult, ListSkillsResult, ListToolsResult, LoggingMessageNotificationParam,
-    MetaObject, NotificationMetaObject, PaginatedRequestParams, ProgressNotificationParam,
-    ProtocolVersion, ReadResourceDirectoryRequestParams, ReadResourceRequestParams,
-    ReadResourceResponse, RequestMetaObject, RequestParamsMeta, ServerConfig,
-    SetLevelRequestParams, SubscribeRequestParams, SubscriptionFilter, Tool,
-    UnsubscribeRequestParams, UpdateTaskParams,
+    CustomResult, DiscoverResult, ElicitRequestParams, ErrorCode, GetPromptRequestParams,
+    GetPromptResponse, GetSkillRequestParams, GetSkillResult, GetTaskParams, GetTaskResult,
+    InitializeRequestParams, InitializeResult, InputRequest, InputRequiredResult, JsonObject,
+    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListSkillsResult,
+    ListToolsResult, LoggingMessageNotificationParam, MetaObject, NotificationMetaObject,
+    PaginatedRequestParams, ProgressNotificationParam, ProtocolVersion,
+    ReadResourceDirectoryRequestParams, ReadResourceRequestParams, ReadResourceResponse,
+    RequestMetaObject, RequestParamsMeta, ServerConfig, SetLevelRequestParams,
+    SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams, UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -68,7 +67,8 @@ struct Config {
 /// itself ([`stamp`](super::stamp)), e.g. for English model-facing output or an
 /// edition chosen by an explicit `language` argument. Errors built with
 /// [`Language::error`], progress sent with [`Language::progress`] and elicitations
-/// sent with [`Language::create_elicitation`] carry their own `contentLanguage`.
+/// sent with `Language::create_elicitation` (feature `elicitation`) carry their own
+/// `contentLanguage`.
 ///
 /// Empty results (`ping`, `logging/setLevel`, `resources/subscribe`,
 /// `resources/unsubscribe`, `tasks/update`, `tasks/cancel`) have no `_meta` in rmcp's
@@ -755,11 +755,12 @@ impl Language {
     ///     Ok(())
     /// }
     /// ```
+    #[cfg(feature = "elicitation")]
     pub async fn create_elicitation(
         &self,
         context: &RequestContext<RoleServer>,
         mut params: ElicitRequestParams,
-    ) -> Result<ElicitResult, ErrorData> {
+    ) -> Result<rmcp::model::ElicitResult, ErrorData> {
         stamp_request_meta(params_meta(&mut params), self.reported());
         context
             .peer
