@@ -24,8 +24,8 @@ pub(crate) const USAGE: &str =
       newer), clippy, test, conformance (the SEP-2792 suite against the reference server,
       then its self-test), interop (the official Python MCP SDK as the client of mcp-lang
       serve, the suite against Python and TypeScript SDK servers with and without faults,
-      over stdio and HTTP, and the mutation bench: those servers behind the fault proxy), official (the official MCP conformance suite from npm, with its
-      baseline), official-sep (the SEP-2792 contribution to the official conformance
+      over stdio and HTTP, and the mutation bench: those servers behind the fault proxy), official (the official MCP conformance suite from its pinned
+      repository, with its baseline), official-sep (the SEP-2792 contribution to the official conformance
       repository, over its pinned copy), nginx (the reference server behind a real nginx proxy_cache; installs
       nginx with apt-get when missing), doc, bench (build only), callgrind (instruction
       counts against their baselines), features (each published crate alone with no, each
@@ -87,7 +87,7 @@ const STEPS: &[Step] = &[
     },
     Step {
         name: "official",
-        about: "the official MCP conformance suite (@modelcontextprotocol/conformance from npm, server mode) against mcp-lang serve --http, with the baseline of expected failures",
+        about: "the official MCP conformance suite (the pinned copy of its repository, MCP_CONFORMANCE_UPSTREAM, its active server suite) against mcp-lang serve --http --sessions, with the baseline of expected failures",
         run: official_conformance,
     },
     Step {

@@ -1,8 +1,9 @@
-//! `cargo xtask conformance --official`: the official MCP conformance suite
-//! (`@modelcontextprotocol/conformance` from npm, server mode) against
-//! `mcp-lang serve --http --conformance-fixtures --sessions`, checked against a
-//! baseline of expected failures (`crates/mcp-lang-reference/conformance-baseline.yml`,
-//! each with its reason).
+//! `cargo xtask conformance --official`: the official MCP conformance suite, from
+//! the pinned copy of its repository (`MCP_CONFORMANCE_UPSTREAM`, default
+//! `../shared/upstream/conformance` from the workspace root), its default (active)
+//! server suite against `mcp-lang serve --http --conformance-fixtures --sessions`,
+//! checked against a baseline of expected failures
+//! (`crates/mcp-lang-reference/conformance-baseline.yml`, each with its reason).
 //!
 //! `--conformance-fixtures` adds the tools, prompts, resources and optional
 //! capabilities the suite expects from its own "everything" test server
@@ -10,15 +11,17 @@
 //! server-to-client requests (sampling, elicitation) and
 //! `server-sse-multiple-streams` need; no other scenario changes with it.
 //!
-//! Needs `npm`. The suite and, when the system `node` is older than 22 (the
-//! suite uses `fs.globSync`), the `node@22` npm package are installed under
-//! `target/conformance-npm/`. Results go to `target/conformance-results/`.
-//! The exit status is the suite's baseline check: non-zero on an unexpected
-//! failure or a baseline entry that now passes.
+//! Needs `npm`; the suite runs on Node 22 (it uses `fs.globSync`), which `npx`
+//! fetches when the system's is older. The repository is copied to
+//! `target/official-sep/conformance/` with this repository's SEP-2792
+//! contribution laid over it (which adds scenarios outside the active suite), so
+//! CI runs one version of the official suite. Results go to
+//! `target/conformance-results/`. The exit status is the suite's baseline check:
+//! non-zero on an unexpected failure or a baseline entry that now passes.
 //!
-//! [`official_sep`] (the `ci` step `official-sep`) checks this repository's SEP-2792
-//! contribution to the official suite (`contrib/conformance/`) over a pinned copy of
-//! that repository, and writes the pull request under `target/official-sep/`.
+//! [`official_sep`] (the `ci` step `official-sep`) checks the SEP-2792
+//! contribution itself (`contrib/conformance/`) on the same tree, and writes the
+//! pull request under `target/official-sep/`.
 
 use std::net::{TcpListener, TcpStream};
 use std::path::Path;
@@ -35,13 +38,10 @@ pub(crate) const USAGE: &str = "  conformance --sep2792 [--write]
       (`mcp-lang-faults self-test`: every fault caught, every latitude passed, against the fault
       server as a separate process over stdio and Streamable HTTP, with and without a profile), whose matrix must equal
       the one the crate docs publish (`crates/mcp-lang-conformance/self-test.md`; --write updates it)
-  conformance --official   run the official MCP conformance suite (npm) against `mcp-lang serve --http`, with the baseline of expected failures";
+  conformance --official   run the official MCP conformance suite (the pinned copy of its repository, its active server suite) against `mcp-lang serve --http`, with the baseline of expected failures";
 
 /// The self-test matrix the conformance crate's docs publish.
 const SELF_TEST_MATRIX: &str = "crates/mcp-lang-conformance/self-test.md";
-
-/// The suite version the baseline was written against.
-const SUITE: &str = "@modelcontextprotocol/conformance@0.1.16";
 
 struct Server(Child);
 
@@ -50,17 +50,6 @@ impl Drop for Server {
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
-}
-
-fn node_major(node: &Path) -> Option<u32> {
-    let out = Command::new(node).arg("--version").output().ok()?;
-    let text = String::from_utf8_lossy(&out.stdout);
-    text.trim()
-        .trim_start_matches('v')
-        .split('.')
-        .next()?
-        .parse()
-        .ok()
 }
 
 pub(crate) fn run(mut args: Args) -> Result<()> {
@@ -105,65 +94,20 @@ pub(crate) fn sep2792(write: bool) -> Result<()> {
     Ok(())
 }
 
-/// Installs the suite (and Node 22 when the system's is older) if needed, serves the
-/// reference server on a free loopback port, and runs the suite with the baseline; an
-/// error when a scenario fails that the baseline does not list, or one it lists passes.
+/// The official suite's active server scenarios, from the pinned copy of its
+/// repository, against the reference server with sessions; an error when a scenario
+/// fails that the baseline does not list, or one it lists passes.
 pub(crate) fn official() -> Result<()> {
-    let root = root();
-    let npm_dir = root.join("target/conformance-npm");
-    std::fs::create_dir_all(&npm_dir)?;
-    let suite_js = npm_dir.join("node_modules/@modelcontextprotocol/conformance/dist/index.js");
-    if !suite_js.exists() {
-        if !npm_dir.join("package.json").exists() {
-            std::fs::write(npm_dir.join("package.json"), "{\"private\": true}\n")?;
-        }
-        Cmd::new("npm")
-            .args(["install", "--silent", "--prefix"])
-            .arg(&npm_dir)
-            .arg(SUITE)
-            .run()?;
-    }
-    let mut node = std::path::PathBuf::from("node");
-    if node_major(&node).is_none_or(|major| major < 22) {
-        let local = npm_dir.join("node_modules/.bin/node");
-        if !local.exists() {
-            Cmd::new("npm")
-                .args(["install", "--silent", "--prefix"])
-                .arg(&npm_dir)
-                .arg("node@22")
-                .run()?;
-        }
-        node = local;
-    }
-
+    let Some(tree) = pinned_tree()? else {
+        return Ok(());
+    };
     Cmd::cargo().args(["build", "-p", "mcp-lang-cli"]).run()?;
     let binary = Metadata::load()?.target_dir.join("debug/mcp-lang");
-    let port = TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
-    let addr = format!("127.0.0.1:{port}");
-    let _server = Server(
-        Command::new(&binary)
-            .args([
-                "serve",
-                "--http",
-                &addr,
-                "--conformance-fixtures",
-                "--sessions",
-            ])
-            .env("RUST_LOG", "error")
-            .stdout(Stdio::null())
-            .spawn()?,
-    );
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while TcpStream::connect(&addr).is_err() {
-        if Instant::now() > deadline {
-            bail!("mcp-lang serve did not listen on {addr}");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    let (_server, addr) = reference_server(&binary, Some("--sessions"))?;
+    let root = root();
     let baseline = root.join("crates/mcp-lang-reference/conformance-baseline.yml");
-    let status = Cmd::new(&node)
-        .arg(&suite_js)
-        .args(["server", "--url"])
+    let status = node22(&tree)
+        .args(["node_modules/.bin/tsx", "src/index.ts", "server", "--url"])
         .arg(format!("http://{addr}/mcp"))
         .arg("--expected-failures")
         .arg(&baseline)
@@ -176,6 +120,73 @@ pub(crate) fn official() -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// Node 22 in `tree`: the suite needs it (`fs.globSync`), and `npx` fetches it when the
+/// system's is older.
+fn node22(tree: &Path) -> Cmd {
+    Cmd::new("npx").args(["-y", "node@22"]).dir(tree)
+}
+
+/// A copy of the pinned official repository (`MCP_CONFORMANCE_UPSTREAM`, default
+/// `../shared/upstream/conformance` from the workspace root) in
+/// `target/official-sep/conformance/`, the SEP-2792 contribution laid over it and its
+/// packages installed (`npm ci`, only when its lock file changed). `None` when there is
+/// no pinned copy outside CI (the step is skipped with a message); an error on CI.
+fn pinned_tree() -> Result<Option<std::path::PathBuf>> {
+    let root = root();
+    let upstream = upstream();
+    if !upstream.join("package-lock.json").exists() {
+        let why = format!(
+            "no pinned copy of the official conformance repository at {} (set MCP_CONFORMANCE_UPSTREAM)",
+            upstream.display()
+        );
+        if crate::actionlint::on_ci() {
+            bail!("{why}, and CI is set");
+        }
+        println!("SKIPPED: {why}");
+        return Ok(None);
+    }
+    let work = root.join("target/official-sep");
+    let tree = work.join("conformance");
+    // A fresh tree each run, but node_modules kept while the lock file is unchanged.
+    if tree.exists() {
+        for entry in std::fs::read_dir(&tree)? {
+            let path = entry?.path();
+            if path.file_name().is_some_and(|n| n != "node_modules") {
+                if path.is_dir() {
+                    std::fs::remove_dir_all(&path)?;
+                } else {
+                    std::fs::remove_file(&path)?;
+                }
+            }
+        }
+    }
+    copy_tree(&upstream, &tree)?;
+    lay_contribution(&tree)?;
+
+    let lock = std::fs::read(tree.join("package-lock.json"))?;
+    let stamp = work.join("installed-package-lock.json");
+    if std::fs::read(&stamp).ok().as_deref() != Some(&lock[..]) {
+        // The tree sits inside this repository's work tree: a git repository of its own
+        // keeps the hooks its install script sets up (lefthook) out of this one.
+        Cmd::new("git").args(["init", "--quiet"]).dir(&tree).run()?;
+        Cmd::new("npm")
+            .args(["ci", "--no-audit", "--no-fund"])
+            .dir(&tree)
+            .run()?;
+        std::fs::write(&stamp, &lock)?;
+    } else {
+        println!("node_modules installed from the same package-lock.json: npm ci not needed");
+    }
+    Ok(Some(tree))
+}
+
+/// The pinned copy of the official repository.
+fn upstream() -> std::path::PathBuf {
+    std::env::var_os("MCP_CONFORMANCE_UPSTREAM")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| root().join("../shared/upstream/conformance"))
 }
 
 /// The scenarios the contribution adds; the runner runs only these.
@@ -361,55 +372,12 @@ fn official_rows() -> Result<Vec<Row>> {
 /// Without the pinned copy the step is skipped with a message, or fails when `CI` is set.
 pub(crate) fn official_sep() -> Result<()> {
     official_rows()?;
-    let root = root();
-    let upstream = std::env::var_os("MCP_CONFORMANCE_UPSTREAM")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| root.join("../shared/upstream/conformance"));
-    if !upstream.join("package-lock.json").exists() {
-        let why = format!(
-            "no pinned copy of the official conformance repository at {} (set MCP_CONFORMANCE_UPSTREAM)",
-            upstream.display()
-        );
-        if crate::actionlint::on_ci() {
-            bail!("{why}, and CI is set");
-        }
-        println!("SKIPPED official-sep: {why}");
+    let Some(tree) = pinned_tree()? else {
         return Ok(());
-    }
-    let work = root.join("target/official-sep");
-    let tree = work.join("conformance");
-    // A fresh tree each run, but node_modules kept while the lock file is unchanged.
-    if tree.exists() {
-        for entry in std::fs::read_dir(&tree)? {
-            let path = entry?.path();
-            if path.file_name().is_some_and(|n| n != "node_modules") {
-                if path.is_dir() {
-                    std::fs::remove_dir_all(&path)?;
-                } else {
-                    std::fs::remove_file(&path)?;
-                }
-            }
-        }
-    }
-    copy_tree(&upstream, &tree)?;
-    lay_contribution(&tree)?;
-
-    let lock = std::fs::read(tree.join("package-lock.json"))?;
-    let stamp = work.join("installed-package-lock.json");
-    if std::fs::read(&stamp).ok().as_deref() != Some(&lock[..]) {
-        // The tree sits inside this repository's work tree: a git repository of its own
-        // keeps the hooks its install script sets up (lefthook) out of this one.
-        Cmd::new("git").args(["init", "--quiet"]).dir(&tree).run()?;
-        Cmd::new("npm")
-            .args(["ci", "--no-audit", "--no-fund"])
-            .dir(&tree)
-            .run()?;
-        std::fs::write(&stamp, &lock)?;
-    } else {
-        println!("node_modules installed from the same package-lock.json: npm ci not needed");
-    }
-    // The suite needs Node 22 (`fs.globSync`), which `npx` fetches when the system's is older.
-    let node22 = || Cmd::new("npx").args(["-y", "node@22"]).dir(&tree);
+    };
+    let work = root().join("target/official-sep");
+    let upstream = upstream();
+    let node22 = || node22(&tree);
     node22()
         .args(["node_modules/.bin/tsc", "--noEmit", "-p", "."])
         .run()?;

@@ -22,8 +22,9 @@
 //!   (`.ci/semver-baseline`); `--set-baseline` moves the baseline.
 //! - `conformance --sep2792`: the SEP-2792 suite against the reference server, then its
 //!   self-test matrix against the fault server (`mcp-lang-faults`) as a separate process.
-//! - `conformance --official`: the official MCP conformance suite (npm) against
-//!   `mcp-lang serve --http`, checked against the reference server's baseline.
+//! - `conformance --official`: the official MCP conformance suite (the pinned copy of its
+//!   repository) against `mcp-lang serve --http`, checked against the reference server's
+//!   baseline.
 //! - `docs`: records the specification chapter's example exchanges (`--check`: stale?).
 //!
 //! Nothing here is hard-coded to today's crates: packages, benchmark targets and fuzz
