@@ -41,6 +41,35 @@
 //! # Ok::<(), mcp_lang_match::BuildError>(())
 //! ```
 //!
+//! # In a web handler
+//!
+//! The chosen tag borrows the [`Negotiator`]: build it once, for the life of
+//! the server, and every answer lives as long. A negotiator built inside the
+//! handler would be dropped when it returns, taking the tag with it (E0515).
+//! Read every `Accept-Language` field line, not only the first
+//! ([`Negotiator::negotiate_field_lines`]).
+//!
+//! ```
+//! use std::sync::LazyLock;
+//! use http::{HeaderMap, header::ACCEPT_LANGUAGE};
+//! use mcp_lang_match::Negotiator;
+//!
+//! static PAGES: LazyLock<Negotiator> =
+//!     LazyLock::new(|| Negotiator::new(["en", "fr", "de"], "en").expect("valid tags"));
+//!
+//! /// The language of a page: one of `en`, `fr`, `de`.
+//! fn page_language(headers: &HeaderMap) -> &'static str {
+//!     let lines = headers.get_all(ACCEPT_LANGUAGE).iter().map(|v| v.as_bytes());
+//!     PAGES.negotiate_field_lines(lines).tag()
+//! }
+//!
+//! let mut headers = HeaderMap::new();
+//! headers.append(ACCEPT_LANGUAGE, "ja".parse().unwrap());
+//! headers.append(ACCEPT_LANGUAGE, "fr".parse().unwrap());
+//! assert_eq!(page_language(&headers), "fr");
+//! assert_eq!(page_language(&HeaderMap::new()), "en");
+//! ```
+//!
 //! # When to use which
 //!
 //! Use the [`Negotiator`] to choose the one language of a response. Use

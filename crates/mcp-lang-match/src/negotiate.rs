@@ -759,6 +759,55 @@ impl Negotiator {
         }
     }
 
+    /// Negotiates a request's `Accept-Language` field lines, in the order
+    /// received, as RFC 9110 combines them: each line without the SP and HTAB
+    /// around it (§5.5), the lines joined with `", "` (§5.3) into one value,
+    /// which is then read as [`negotiate_header_bytes`] reads one. No line is
+    /// no preference; a malformed combined value is ignored as absent, even
+    /// when one line alone would be well-formed.
+    ///
+    /// One line is read in place; only several are copied, into one buffer.
+    /// Reading only the first line instead (`HeaderMap::get`) loses what the
+    /// others say.
+    ///
+    /// [`negotiate_header_bytes`]: Negotiator::negotiate_header_bytes
+    ///
+    /// ```
+    /// use http::{HeaderMap, header::ACCEPT_LANGUAGE};
+    /// use mcp_lang_match::{Negotiator, Reason};
+    ///
+    /// let n = Negotiator::new(["en", "fr", "de"], "en").unwrap();
+    /// let mut headers = HeaderMap::new();
+    /// headers.append(ACCEPT_LANGUAGE, "ja".parse().unwrap());
+    /// headers.append(ACCEPT_LANGUAGE, "fr;q=0.8".parse().unwrap());
+    /// let lines = headers.get_all(ACCEPT_LANGUAGE).iter().map(|v| v.as_bytes());
+    /// // Read as `ja, fr;q=0.8`: French, where the first line alone gives English.
+    /// assert_eq!(n.negotiate_field_lines(lines).tag(), "fr");
+    ///
+    /// assert_eq!(n.negotiate_field_lines([]).reason(), Reason::Absent);
+    /// let lines: [&[u8]; 2] = [b"de", b"fr;q=2"];
+    /// assert_eq!(n.negotiate_field_lines(lines).reason(), Reason::Malformed);
+    /// ```
+    pub fn negotiate_field_lines<'a, I>(&self, lines: I) -> Negotiation<'_>
+    where
+        I: IntoIterator<Item = &'a [u8]>,
+    {
+        let mut lines = lines.into_iter();
+        let Some(first) = lines.next() else {
+            return self.fallback(Reason::Absent);
+        };
+        let Some(second) = lines.next() else {
+            return self.negotiate_header_bytes(Some(trim_ows(first)));
+        };
+        let mut combined = alloc::vec::Vec::with_capacity(first.len() + second.len() + 2);
+        combined.extend_from_slice(trim_ows(first));
+        for line in core::iter::once(second).chain(lines) {
+            combined.extend_from_slice(b", ");
+            combined.extend_from_slice(trim_ows(line));
+        }
+        self.negotiate_header_bytes(Some(&combined))
+    }
+
     /// Negotiates while the value is validated, in one pass over its
     /// bytes; what was computed is dropped when the value turns out
     /// malformed (SEP-2792: then it is ignored as absent).
@@ -1162,4 +1211,16 @@ fn mark_done(ranges: &mut [Range<'_>], at: usize, group: u32) {
             later.group = DONE;
         }
     }
+}
+
+/// `line` without the SP and HTAB bytes around it (RFC 9110 §5.5: they are not
+/// part of the field value).
+fn trim_ows(line: &[u8]) -> &[u8] {
+    let is_ows = |b: &u8| *b == b' ' || *b == b'\t';
+    let start = line.iter().position(|b| !is_ows(b)).unwrap_or(line.len());
+    let end = line
+        .iter()
+        .rposition(|b| !is_ows(b))
+        .map_or(start, |i| i + 1);
+    line.get(start..end).unwrap_or_default()
 }

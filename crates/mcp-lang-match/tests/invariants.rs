@@ -279,6 +279,21 @@ proptest! {
         prop_assert_eq!((chosen.tag(), chosen.quality().get(), chosen.reason().as_str()), (tag.as_str(), q, reason), "header {:?}", value);
     }
 
+    /// Field lines split anywhere between ranges, with OWS around them,
+    /// negotiate as their combined value does (RFC 9110 §5.3, §5.5).
+    #[test]
+    fn field_lines_negotiate_as_their_combined_value(ranges in header(), supported in supported(), default in tag(), cut in 0usize..8, pad in 0usize..3) {
+        let n = Negotiator::new(&supported, &default).unwrap();
+        let cut = cut.min(ranges.len());
+        let (first, second) = ranges.split_at(cut);
+        let ows = [" ", "\t", ""][pad];
+        let lines = [format!("{ows}{}{ows}", render(first)), render(second)];
+        let combined = format!("{}, {}", render(first), render(second));
+        let chosen = n.negotiate_field_lines(lines.iter().map(|l| l.as_bytes()));
+        let expected = n.negotiate_header(Some(&combined));
+        prop_assert_eq!((chosen.tag(), chosen.reason()), (expected.tag(), expected.reason()), "lines {:?}", lines);
+    }
+
     #[test]
     fn selection_is_supported_or_default_and_never_excluded(ranges in header(), supported in supported(), default in tag()) {
         let n = Negotiator::new(&supported, &default).unwrap();
