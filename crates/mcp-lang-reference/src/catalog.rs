@@ -19,12 +19,12 @@
 //! let catalog = Catalog::load().unwrap();
 //! assert_eq!(catalog.text("de", "tool-weather_current"), "Aktuelles Wetter");
 //! assert_eq!(
-//!     catalog.format("fr", "error-unknown-tool", &[("name", "forecast")]),
+//!     catalog.format("fr", "error-unknown-tool", &[("name", "forecast".into())]),
 //!     "Outil inconnu : forecast"
 //! );
 //! ```
 
-use mcp_lang_rmcp::server::{Catalog as _, FluentCatalog, FluentError};
+use mcp_lang_rmcp::server::{Arg, Catalog as _, FluentCatalog, FluentError};
 
 /// One language's Fluent sources, as compiled into the binary.
 struct Source {
@@ -143,7 +143,7 @@ impl std::error::Error for CatalogError {
 ///
 /// let catalog = Catalog::load().unwrap();
 /// assert_eq!(catalog.text("fr-CA", "server"), "Serveur de référence des préférences linguistiques");
-/// assert_eq!(catalog.format("ja", "error-unknown-city", &[("city", "Osaka")]), "不明な都市です: Osaka");
+/// assert_eq!(catalog.format("ja", "error-unknown-city", &[("city", "Osaka".into())]), "不明な都市です: Osaka");
 /// ```
 pub struct Catalog {
     fluent: FluentCatalog,
@@ -258,9 +258,9 @@ impl Catalog {
     ///
     /// let catalog = Catalog::load().unwrap();
     /// // The argument is an identifier: it arrives byte for byte, without isolation marks.
-    /// assert_eq!(catalog.format("de", "error-unknown-city", &[("city", "Zürich")]), "Unbekannte Stadt: Zürich");
+    /// assert_eq!(catalog.format("de", "error-unknown-city", &[("city", "Zürich".into())]), "Unbekannte Stadt: Zürich");
     /// ```
-    pub fn format(&self, tag: &str, id: &str, args: &[(&str, &str)]) -> String {
+    pub fn format(&self, tag: &str, id: &str, args: &[(&str, Arg<'_>)]) -> String {
         self.exact(tag, id, args)
             .or_else(|| self.exact(self.default_language(), id, args))
             .unwrap_or_else(|| id.to_owned())
@@ -273,11 +273,11 @@ impl Catalog {
     /// use mcp_lang_reference::catalog::Catalog;
     ///
     /// let catalog = Catalog::load().unwrap();
-    /// assert_eq!(catalog.exact("ga", "error-unknown-city", &[("city", "Cork")]).as_deref(), Some("Cathair anaithnid: Cork"));
+    /// assert_eq!(catalog.exact("ga", "error-unknown-city", &[("city", "Cork".into())]).as_deref(), Some("Cathair anaithnid: Cork"));
     /// assert_eq!(catalog.exact("ga", "error-unknown-city", &[]), None); // variable missing
     /// assert_eq!(catalog.exact("es", "server", &[]), None);             // no fallback
     /// ```
-    pub fn exact(&self, tag: &str, id: &str, args: &[(&str, &str)]) -> Option<String> {
+    pub fn exact(&self, tag: &str, id: &str, args: &[(&str, Arg<'_>)]) -> Option<String> {
         self.fluent.message(tag, id, args)
     }
 }
@@ -285,7 +285,7 @@ impl Catalog {
 /// The server's display text for `mcp-lang-rmcp`: what `Localized` and the
 /// per-request `Language` look up.
 impl mcp_lang_rmcp::server::Catalog for Catalog {
-    fn message(&self, language: &str, id: &str, args: &[(&str, &str)]) -> Option<String> {
+    fn message(&self, language: &str, id: &str, args: &[(&str, Arg<'_>)]) -> Option<String> {
         self.exact(language, id, args)
     }
 }
@@ -297,14 +297,14 @@ mod tests {
     #[test]
     fn every_language_defines_every_message_and_document() {
         let catalog = Catalog::load().unwrap();
-        let args = [
-            ("name", "x"),
-            ("city", "x"),
-            ("id", "x"),
-            ("language", "x"),
-            ("uri", "x"),
-            ("step", "1"),
-            ("total", "4"),
+        let args: [(&str, Arg<'_>); 7] = [
+            ("name", "x".into()),
+            ("city", "x".into()),
+            ("id", "x".into()),
+            ("language", "x".into()),
+            ("uri", "x".into()),
+            ("step", 1.into()),
+            ("total", 4.into()),
         ];
         for tag in catalog.languages() {
             for id in MESSAGE_IDS.iter().chain(DOCUMENT_IDS) {
@@ -330,26 +330,26 @@ mod tests {
                         tag,
                         id,
                         &[
-                            ("name", "x"),
-                            ("city", "x"),
-                            ("id", "x"),
-                            ("language", "x"),
-                            ("uri", "x"),
-                            ("step", "1"),
-                            ("total", "4")
+                            ("name", "x".into()),
+                            ("city", "x".into()),
+                            ("id", "x".into()),
+                            ("language", "x".into()),
+                            ("uri", "x".into()),
+                            ("step", 1.into()),
+                            ("total", 4.into())
                         ]
                     ),
                     catalog.exact(
                         "en",
                         id,
                         &[
-                            ("name", "x"),
-                            ("city", "x"),
-                            ("id", "x"),
-                            ("language", "x"),
-                            ("uri", "x"),
-                            ("step", "1"),
-                            ("total", "4")
+                            ("name", "x".into()),
+                            ("city", "x".into()),
+                            ("id", "x".into()),
+                            ("language", "x".into()),
+                            ("uri", "x".into()),
+                            ("step", 1.into()),
+                            ("total", 4.into())
                         ]
                     ),
                     "{tag} {id} is still English"
@@ -380,7 +380,11 @@ mod tests {
     fn identifiers_pass_through_variables_untouched() {
         let catalog = Catalog::load().unwrap();
         // No Unicode isolation marks around placeables: the identifier is byte-exact.
-        let text = catalog.format("ja", "error-unknown-tool", &[("name", "weather_current")]);
+        let text = catalog.format(
+            "ja",
+            "error-unknown-tool",
+            &[("name", "weather_current".into())],
+        );
         assert!(text.ends_with(": weather_current"), "{text:?}");
         assert!(!text.contains('\u{2068}'));
     }

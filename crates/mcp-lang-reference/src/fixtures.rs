@@ -337,7 +337,7 @@ fn string_argument<'a>(
             language.error(
                 ErrorCode::INVALID_PARAMS,
                 "error-missing-argument",
-                &[("name", name)],
+                &[("name", name.into())],
             )
         })
 }
@@ -650,7 +650,7 @@ pub(crate) fn read_resource(
                 return Some(Err(language.error(
                     ErrorCode::RESOURCE_NOT_FOUND,
                     "error-unknown-resource",
-                    &[("uri", uri)],
+                    &[("uri", uri.into())],
                 )));
             }
             let data =
@@ -676,7 +676,7 @@ pub(crate) fn complete(
                 return Err(language.error(
                     ErrorCode::INVALID_PARAMS,
                     "error-unknown-prompt",
-                    &[("name", &prompt.name)],
+                    &[("name", prompt.name.as_str().into())],
                 ));
             }
             match (prompt.name.as_str(), name.as_str()) {
@@ -689,7 +689,7 @@ pub(crate) fn complete(
                 return Err(language.error(
                     ErrorCode::RESOURCE_NOT_FOUND,
                     "error-unknown-resource",
-                    &[("uri", &resource.uri)],
+                    &[("uri", resource.uri.as_str().into())],
                 ));
             }
             match name.as_str() {

@@ -351,7 +351,7 @@ fn string_argument<'a>(
         Some(_) => Err(language.error(
             ErrorCode::INVALID_PARAMS,
             "error-missing-argument",
-            &[("name", name)],
+            &[("name", name.into())],
         )),
     }
 }
@@ -365,7 +365,7 @@ fn required_argument<'a>(
         language.error(
             ErrorCode::INVALID_PARAMS,
             "error-missing-argument",
-            &[("name", name)],
+            &[("name", name.into())],
         )
     })
 }
@@ -516,7 +516,7 @@ impl Handlers {
         else {
             // A message for the user, in the request's language: reading it makes
             // the result report that language.
-            let message = language.format("error-unknown-city", &[("city", city)]);
+            let message = language.format("error-unknown-city", &[("city", city.into())]);
             return Ok(CallToolResult::error(vec![ContentBlock::text(message)]).into());
         };
         // Tool output is model-facing content (SEP "MAY" list): English, and
@@ -541,7 +541,7 @@ impl Handlers {
             return Err(language.error(
                 ErrorCode::INVALID_PARAMS,
                 "error-unknown-document",
-                &[("id", document)],
+                &[("id", document.into())],
             ));
         }
         // The explicit argument decides the edition; without it, the
@@ -551,7 +551,7 @@ impl Handlers {
             return Err(language.error(
                 ErrorCode::INVALID_PARAMS,
                 "error-document-language",
-                &[("id", document), ("language", requested)],
+                &[("id", document.into()), ("language", requested.into())],
             ));
         };
         let text = self.catalog.text(&edition, document);
@@ -643,7 +643,7 @@ impl Handlers {
             return Ok(CallToolResult::error(vec![ContentBlock::text(message)]).into());
         }
         let params = self.email_elicitation(language)?;
-        let answer = language.create_elicitation(context, params).await?;
+        let answer = language.create_elicitation(params).await?;
         Ok(self.confirmed(language, &answer))
     }
 
@@ -651,22 +651,21 @@ impl Handlers {
         &self,
         language: &Language,
         arguments: Option<&JsonObject>,
-        context: &RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let topic = string_argument(language, arguments, "topic")?.unwrap_or("language preference");
         let steps = ["progress-collect", "progress-analyse", "progress-write"];
         let total = (steps.len() + 1) as f64;
         for (index, id) in steps.iter().enumerate() {
-            // Each message in the request's language (with `$step` and `$total`),
-            // reported in its `_meta`.
-            let step = (index + 1).to_string();
-            let done = (index + 1) as f64;
+            // Each message in the request's language (with `$step` and `$total`,
+            // numbers), reported in its `_meta`.
+            let step = index + 1;
+            let done = step as f64;
             language
-                .progress_with(context, done, Some(total), id, &[("step", &step)])
+                .progress(done, total, id, &[("step", step.into())])
                 .await?;
         }
         language
-            .progress(context, total, total, "progress-done")
+            .progress(total, total, "progress-done", &[])
             .await?;
         // Nothing here read the language: the English report is reported as
         // English by the wrapper.
@@ -685,7 +684,7 @@ impl Handlers {
             language.error(
                 ErrorCode::RESOURCE_NOT_FOUND,
                 "error-unknown-resource",
-                &[("uri", uri)],
+                &[("uri", uri.into())],
             )
         };
         let rest = uri.strip_prefix(DOCUMENT_PREFIX).ok_or_else(not_found)?;
@@ -752,7 +751,7 @@ impl ServerHandler for Handlers {
             "weather_current" => self.weather(&language, arguments),
             "get_official_document" => self.document(&language, arguments),
             "send_confirmation" => self.send_confirmation(&language, &request, &context).await,
-            "prepare_report" => self.prepare_report(&language, arguments, &context).await,
+            "prepare_report" => self.prepare_report(&language, arguments).await,
             other => {
                 if let Some(session) = &self.fixtures
                     && let Some(outcome) =
@@ -763,7 +762,7 @@ impl ServerHandler for Handlers {
                 Err(language.error(
                     ErrorCode::INVALID_PARAMS,
                     "error-unknown-tool",
-                    &[("name", other)],
+                    &[("name", other.into())],
                 ))
             }
         }
@@ -797,7 +796,7 @@ impl ServerHandler for Handlers {
             return Err(language.error(
                 ErrorCode::INVALID_PARAMS,
                 "error-unknown-prompt",
-                &[("name", &request.name)],
+                &[("name", (&*request.name).into())],
             ));
         }
         let arguments = request.arguments.as_ref();

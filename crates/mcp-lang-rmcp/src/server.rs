@@ -40,7 +40,7 @@ mod catalog;
 mod fluent;
 mod localized;
 
-pub use catalog::{Catalog, Field, FnCatalog, Titles, catalog_fn};
+pub use catalog::{Arg, Catalog, Field, FnCatalog, Titles, catalog_fn};
 #[cfg(feature = "fluent")]
 pub use fluent::{FluentCatalog, FluentError};
 pub use localized::{Language, Localized};

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use mcp_lang_rmcp::CONTENT_LANGUAGE_KEY;
 use mcp_lang_rmcp::client::{SendError, content_language, send_with_preference};
 use mcp_lang_rmcp::server::{
-    Catalog, Language, Localized, ServerLanguages, catalog_fn, notify_progress, stamp,
+    Arg, Catalog, Language, Localized, ServerLanguages, catalog_fn, notify_progress, stamp,
 };
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
@@ -71,18 +71,12 @@ impl Calculator {
         &self,
         Parameters(s): Parameters<Steps>,
         language: Language,
-        context: RequestContext<RoleServer>,
     ) -> Result<String, ErrorData> {
         for step in 1..=s.steps {
-            let left = (s.steps - step).to_string();
+            let left = s.steps - step;
+            let total = f64::from(s.steps);
             language
-                .progress_with(
-                    &context,
-                    f64::from(step),
-                    Some(f64::from(s.steps)),
-                    "step",
-                    &[("n", &left)],
-                )
+                .progress(f64::from(step), total, "step", &[("n", left.into())])
                 .await?;
         }
         Ok("Done.".to_owned())
@@ -133,7 +127,7 @@ impl Calculator {
 impl ServerHandler for Calculator {}
 
 fn catalog() -> impl Catalog {
-    catalog_fn(|language: &str, id: &str, args: &[(&str, &str)]| {
+    catalog_fn(|language: &str, id: &str, args: &[(&str, Arg<'_>)]| {
         let text = match (language, id) {
             ("fr", "server") => "Calculatrice",
             ("fr", "tool-divide") => "Diviser",
@@ -150,7 +144,7 @@ fn catalog() -> impl Catalog {
             _ => return None,
         };
         Some(args.iter().fold(text.to_owned(), |t, (k, v)| {
-            t.replace(&format!("{{{k}}}"), v)
+            t.replace(&format!("{{{k}}}"), &v.to_string())
         }))
     })
 }

@@ -9,10 +9,10 @@
 //! Titles are found by name, by the scheme [`Titles`] documents.
 //!
 //! ```
-//! use mcp_lang_rmcp::server::{Titles, catalog_fn};
+//! use mcp_lang_rmcp::server::{Arg, Titles, catalog_fn};
 //! use rmcp::model::Tool;
 //!
-//! let catalog = catalog_fn(|language: &str, id: &str, _args: &[(&str, &str)]| match (language, id) {
+//! let catalog = catalog_fn(|language: &str, id: &str, _args: &[(&str, Arg<'_>)]| match (language, id) {
 //!     ("fr", "tool-divide") => Some("Division".to_owned()),
 //!     _ => None,
 //! });
@@ -30,6 +30,73 @@ use std::sync::Arc;
 
 use rmcp::model::{Implementation, Prompt, Resource, ResourceTemplate, Tool, ToolAnnotations};
 
+/// A value a catalog message is formatted with: text, or a number. A number stays a
+/// number on its way to the catalog, so that the catalog can select the message's plural
+/// form by the language's rules (Fluent: `{ $n -> [one] … *[other] … }`, with the
+/// categories of each language, six in Irish) and write it as the language writes
+/// numbers.
+///
+/// Values convert with `into()`: text from `&str` and `&String`, numbers from the
+/// integer and float types (`i64`, `u64` and `usize` beyond 2<sup>53</sup> lose
+/// precision, as in JSON).
+///
+/// ```
+/// use mcp_lang_rmcp::server::Arg;
+///
+/// let args: [(&str, Arg<'_>); 2] = [("city", "Zürich".into()), ("count", 3.into())];
+/// assert_eq!(args[1].1, Arg::Number(3.0));
+/// assert_eq!(args[0].1.to_string(), "Zürich");
+/// assert_eq!(args[1].1.to_string(), "3");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Arg<'a> {
+    /// Text, substituted as it is.
+    Text(&'a str),
+    /// A number.
+    Number(f64),
+}
+
+impl<'a> From<&'a str> for Arg<'a> {
+    fn from(text: &'a str) -> Self {
+        Arg::Text(text)
+    }
+}
+
+impl<'a> From<&'a String> for Arg<'a> {
+    fn from(text: &'a String) -> Self {
+        Arg::Text(text)
+    }
+}
+
+macro_rules! number_args {
+    (exact: $($exact:ty),*; wide: $($wide:ty),*) => {
+        $(impl From<$exact> for Arg<'_> {
+            fn from(n: $exact) -> Self {
+                Arg::Number(f64::from(n))
+            }
+        })*
+        $(impl From<$wide> for Arg<'_> {
+            #[allow(clippy::cast_precision_loss)] // documented: beyond 2^53, as JSON
+            fn from(n: $wide) -> Self {
+                Arg::Number(n as f64)
+            }
+        })*
+    };
+}
+
+number_args!(exact: i8, i16, i32, u8, u16, u32, f32, f64; wide: i64, u64, isize, usize);
+
+/// Text as it is; a number in its shortest form (`3`, `2.5`), for catalogs that do
+/// not format numbers themselves.
+impl fmt::Display for Arg<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Arg::Text(text) => f.write_str(text),
+            Arg::Number(n) => write!(f, "{n}"),
+        }
+    }
+}
+
 /// A source of display text: the message `id` in exactly `language`, with `args`
 /// substituted, or `None` when this catalog has no such message in that language.
 ///
@@ -40,12 +107,12 @@ use rmcp::model::{Implementation, Prompt, Resource, ResourceTemplate, Tool, Tool
 /// [`Language::text`]: super::Language::text
 ///
 /// ```
-/// use mcp_lang_rmcp::server::Catalog;
+/// use mcp_lang_rmcp::server::{Arg, Catalog};
 ///
 /// struct Shouting;
 ///
 /// impl Catalog for Shouting {
-///     fn message(&self, language: &str, id: &str, _args: &[(&str, &str)]) -> Option<String> {
+///     fn message(&self, language: &str, id: &str, _args: &[(&str, Arg<'_>)]) -> Option<String> {
 ///         (language == "en").then(|| id.to_uppercase())
 ///     }
 /// }
@@ -54,18 +121,20 @@ use rmcp::model::{Implementation, Prompt, Resource, ResourceTemplate, Tool, Tool
 /// assert_eq!(Shouting.message("fr", "tool-divide", &[]), None);
 /// ```
 pub trait Catalog: Send + Sync + 'static {
-    /// The message `id` in `language` with `args` (name, value) substituted.
-    fn message(&self, language: &str, id: &str, args: &[(&str, &str)]) -> Option<String>;
+    /// The message `id` in `language` with `args` (name, value) substituted: text as
+    /// it is, a number as `language` writes it, selecting plural forms where the
+    /// message has them.
+    fn message(&self, language: &str, id: &str, args: &[(&str, Arg<'_>)]) -> Option<String>;
 }
 
 impl<C: Catalog + ?Sized> Catalog for Arc<C> {
-    fn message(&self, language: &str, id: &str, args: &[(&str, &str)]) -> Option<String> {
+    fn message(&self, language: &str, id: &str, args: &[(&str, Arg<'_>)]) -> Option<String> {
         (**self).message(language, id, args)
     }
 }
 
 impl<C: Catalog + ?Sized> Catalog for Box<C> {
-    fn message(&self, language: &str, id: &str, args: &[(&str, &str)]) -> Option<String> {
+    fn message(&self, language: &str, id: &str, args: &[(&str, Arg<'_>)]) -> Option<String> {
         (**self).message(language, id, args)
     }
 }
@@ -73,9 +142,9 @@ impl<C: Catalog + ?Sized> Catalog for Box<C> {
 /// A [`Catalog`] made of a closure; see [`catalog_fn`].
 ///
 /// ```
-/// use mcp_lang_rmcp::server::{Catalog, catalog_fn};
+/// use mcp_lang_rmcp::server::{Arg, Catalog, catalog_fn};
 ///
-/// let catalog = catalog_fn(|_: &str, id: &str, _: &[(&str, &str)]| Some(id.to_owned()));
+/// let catalog = catalog_fn(|_: &str, id: &str, _: &[(&str, Arg<'_>)]| Some(id.to_owned()));
 /// assert_eq!(catalog.message("en", "server", &[]).as_deref(), Some("server"));
 /// ```
 #[derive(Clone, Copy)]
@@ -89,9 +158,9 @@ impl<F> fmt::Debug for FnCatalog<F> {
 
 impl<F> Catalog for FnCatalog<F>
 where
-    F: Fn(&str, &str, &[(&str, &str)]) -> Option<String> + Send + Sync + 'static,
+    F: Fn(&str, &str, &[(&str, Arg<'_>)]) -> Option<String> + Send + Sync + 'static,
 {
-    fn message(&self, language: &str, id: &str, args: &[(&str, &str)]) -> Option<String> {
+    fn message(&self, language: &str, id: &str, args: &[(&str, Arg<'_>)]) -> Option<String> {
         (self.0)(language, id, args)
     }
 }
@@ -101,22 +170,22 @@ where
 ///
 /// ```
 /// use std::collections::HashMap;
-/// use mcp_lang_rmcp::server::{Catalog, catalog_fn};
+/// use mcp_lang_rmcp::server::{Arg, Catalog, catalog_fn};
 ///
 /// let texts = HashMap::from([
 ///     (("fr", "tool-countdown"), "Compte à rebours"),
 ///     (("fr", "countdown-step"), "Plus que {n}…"),
 /// ]);
-/// let catalog = catalog_fn(move |language: &str, id: &str, args: &[(&str, &str)]| {
+/// let catalog = catalog_fn(move |language: &str, id: &str, args: &[(&str, Arg<'_>)]| {
 ///     let text = texts.get(&(language, id))?;
-///     Some(args.iter().fold(text.to_string(), |t, (k, v)| t.replace(&format!("{{{k}}}"), v)))
+///     Some(args.iter().fold(text.to_string(), |t, (k, v)| t.replace(&format!("{{{k}}}"), &v.to_string())))
 /// });
-/// assert_eq!(catalog.message("fr", "countdown-step", &[("n", "3")]).as_deref(), Some("Plus que 3…"));
+/// assert_eq!(catalog.message("fr", "countdown-step", &[("n", 3.into())]).as_deref(), Some("Plus que 3…"));
 /// assert_eq!(catalog.message("de", "tool-countdown", &[]), None);
 /// ```
 pub fn catalog_fn<F>(f: F) -> FnCatalog<F>
 where
-    F: Fn(&str, &str, &[(&str, &str)]) -> Option<String> + Send + Sync + 'static,
+    F: Fn(&str, &str, &[(&str, Arg<'_>)]) -> Option<String> + Send + Sync + 'static,
 {
     FnCatalog(f)
 }
@@ -239,10 +308,10 @@ impl Field<'_> {
 /// a server that builds its lists by hand can call it too.
 ///
 /// ```
-/// use mcp_lang_rmcp::server::{Titles, catalog_fn};
+/// use mcp_lang_rmcp::server::{Arg, Titles, catalog_fn};
 /// use rmcp::model::Implementation;
 ///
-/// let catalog = catalog_fn(|language: &str, id: &str, _: &[(&str, &str)]| {
+/// let catalog = catalog_fn(|language: &str, id: &str, _: &[(&str, Arg<'_>)]| {
 ///     (language == "de" && id == "server").then(|| "Rechner".to_owned())
 /// });
 /// let mut info = Implementation::new("calculator", "1.0.0");
@@ -269,9 +338,9 @@ impl<'a> Titles<'a> {
     /// Titles (not descriptions) in `language` from `catalog`.
     ///
     /// ```
-    /// use mcp_lang_rmcp::server::{Titles, catalog_fn};
+    /// use mcp_lang_rmcp::server::{Arg, Titles, catalog_fn};
     ///
-    /// let catalog = catalog_fn(|_: &str, _: &str, _: &[(&str, &str)]| None);
+    /// let catalog = catalog_fn(|_: &str, _: &str, _: &[(&str, Arg<'_>)]| None);
     /// let titles = Titles::new(&catalog, "ja");
     /// assert_eq!(titles.language(), "ja");
     /// ```
@@ -286,10 +355,10 @@ impl<'a> Titles<'a> {
     /// Also localize descriptions (model-facing text: the SEP's "MAY" list).
     ///
     /// ```
-    /// use mcp_lang_rmcp::server::{Titles, catalog_fn};
+    /// use mcp_lang_rmcp::server::{Arg, Titles, catalog_fn};
     /// use rmcp::model::Tool;
     ///
-    /// let catalog = catalog_fn(|_: &str, id: &str, _: &[(&str, &str)]| {
+    /// let catalog = catalog_fn(|_: &str, id: &str, _: &[(&str, Arg<'_>)]| {
     ///     (id == "tool-divide.description").then(|| "Divise a par b.".to_owned())
     /// });
     /// let mut tool: Tool = serde_json::from_value(serde_json::json!({
@@ -308,9 +377,9 @@ impl<'a> Titles<'a> {
     /// The language looked up.
     ///
     /// ```
-    /// use mcp_lang_rmcp::server::{Titles, catalog_fn};
+    /// use mcp_lang_rmcp::server::{Arg, Titles, catalog_fn};
     ///
-    /// let catalog = catalog_fn(|_: &str, _: &str, _: &[(&str, &str)]| None);
+    /// let catalog = catalog_fn(|_: &str, _: &str, _: &[(&str, Arg<'_>)]| None);
     /// assert_eq!(Titles::new(&catalog, "fr-CA").language(), "fr-CA");
     /// ```
     pub fn language(&self) -> &str {
@@ -335,10 +404,10 @@ impl<'a> Titles<'a> {
     /// `serverInfo`: its title (and description when opted in).
     ///
     /// ```
-    /// use mcp_lang_rmcp::server::{Titles, catalog_fn};
+    /// use mcp_lang_rmcp::server::{Arg, Titles, catalog_fn};
     /// use rmcp::model::Implementation;
     ///
-    /// let catalog = catalog_fn(|_: &str, _: &str, _: &[(&str, &str)]| None);
+    /// let catalog = catalog_fn(|_: &str, _: &str, _: &[(&str, Arg<'_>)]| None);
     /// let mut info = Implementation::new("calculator", "1.0.0");
     /// assert!(!Titles::new(&catalog, "de").server(&mut info)); // nothing to say: unchanged
     /// assert_eq!(info.title, None);
@@ -355,10 +424,10 @@ impl<'a> Titles<'a> {
     /// Its name, schemas and everything else stay as they are.
     ///
     /// ```
-    /// use mcp_lang_rmcp::server::{Titles, catalog_fn};
+    /// use mcp_lang_rmcp::server::{Arg, Titles, catalog_fn};
     /// use rmcp::model::Tool;
     ///
-    /// let catalog = catalog_fn(|_: &str, id: &str, _: &[(&str, &str)]| match id {
+    /// let catalog = catalog_fn(|_: &str, id: &str, _: &[(&str, Arg<'_>)]| match id {
     ///     "tool-divide" => Some("Teilen".to_owned()),
     ///     "tool-divide.annotation-title" => Some("Division (nur lesend)".to_owned()),
     ///     _ => None,
@@ -393,10 +462,10 @@ impl<'a> Titles<'a> {
     /// A prompt: its title and its arguments' titles (and descriptions when opted in).
     ///
     /// ```
-    /// use mcp_lang_rmcp::server::{Titles, catalog_fn};
+    /// use mcp_lang_rmcp::server::{Arg, Titles, catalog_fn};
     /// use rmcp::model::{Prompt, PromptArgument};
     ///
-    /// let catalog = catalog_fn(|_: &str, id: &str, _: &[(&str, &str)]| match id {
+    /// let catalog = catalog_fn(|_: &str, id: &str, _: &[(&str, Arg<'_>)]| match id {
     ///     "prompt-plan_trip" => Some("Planifier un voyage".to_owned()),
     ///     "prompt-plan_trip.arg-city" => Some("Ville".to_owned()),
     ///     _ => None,
@@ -432,10 +501,10 @@ impl<'a> Titles<'a> {
     /// A resource: its title (and description when opted in). The URI never changes.
     ///
     /// ```
-    /// use mcp_lang_rmcp::server::{Titles, catalog_fn};
+    /// use mcp_lang_rmcp::server::{Arg, Titles, catalog_fn};
     /// use rmcp::model::Resource;
     ///
-    /// let catalog = catalog_fn(|_: &str, id: &str, _: &[(&str, &str)]| {
+    /// let catalog = catalog_fn(|_: &str, id: &str, _: &[(&str, Arg<'_>)]| {
     ///     (id == "resource-languages").then(|| "Langues prises en charge".to_owned())
     /// });
     /// let mut resource = Resource::new("mcp-lang://languages", "languages");
@@ -455,10 +524,10 @@ impl<'a> Titles<'a> {
     /// A resource template: its title (and description when opted in).
     ///
     /// ```
-    /// use mcp_lang_rmcp::server::{Titles, catalog_fn};
+    /// use mcp_lang_rmcp::server::{Arg, Titles, catalog_fn};
     /// use rmcp::model::ResourceTemplate;
     ///
-    /// let catalog = catalog_fn(|_: &str, id: &str, _: &[(&str, &str)]| {
+    /// let catalog = catalog_fn(|_: &str, id: &str, _: &[(&str, Arg<'_>)]| {
     ///     (id == "template-official_document").then(|| "Amtliches Dokument".to_owned())
     /// });
     /// let mut template = ResourceTemplate::new("doc://{id}", "official_document");

@@ -7,11 +7,11 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use fluent_bundle::{FluentArgs, FluentResource, concurrent::FluentBundle};
+use fluent_bundle::{FluentArgs, FluentResource, FluentValue, concurrent::FluentBundle};
 use fluent_syntax::ast;
 use unic_langid::LanguageIdentifier;
 
-use super::{Catalog, LanguagesError, ServerLanguages};
+use super::{Arg, Catalog, LanguagesError, ServerLanguages};
 
 /// Why a Fluent source was refused.
 ///
@@ -87,7 +87,7 @@ struct Language {
 ///     .add("fr", "tool-divide = Diviser\n    .annotation-title = Division (lecture seule)\nstep = Plus que { $n }…")?;
 /// assert_eq!(catalog.message("fr", "tool-divide", &[]).as_deref(), Some("Diviser"));
 /// assert_eq!(catalog.message("fr", "tool-divide.annotation-title", &[]).as_deref(), Some("Division (lecture seule)"));
-/// assert_eq!(catalog.message("fr", "step", &[("n", "3")]).as_deref(), Some("Plus que 3…"));
+/// assert_eq!(catalog.message("fr", "step", &[("n", 3.into())]).as_deref(), Some("Plus que 3…"));
 /// assert_eq!(catalog.message("fr", "divide-by-zero", &[]), None); // no fallback here
 /// # Ok::<(), mcp_lang_rmcp::server::FluentError>(())
 /// ```
@@ -304,7 +304,7 @@ fn message_ids(resource: &FluentResource) -> Vec<String> {
 }
 
 impl Catalog for FluentCatalog {
-    fn message(&self, language: &str, id: &str, args: &[(&str, &str)]) -> Option<String> {
+    fn message(&self, language: &str, id: &str, args: &[(&str, Arg<'_>)]) -> Option<String> {
         let language = self.languages.get(self.position(language)?)?;
         let (message_id, attribute) = match id.split_once('.') {
             Some((message, attribute)) => (message, Some(attribute)),
@@ -317,7 +317,11 @@ impl Catalog for FluentCatalog {
         };
         let mut fluent_args = FluentArgs::new();
         for (name, value) in args {
-            fluent_args.set(Cow::Borrowed(*name), Cow::Borrowed(*value));
+            let value = match *value {
+                Arg::Text(text) => FluentValue::from(text),
+                Arg::Number(n) => FluentValue::from(n),
+            };
+            fluent_args.set(Cow::Borrowed(*name), value);
         }
         let mut errors = Vec::new();
         let text = language.bundle.format_pattern(

@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rmcp::handler::server::common::{AsRequestContext, FromContextPart};
 // Logging and sampling are legacy in rmcp (SEP-2577), still served to older peers.
+use rmcp::model::ProgressToken;
 #[allow(deprecated)]
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, CancelledNotificationParam,
@@ -23,10 +24,10 @@ use rmcp::model::{
     SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams, UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
-use rmcp::{ErrorData, RoleServer, ServerHandler};
+use rmcp::{ErrorData, Peer, RoleServer, ServerHandler};
 use serde_json::Value;
 
-use super::{Catalog, RequestLanguage, ServerLanguages, Titles, content_language_meta};
+use super::{Arg, Catalog, RequestLanguage, ServerLanguages, Titles, content_language_meta};
 use crate::CONTENT_LANGUAGE_KEY;
 
 /// What [`Localized`] shares with every request it serves.
@@ -77,7 +78,7 @@ struct Config {
 /// `Peer` cannot be wrapped); send them through the [`Language`] instead.
 ///
 /// ```
-/// use mcp_lang_rmcp::server::{Language, Localized, ServerLanguages, catalog_fn};
+/// use mcp_lang_rmcp::server::{Arg, Language, Localized, ServerLanguages, catalog_fn};
 /// use rmcp::{ServerHandler, handler::server::wrapper::Parameters, tool, tool_handler, tool_router};
 /// use rmcp::model::ErrorCode;
 ///
@@ -101,7 +102,7 @@ struct Config {
 /// #[tool_handler]
 /// impl ServerHandler for Calculator {}
 ///
-/// let catalog = catalog_fn(|language: &str, id: &str, _: &[(&str, &str)]| match (language, id) {
+/// let catalog = catalog_fn(|language: &str, id: &str, _: &[(&str, Arg<'_>)]| match (language, id) {
 ///     ("fr", "tool-divide") => Some("Diviser".to_owned()),
 ///     ("fr", "divide-by-zero") => Some("La division par zéro n'est pas définie.".to_owned()),
 ///     _ => None,
@@ -163,9 +164,9 @@ impl<H> Localized<H> {
     /// up.
     ///
     /// ```
-    /// use mcp_lang_rmcp::server::{Catalog, Localized, ServerLanguages, catalog_fn};
+    /// use mcp_lang_rmcp::server::{Arg, Catalog, Localized, ServerLanguages, catalog_fn};
     ///
-    /// let catalog = catalog_fn(|_: &str, id: &str, _: &[(&str, &str)]| Some(id.to_uppercase()));
+    /// let catalog = catalog_fn(|_: &str, id: &str, _: &[(&str, Arg<'_>)]| Some(id.to_uppercase()));
     /// let server = Localized::new((), ServerLanguages::new(["en"], "en").unwrap()).with_catalog(catalog);
     /// assert_eq!(server.catalog().unwrap().message("en", "server", &[]).as_deref(), Some("SERVER"));
     /// ```
@@ -272,6 +273,8 @@ impl<H> Localized<H> {
             request,
             catalog: self.config.catalog.clone(),
             read: AtomicBool::new(false),
+            peer: Some(context.peer.clone()),
+            progress_token: context.meta.get_progress_token(),
         }));
         context.extensions.insert(language.clone());
         Ok(language)
@@ -322,6 +325,11 @@ struct State {
     default: Arc<str>,
     catalog: Option<Arc<dyn Catalog>>,
     read: AtomicBool,
+    /// The client of the request, to send its notifications and requests to (none for
+    /// a [`Language::new`]).
+    peer: Option<Peer<RoleServer>>,
+    /// The request's `progressToken`, if it asked for progress.
+    progress_token: Option<ProgressToken>,
 }
 
 /// The language of the request being served, as [`Localized`] negotiated it: what a
@@ -345,7 +353,7 @@ struct State {
 /// // In any handler method of a server wrapped in `Localized`:
 /// fn greeting(context: &RequestContext<RoleServer>) -> Result<String, ErrorData> {
 ///     let language = Language::of(context)?;
-///     Ok(language.format("greeting", &[("name", "Ada")]))
+///     Ok(language.format("greeting", &[("name", "Ada".into())]))
 /// }
 /// ```
 #[derive(Clone)]
@@ -384,6 +392,8 @@ impl Language {
             default: languages.shared_default(),
             catalog,
             read: AtomicBool::new(false),
+            peer: None,
+            progress_token: None,
         }))
     }
 
@@ -496,7 +506,7 @@ impl Language {
 
     /// The catalog text in this language without counting as a read, falling back to
     /// the default language and then to the id.
-    fn lookup(&self, id: &str, args: &[(&str, &str)]) -> String {
+    fn lookup(&self, id: &str, args: &[(&str, Arg<'_>)]) -> String {
         let Some(catalog) = self.0.catalog.as_deref() else {
             return id.to_owned();
         };
@@ -511,9 +521,9 @@ impl Language {
     ///
     /// ```
     /// use std::sync::Arc;
-    /// use mcp_lang_rmcp::server::{Language, ServerLanguages, catalog_fn};
+    /// use mcp_lang_rmcp::server::{Arg, Language, ServerLanguages, catalog_fn};
     ///
-    /// let catalog = catalog_fn(|language: &str, id: &str, _: &[(&str, &str)]| match (language, id) {
+    /// let catalog = catalog_fn(|language: &str, id: &str, _: &[(&str, Arg<'_>)]| match (language, id) {
     ///     ("en", "greeting") => Some("Hello".to_owned()),
     ///     ("de", "greeting") => Some("Hallo".to_owned()),
     ///     ("en", "farewell") => Some("Goodbye".to_owned()),
@@ -530,18 +540,23 @@ impl Language {
     }
 
     /// The catalog message `id` with arguments (name, value), as [`text`](Self::text);
-    /// counts as a read.
+    /// counts as a read. Numbers stay numbers ([`Arg`]): the catalog picks the plural
+    /// form by the language's rules.
     ///
     /// ```
+    /// use mcp_lang_rmcp::server::{FluentCatalog, Language, ServerLanguages};
     /// use std::sync::Arc;
-    /// use mcp_lang_rmcp::server::{Language, ServerLanguages, catalog_fn};
     ///
-    /// let catalog = catalog_fn(|_: &str, _: &str, args: &[(&str, &str)]| Some(format!("Bonjour, {} !", args[0].1)));
+    /// let catalog = FluentCatalog::new()
+    ///     .add("en", "left = { $n ->\n [one] One step left\n *[other] { $n } steps left\n}")?
+    ///     .add("fr", "left = { $n ->\n [one] Plus qu'{ $n } étape\n *[other] Plus que { $n } étapes\n}")?;
     /// let languages = ServerLanguages::new(["en", "fr"], "en").unwrap();
     /// let french = Language::new(languages.negotiate_raw(Some("fr")), &languages, Some(Arc::new(catalog)));
-    /// assert_eq!(french.format("greeting", &[("name", "Ada")]), "Bonjour, Ada !");
+    /// assert_eq!(french.format("left", &[("n", 1.into())]), "Plus qu'1 étape");
+    /// assert_eq!(french.format("left", &[("n", 4.into())]), "Plus que 4 étapes");
+    /// # Ok::<(), mcp_lang_rmcp::server::FluentError>(())
     /// ```
-    pub fn format(&self, id: &str, args: &[(&str, &str)]) -> String {
+    pub fn format(&self, id: &str, args: &[(&str, Arg<'_>)]) -> String {
         self.mark_read();
         self.lookup(id, args)
     }
@@ -552,94 +567,106 @@ impl Language {
     ///
     /// ```
     /// use std::sync::Arc;
-    /// use mcp_lang_rmcp::server::{Language, ServerLanguages, catalog_fn};
+    /// use mcp_lang_rmcp::server::{Arg, Language, ServerLanguages, catalog_fn};
     /// use rmcp::model::ErrorCode;
     ///
-    /// let catalog = catalog_fn(|_: &str, _: &str, args: &[(&str, &str)]| Some(format!("Outil inconnu : {}", args[0].1)));
+    /// let catalog = catalog_fn(|_: &str, _: &str, args: &[(&str, Arg<'_>)]| Some(format!("Outil inconnu : {}", args[0].1)));
     /// let languages = ServerLanguages::new(["en", "fr"], "en").unwrap();
     /// let french = Language::new(languages.negotiate_raw(Some("fr")), &languages, Some(Arc::new(catalog)));
-    /// let error = french.error(ErrorCode::INVALID_PARAMS, "unknown-tool", &[("name", "forecast")]);
+    /// let error = french.error(ErrorCode::INVALID_PARAMS, "unknown-tool", &[("name", "forecast".into())]);
     /// let wire = serde_json::to_value(&error).unwrap();
     /// assert_eq!((wire["code"].as_i64(), wire["message"].as_str()), (Some(-32602), Some("Outil inconnu : forecast")));
     /// assert_eq!(wire["data"]["_meta"]["io.modelcontextprotocol/contentLanguage"], "fr");
     /// ```
-    pub fn error(&self, code: ErrorCode, id: &str, args: &[(&str, &str)]) -> ErrorData {
+    pub fn error(&self, code: ErrorCode, id: &str, args: &[(&str, Arg<'_>)]) -> ErrorData {
         let message = self.lookup(id, args);
         super::localized_error(code, message, self.0.request.tag(), None)
     }
 
-    /// Sends a progress notification for this request, its message the catalog
-    /// message `id` in this language, with `contentLanguage` in `params._meta`. `total`
-    /// is a number or an `Option` of one; the message can use `$progress` and `$total`
-    /// (the numbers sent). Nothing is sent (and
-    /// `Ok(false)` returned) when the request asked for no progress (no
+    /// rmcp's own progress notification, given its message: the catalog message `id`
+    /// in this language, and `contentLanguage` in `params._meta` (an existing report is
+    /// replaced). For a handler that keeps rmcp's extractors: it reads the token from
+    /// its `RequestMetaObject`, builds `ProgressNotificationParam` as rmcp teaches and
+    /// sends it through its `Peer<RoleServer>`; this only writes the text and the
+    /// report. The message can use `$progress` and `$total` (the numbers of `params`)
+    /// besides `args`, which win over them.
+    ///
+    /// ```
+    /// use mcp_lang_rmcp::server::Language;
+    /// use rmcp::model::{ProgressNotificationParam, RequestMetaObject};
+    /// use rmcp::{ErrorData, Peer, RoleServer};
+    ///
+    /// // With `left = { $left } to go` in the catalog.
+    /// async fn step(language: &Language, meta: &RequestMetaObject, client: &Peer<RoleServer>) -> Result<(), ErrorData> {
+    ///     if let Some(token) = meta.get_progress_token() {
+    ///         let params = ProgressNotificationParam::new(token, 1.0).with_total(3.0);
+    ///         let params = language.localize_progress(params, "left", &[("left", 2.into())]);
+    ///         client.notify_progress(params).await.map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+    ///     }
+    ///     Ok(())
+    /// }
+    /// ```
+    pub fn localize_progress(
+        &self,
+        mut params: ProgressNotificationParam,
+        id: &str,
+        args: &[(&str, Arg<'_>)],
+    ) -> ProgressNotificationParam {
+        let mut all: Vec<(&str, Arg<'_>)> = vec![("progress", Arg::Number(params.progress))];
+        if let Some(total) = params.total {
+            all.push(("total", Arg::Number(total)));
+        }
+        all.extend_from_slice(args);
+        params.message = Some(self.lookup(id, &all));
+        params.meta = Some(NotificationMetaObject::from(content_language_meta(
+            self.0.request.tag(),
+        )));
+        params
+    }
+
+    /// Sends a progress notification for this request, to its client, its message the
+    /// catalog message `id` in this language (as
+    /// [`progress_notification`](Self::progress_notification) builds it). Nothing is
+    /// sent (and `Ok(false)` returned) when the request asked for no progress (no
     /// `progressToken`). On Streamable HTTP rmcp routes it, by its token, to the
     /// request's own event stream.
     ///
     /// # Errors
     ///
-    /// An internal error (`-32603`) when the connection is gone.
+    /// An internal error (`-32603`) when the connection is gone, or when this
+    /// `Language` was made outside a server ([`Language::new`]) for a request that
+    /// asked for progress.
     ///
     /// ```
     /// use mcp_lang_rmcp::server::Language;
-    /// use rmcp::{ErrorData, RoleServer, service::RequestContext};
+    /// use rmcp::ErrorData;
     ///
     /// // With `step = { $progress } of { $total } done` in the catalog.
-    /// async fn count(language: &Language, context: &RequestContext<RoleServer>) -> Result<(), ErrorData> {
+    /// async fn count(language: &Language) -> Result<(), ErrorData> {
     ///     for done in 1..=3 {
-    ///         language.progress(context, f64::from(done), 3.0, "step").await?;
+    ///         language.progress(f64::from(done), 3.0, "step", &[]).await?;
     ///     }
     ///     Ok(())
     /// }
     /// ```
     pub async fn progress(
         &self,
-        context: &RequestContext<RoleServer>,
         progress: f64,
         total: impl Into<Option<f64>>,
         id: &str,
+        args: &[(&str, Arg<'_>)],
     ) -> Result<bool, ErrorData> {
-        self.progress_with(context, progress, total, id, &[]).await
-    }
-
-    /// [`progress`](Self::progress) with more arguments for the message, (name, value)
-    /// pairs; they win over `$progress` and `$total` of the same name.
-    ///
-    /// # Errors
-    ///
-    /// An internal error (`-32603`) when the connection is gone.
-    ///
-    /// ```
-    /// use mcp_lang_rmcp::server::Language;
-    /// use rmcp::{ErrorData, RoleServer, service::RequestContext};
-    ///
-    /// // With `step = Step { $progress } of { $total }: { $name }` in the catalog.
-    /// async fn steps(language: &Language, context: &RequestContext<RoleServer>) -> Result<(), ErrorData> {
-    ///     for (step, name) in ["collect", "analyse", "write"].into_iter().enumerate() {
-    ///         let done = (step + 1) as f64;
-    ///         language.progress_with(context, done, Some(3.0), "step", &[("name", name)]).await?;
-    ///     }
-    ///     Ok(())
-    /// }
-    /// ```
-    pub async fn progress_with(
-        &self,
-        context: &RequestContext<RoleServer>,
-        progress: f64,
-        total: impl Into<Option<f64>>,
-        id: &str,
-        args: &[(&str, &str)],
-    ) -> Result<bool, ErrorData> {
-        let total = total.into();
-        let (progress_text, total_text) = (progress.to_string(), total.map(|t| t.to_string()));
-        let mut all = vec![("progress", progress_text.as_str())];
-        if let Some(total_text) = &total_text {
-            all.push(("total", total_text));
-        }
-        all.extend_from_slice(args);
-        let message = self.lookup(id, &all);
-        self.send_progress(context, progress, total, message, self.0.request.tag())
+        let Some(token) = self.0.progress_token.clone() else {
+            return Ok(false);
+        };
+        let mut params = ProgressNotificationParam::new(token, progress);
+        params.total = total.into();
+        let params = self.localize_progress(params, id, args);
+        self.peer()?
+            .notify_progress(params)
             .await
+            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+        Ok(true)
     }
 
     /// Sends a progress notification with a message the handler wrote, reporting
@@ -648,72 +675,71 @@ impl Language {
     ///
     /// # Errors
     ///
-    /// An internal error (`-32603`) when the connection is gone.
+    /// As [`progress`](Self::progress).
     ///
     /// ```
     /// use mcp_lang_rmcp::server::Language;
-    /// use rmcp::{ErrorData, RoleServer, service::RequestContext};
+    /// use rmcp::ErrorData;
     ///
-    /// async fn half(language: &Language, context: &RequestContext<RoleServer>) -> Result<bool, ErrorData> {
+    /// async fn half(language: &Language) -> Result<bool, ErrorData> {
     ///     let message = language.text("half-done"); // localized: reported in this language
-    ///     language.notify_progress(context, 1.0, Some(2.0), message).await
+    ///     language.notify_progress(1.0, Some(2.0), message).await
     /// }
     /// ```
     pub async fn notify_progress(
         &self,
-        context: &RequestContext<RoleServer>,
         progress: f64,
         total: Option<f64>,
         message: impl Into<String>,
     ) -> Result<bool, ErrorData> {
-        let tag = self.reported().to_owned();
-        self.send_progress(context, progress, total, message.into(), &tag)
-            .await
-    }
-
-    async fn send_progress(
-        &self,
-        context: &RequestContext<RoleServer>,
-        progress: f64,
-        total: Option<f64>,
-        message: String,
-        tag: &str,
-    ) -> Result<bool, ErrorData> {
-        let Some(token) = context.meta.get_progress_token() else {
+        let Some(token) = self.0.progress_token.clone() else {
             return Ok(false);
         };
         let mut params = ProgressNotificationParam::new(token, progress).with_message(message);
         params.total = total;
-        params.meta = Some(NotificationMetaObject::from(content_language_meta(tag)));
-        context
-            .peer
+        params.meta = Some(NotificationMetaObject::from(content_language_meta(
+            self.reported(),
+        )));
+        self.peer()?
             .notify_progress(params)
             .await
             .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
         Ok(true)
     }
 
-    /// Sends a log message (`notifications/message`), with `contentLanguage` in
-    /// `params._meta` unless `params` already has one: [`reported`](Self::reported).
+    /// The request's client, or an internal error for a `Language` made outside a
+    /// server.
+    fn peer(&self) -> Result<&Peer<RoleServer>, ErrorData> {
+        self.0.peer.as_ref().ok_or_else(|| {
+            ErrorData::internal_error(
+                "this Language belongs to no request (Language::new): there is no client to send to",
+                None,
+            )
+        })
+    }
+
+    /// Sends a log message (`notifications/message`) to the request's client, with
+    /// `contentLanguage` in `params._meta` unless `params` already has one:
+    /// [`reported`](Self::reported).
     ///
     /// # Errors
     ///
-    /// An internal error (`-32603`) when the connection is gone.
+    /// An internal error (`-32603`) when the connection is gone or this `Language` was
+    /// made outside a server ([`Language::new`]).
     ///
     /// ```
     /// use mcp_lang_rmcp::server::Language;
-    /// use rmcp::{ErrorData, RoleServer, service::RequestContext};
+    /// use rmcp::ErrorData;
     /// use rmcp::model::{LoggingLevel, LoggingMessageNotificationParam};
     ///
-    /// async fn log(language: &Language, context: &RequestContext<RoleServer>) -> Result<(), ErrorData> {
+    /// async fn log(language: &Language) -> Result<(), ErrorData> {
     ///     let data = serde_json::json!(language.text("cache-warm"));
-    ///     language.notify_logging(context, LoggingMessageNotificationParam::new(LoggingLevel::Info, data)).await
+    ///     language.notify_logging(LoggingMessageNotificationParam::new(LoggingLevel::Info, data)).await
     /// }
     /// ```
     #[allow(deprecated)] // logging is legacy in rmcp (SEP-2577), still served to older peers
     pub async fn notify_logging(
         &self,
-        context: &RequestContext<RoleServer>,
         mut params: LoggingMessageNotificationParam,
     ) -> Result<(), ErrorData> {
         let meta = params
@@ -725,45 +751,42 @@ impl Language {
                 Value::String(self.reported().to_owned()),
             );
         }
-        context
-            .peer
+        self.peer()?
             .notify_logging_message(params)
             .await
             .map_err(|e| ErrorData::internal_error(e.to_string(), None))
     }
 
-    /// Sends an `elicitation/create` request to the client (protocols before
+    /// Sends an `elicitation/create` request to the request's client (protocols before
     /// 2026-07-28; from 2026-07-28 on, return an `input_required` result instead, which
     /// [`Localized`] reports), with `contentLanguage` in `params._meta` (decision R1)
     /// unless `params` already has one: [`reported`](Self::reported).
     ///
     /// # Errors
     ///
-    /// An internal error (`-32603`) when the client cannot be asked or the connection
-    /// is gone.
+    /// An internal error (`-32603`) when the client cannot be asked, the connection
+    /// is gone, or this `Language` was made outside a server ([`Language::new`]).
     ///
     /// ```
     /// use mcp_lang_rmcp::server::{Language, form_elicitation};
-    /// use rmcp::{ErrorData, RoleServer, service::RequestContext};
+    /// use rmcp::ErrorData;
     ///
-    /// async fn ask(language: &Language, context: &RequestContext<RoleServer>) -> Result<(), ErrorData> {
+    /// async fn ask(language: &Language) -> Result<(), ErrorData> {
     ///     let schema = serde_json::json!({"type": "object", "properties": {
     ///         "email": {"type": "string", "title": language.text("email-title")}}});
     ///     let params = form_elicitation(language.text("email-message"), schema, language.tag())
     ///         .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
-    ///     let _answer = language.create_elicitation(context, params).await?;
+    ///     let _answer = language.create_elicitation(params).await?;
     ///     Ok(())
     /// }
     /// ```
     #[cfg(feature = "elicitation")]
     pub async fn create_elicitation(
         &self,
-        context: &RequestContext<RoleServer>,
         mut params: ElicitRequestParams,
     ) -> Result<rmcp::model::ElicitResult, ErrorData> {
         stamp_request_meta(params_meta(&mut params), self.reported());
-        context
-            .peer
+        self.peer()?
             .create_elicitation(params)
             .await
             .map_err(|e| ErrorData::internal_error(e.to_string(), None))
