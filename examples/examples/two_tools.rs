@@ -1,5 +1,6 @@
 //! A two-tool rmcp server written with `#[tool_router]`: `divide` (an error when b is 0)
-//! and `countdown` (progress at each step). `two_tools.rs` takes part in SEP-2792 and
+//! and `countdown` (progress at each step, through rmcp's `RequestMetaObject` and
+//! `Peer<RoleServer>` extractors, its message a count). `two_tools.rs` takes part in SEP-2792 and
 //! `two_tools_plain.rs` is the same server without it: `diff` the two files to see
 //! what the SEP costs, besides the translated strings in `two_tools/*.ftl`.
 //!
@@ -13,11 +14,14 @@ use std::sync::Arc;
 use mcp_lang_http::LanguageService;
 use mcp_lang_rmcp::server::{Language, Localized};
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{CallToolResult, ContentBlock, ErrorCode};
-use rmcp::service::RequestContext;
+use rmcp::model::{
+    CallToolResult, ContentBlock, ErrorCode, ProgressNotificationParam, RequestMetaObject,
+};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
-use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+use rmcp::{
+    ErrorData, Peer, RoleServer, ServerHandler, ServiceExt, tool, tool_handler, tool_router,
+};
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 struct Operands {
@@ -59,14 +63,20 @@ impl Calculator {
     async fn countdown(
         &self,
         Parameters(s): Parameters<Start>,
+        meta: RequestMetaObject,
+        client: Peer<RoleServer>,
         language: Language,
-        context: RequestContext<RoleServer>,
     ) -> Result<String, ErrorData> {
         let from = s.from.unwrap_or(3);
         let total = f64::from(from);
         for step in 1..=from {
-            let done = f64::from(step);
-            language.progress(&context, done, total, "step").await?;
+            let (done, left) = (f64::from(step), from - step);
+            if let Some(token) = meta.get_progress_token() {
+                let params = ProgressNotificationParam::new(token, done).with_total(total);
+                let params = language.localize_progress(params, "left", &[("left", left.into())]);
+                let notified = client.notify_progress(params).await;
+                notified.map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+            }
         }
         Ok("Liftoff!".to_owned())
     }
@@ -77,8 +87,9 @@ impl ServerHandler for Calculator {}
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    let server = Calculator;
     let catalog = mcp_lang_rmcp::include_fluent!("two_tools", ["en", "fr", "de"])?;
-    let server = Localized::new(Calculator, catalog.server_languages("en")?).with_catalog(catalog);
+    let server = Localized::new(server, catalog.server_languages("en")?).with_catalog(catalog);
     let args: Vec<String> = std::env::args().skip(1).collect();
     let addr = match args.as_slice() {
         [flag] if flag == "--stdio" => {

@@ -1,5 +1,6 @@
 //! A two-tool rmcp server written with `#[tool_router]`: `divide` (an error when b is 0)
-//! and `countdown` (progress at each step). `two_tools.rs` takes part in SEP-2792 and
+//! and `countdown` (progress at each step, through rmcp's `RequestMetaObject` and
+//! `Peer<RoleServer>` extractors, its message a count). `two_tools.rs` takes part in SEP-2792 and
 //! `two_tools_plain.rs` is the same server without it: `diff` the two files to see
 //! what the SEP costs, besides the translated strings in `two_tools/*.ftl`.
 //!
@@ -11,11 +12,12 @@
 use std::sync::Arc;
 
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{CallToolResult, ContentBlock, ProgressNotificationParam};
-use rmcp::service::RequestContext;
+use rmcp::model::{CallToolResult, ContentBlock, ProgressNotificationParam, RequestMetaObject};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
-use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+use rmcp::{
+    ErrorData, Peer, RoleServer, ServerHandler, ServiceExt, tool, tool_handler, tool_router,
+};
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 struct Operands {
@@ -42,10 +44,7 @@ impl Calculator {
         Parameters(Operands { a, b }): Parameters<Operands>,
     ) -> Result<CallToolResult, ErrorData> {
         if b == 0.0 {
-            return Err(ErrorData::invalid_params(
-                "Division by zero is not defined.",
-                None,
-            ));
+            return Err(ErrorData::invalid_params("Division by zero.", None));
         }
         Ok(CallToolResult::success(vec![ContentBlock::text(
             (a / b).to_string(),
@@ -59,19 +58,17 @@ impl Calculator {
     async fn countdown(
         &self,
         Parameters(s): Parameters<Start>,
-        context: RequestContext<RoleServer>,
+        meta: RequestMetaObject,
+        client: Peer<RoleServer>,
     ) -> Result<String, ErrorData> {
         let from = s.from.unwrap_or(3);
         let total = f64::from(from);
         for step in 1..=from {
-            let done = f64::from(step);
-            if let Some(token) = context.meta.get_progress_token() {
-                let message = format!("{done} of {total} done");
+            let (done, left) = (f64::from(step), from - step);
+            if let Some(token) = meta.get_progress_token() {
                 let params = ProgressNotificationParam::new(token, done).with_total(total);
-                let notified = context
-                    .peer
-                    .notify_progress(params.with_message(message))
-                    .await;
+                let params = params.with_message(format!("{left} to go"));
+                let notified = client.notify_progress(params).await;
                 notified.map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
             }
         }

@@ -4,4 +4,8 @@ server = Rechner
 tool-divide = Teilen
 tool-countdown = Countdown bis null
 divide-by-zero = Die Division durch null ist nicht definiert.
-step = { $progress } von { $total } erledigt
+left = { $left ->
+    [0] Fertig
+    [one] Noch ein Schritt
+   *[other] Noch { $left } Schritte
+}

@@ -4,4 +4,8 @@ server = Calculatrice
 tool-divide = Diviser
 tool-countdown = Compte à rebours
 divide-by-zero = La division par zéro n'est pas définie.
-step = { $progress } sur { $total }
+left = { $left ->
+    [0] Terminé
+    [one] Plus qu'une étape
+   *[other] Plus que { $left } étapes
+}
