@@ -11,7 +11,7 @@
 
 use std::sync::Arc;
 
-use mcp_lang_http::LanguageService;
+use mcp_lang_rmcp::http::LanguageService;
 use mcp_lang_rmcp::server::{Language, Localized};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{

@@ -27,6 +27,8 @@ pub use mcp_lang_meta;
 pub mod cache;
 #[cfg(feature = "client")]
 pub mod client;
+#[cfg(feature = "http-server")]
+pub mod http;
 #[cfg(feature = "http-client")]
 pub mod http_client;
 #[cfg(feature = "http-client-reqwest")]

@@ -1,0 +1,171 @@
+//! rmcp's `StreamableHttpService` behind the language layer (`mcp_lang_rmcp::http`),
+//! with rmcp's default settings and with `json_response`: which answers get
+//! `Content-Language`, and that every one gets `Vary` and the agreement check.
+
+use std::sync::Arc;
+
+use axum::body::Body;
+use http::Request;
+use http::header::{CONTENT_LANGUAGE, CONTENT_TYPE, VARY};
+use http_body_util::BodyExt;
+use mcp_lang_rmcp::http::LanguageLayer;
+use mcp_lang_rmcp::server::{Arg, Language, Localized, ServerLanguages, catalog_fn};
+use rmcp::transport::streamable_http_server::{
+    StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
+};
+use rmcp::{ErrorData, ServerHandler, tool, tool_handler, tool_router};
+use tower_layer::Layer;
+use tower_service::Service;
+
+#[derive(Clone)]
+struct Greeter;
+
+#[tool_router]
+impl Greeter {
+    #[tool(title = "Greet")]
+    fn greet(&self, language: Language) -> Result<String, ErrorData> {
+        Ok(language.text("greeting"))
+    }
+}
+
+#[tool_handler]
+impl ServerHandler for Greeter {}
+
+fn app(json_response: bool) -> axum::Router {
+    let catalog =
+        catalog_fn(
+            |language: &str, id: &str, _: &[(&str, Arg<'_>)]| match (language, id) {
+                ("fr", "greeting") => Some("Bonjour".to_owned()),
+                ("fr", "tool-greet") => Some("Saluer".to_owned()),
+                ("en", "greeting") => Some("Hello".to_owned()),
+                _ => None,
+            },
+        );
+    let languages = ServerLanguages::new(["en", "fr"], "en").unwrap();
+    let server = Localized::new(Greeter, languages).with_catalog(catalog);
+    let mut config = StreamableHttpServerConfig::default();
+    config.json_response = json_response;
+    let sessions = Arc::new(LocalSessionManager::default());
+    let service = StreamableHttpService::new(move || Ok(server.clone()), sessions, config);
+    axum::Router::new().nest_service("/mcp", LanguageLayer::new().layer(service))
+}
+
+/// A `tools/list` of protocol 2026-07-28 (no session), its preference `fr` in `_meta`
+/// and in `Accept-Language` (`header`).
+fn list(header: &str) -> Request<Body> {
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/acceptLanguage":"fr","io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"test","version":"0"}}}}"#;
+    Request::post("/mcp")
+        .header(CONTENT_TYPE, "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("host", "localhost")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", "tools/list")
+        .header("accept-language", header)
+        .body(Body::from(body))
+        .unwrap()
+}
+
+/// The `initialize` of an older protocol, which rmcp's defaults serve with a session.
+fn initialize() -> Request<Body> {
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"test","version":"0"},"_meta":{"io.modelcontextprotocol/acceptLanguage":"fr"}}}"#;
+    Request::post("/mcp")
+        .header(CONTENT_TYPE, "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("host", "localhost")
+        .header("accept-language", "fr")
+        .body(Body::from(body))
+        .unwrap()
+}
+
+async fn send(app: &mut axum::Router, request: Request<Body>) -> (http::response::Parts, String) {
+    let response = app.call(request).await.unwrap();
+    let (parts, body) = response.into_parts();
+    let bytes = body.collect().await.unwrap().to_bytes();
+    (parts, String::from_utf8_lossy(&bytes).into_owned())
+}
+
+fn header_lines(parts: &http::response::Parts, name: http::HeaderName) -> Vec<String> {
+    parts
+        .headers
+        .get_all(name)
+        .iter()
+        .map(|v| v.to_str().unwrap().to_owned())
+        .collect()
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn json_response_gives_content_language_on_json_answers() {
+    let mut app = app(true);
+    let (parts, body) = send(&mut app, list("fr")).await;
+    assert_eq!(parts.status, 200, "{body}");
+    assert_eq!(
+        header_lines(&parts, CONTENT_TYPE),
+        ["application/json"],
+        "{body}"
+    );
+    assert_eq!(header_lines(&parts, CONTENT_LANGUAGE), ["fr"], "{body}");
+    assert!(
+        header_lines(&parts, VARY)
+            .iter()
+            .any(|v| v.contains("Accept-Language"))
+    );
+    assert!(body.contains(r#""title":"Saluer""#), "{body}");
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn rmcp_defaults_answer_with_streams_whose_messages_carry_the_language() {
+    let mut app = app(false);
+    let (parts, body) = send(&mut app, list("fr")).await;
+    assert_eq!(parts.status, 200, "{body}");
+    assert_eq!(
+        header_lines(&parts, CONTENT_TYPE),
+        ["text/event-stream"],
+        "{body}"
+    );
+    // No Content-Language on a stream (the SEP lets a server omit it); the message
+    // inside reports its language, and the answer still varies by it.
+    assert!(
+        header_lines(&parts, CONTENT_LANGUAGE).is_empty(),
+        "{parts:?}"
+    );
+    assert!(
+        body.contains(r#""io.modelcontextprotocol/contentLanguage":"fr""#),
+        "{body}"
+    );
+    assert!(
+        header_lines(&parts, VARY)
+            .iter()
+            .any(|v| v.contains("Accept-Language"))
+    );
+    // The older protocols' sessions: a stream too.
+    // Nothing in this answer is translated (the catalog has no server title): it
+    // reports the default.
+    let (parts, body) = send(&mut app, initialize()).await;
+    assert_eq!(parts.status, 200, "{body}");
+    assert_eq!(
+        header_lines(&parts, CONTENT_TYPE),
+        ["text/event-stream"],
+        "{body}"
+    );
+    assert!(
+        header_lines(&parts, CONTENT_LANGUAGE).is_empty(),
+        "{parts:?}"
+    );
+    assert!(
+        body.contains(r#""io.modelcontextprotocol/contentLanguage":"en""#),
+        "{body}"
+    );
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_disagreeing_header_is_refused_whatever_the_settings() {
+    for json_response in [true, false] {
+        let mut app = app(json_response);
+        let (parts, body) = send(&mut app, list("FR")).await;
+        assert_eq!(parts.status, 400, "{body}");
+        assert!(
+            body.contains("-32020") && body.contains("Accept-Language"),
+            "{body}"
+        );
+    }
+}
