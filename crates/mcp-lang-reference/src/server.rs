@@ -647,6 +647,31 @@ impl Handlers {
         Ok(self.confirmed(language, &answer))
     }
 
+    /// The official suite's SEP-2792 fixture tools, each answered as the
+    /// reference tool that does the same.
+    fn language_fixture(
+        &self,
+        fixture: fixtures::LanguageFixture,
+        language: &Language,
+        request: &CallToolRequestParams,
+    ) -> Result<CallToolResponse, ErrorData> {
+        match fixture {
+            fixtures::LanguageFixture::ExplicitLanguage => {
+                // The argument is required here: it is what the fixture shows.
+                let edition = required_argument(language, request.arguments.as_ref(), "language")?;
+                let mut arguments = JsonObject::new();
+                arguments.insert("document".into(), json!(DOCUMENT_IDS[0]));
+                arguments.insert("language".into(), json!(edition));
+                self.document(language, Some(&arguments))
+            }
+            fixtures::LanguageFixture::Error => Err(language.error(
+                ErrorCode::INTERNAL_ERROR,
+                "error-tool-always-fails",
+                &[("name", fixture.name())],
+            )),
+        }
+    }
+
     async fn prepare_report(
         &self,
         language: &Language,
@@ -754,6 +779,11 @@ impl ServerHandler for Handlers {
             "send_confirmation" => self.send_confirmation(&language, &request, &context).await,
             "prepare_report" => self.prepare_report(&language, arguments, &context).await,
             other => {
+                if self.fixtures.is_some()
+                    && let Some(fixture) = fixtures::LanguageFixture::named(other)
+                {
+                    return self.language_fixture(fixture, &language, &request);
+                }
                 if let Some(session) = &self.fixtures
                     && let Some(outcome) =
                         fixtures::call_tool(session, &language, &request, &context).await
