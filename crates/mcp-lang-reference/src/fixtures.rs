@@ -10,8 +10,8 @@
 //! `0 → 50 → 100` of 100, three `info` log messages 50 ms apart, a sampling and
 //! three elicitations sent back to the client, ...).
 //!
-//! **They are for the official suite only.** All but two are not part of
-//! SEP-2792 and show none of it; the two of [`LanguageFixture`] are the tools
+//! **They are for the official suite only.** All but four are not part of
+//! SEP-2792 and show none of it; the four of [`LanguageFixture`] are the tools
 //! the fixture contract of the SEP-2792 scenario this project contributes to
 //! that suite (`sep-2792-language`) names, each one of the reference's own
 //! SEP-2792 tools under that name. They are off by default, so the demo, the tests and the
@@ -103,25 +103,34 @@ pub const TOOL_NAMES: &[&str] = &[
     "test_elicitation",
     "test_elicitation_sep1034_defaults",
     "test_elicitation_sep1330_enums",
+    "test_localized_elicitation",
+    "test_localized_progress",
     "test_explicit_language",
     "test_localized_error",
 ];
 
 /// A tool of the official suite's SEP-2792 scenario (`sep-2792-language`),
-/// which localizes: the scenario's fixture contract names these, and each is
+/// which localizes: the scenario's fixture contract names four, and each is
 /// answered as the reference's own tool that does the same.
 ///
 /// ```
 /// use mcp_lang_reference::fixtures::{LanguageFixture, TOOL_NAMES};
 ///
-/// assert_eq!(LanguageFixture::named("test_localized_error"), Some(LanguageFixture::Error));
-/// assert_eq!(LanguageFixture::named("get_official_document"), None);
+/// assert_eq!(LanguageFixture::named("test_localized_progress"), Some(LanguageFixture::Progress));
+/// assert_eq!(LanguageFixture::named("prepare_report"), None);
 /// for fixture in LanguageFixture::ALL {
 ///     assert!(TOOL_NAMES.contains(&fixture.name()));
 /// }
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LanguageFixture {
+    /// `test_localized_elicitation`: `send_confirmation`'s elicitation of an
+    /// e-mail address, its message and property labels in the request's
+    /// language (an `input_required` result from protocol 2026-07-28 on).
+    Elicitation,
+    /// `test_localized_progress`: `prepare_report`, whose progress messages
+    /// are in the request's language and each report it.
+    Progress,
     /// `test_explicit_language`: `get_official_document` for the first
     /// official document, its edition chosen by the `language` argument
     /// whatever the preference (the SEP's explicit language argument).
@@ -133,11 +142,18 @@ pub enum LanguageFixture {
 
 impl LanguageFixture {
     /// Every one, in the order of [`TOOL_NAMES`].
-    pub const ALL: [Self; 2] = [Self::ExplicitLanguage, Self::Error];
+    pub const ALL: [Self; 4] = [
+        Self::Elicitation,
+        Self::Progress,
+        Self::ExplicitLanguage,
+        Self::Error,
+    ];
 
     /// The name the scenario calls it by.
     pub const fn name(self) -> &'static str {
         match self {
+            Self::Elicitation => "test_localized_elicitation",
+            Self::Progress => "test_localized_progress",
             Self::ExplicitLanguage => "test_explicit_language",
             Self::Error => "test_localized_error",
         }
@@ -314,6 +330,14 @@ pub(crate) fn tools() -> Vec<Tool> {
         simple(
             "test_elicitation_sep1330_enums",
             "Elicits a form with the five enum shapes of SEP-1330.",
+        ),
+        simple(
+            "test_localized_elicitation",
+            "Asks the user for an e-mail address, in the request's language (SEP-2792).",
+        ),
+        simple(
+            "test_localized_progress",
+            "Reports progress with messages in the request's language (SEP-2792).",
         ),
         json!({
             "name": "test_explicit_language",

@@ -649,13 +649,20 @@ impl Handlers {
 
     /// The official suite's SEP-2792 fixture tools, each answered as the
     /// reference tool that does the same.
-    fn language_fixture(
+    async fn language_fixture(
         &self,
         fixture: fixtures::LanguageFixture,
         language: &Language,
         request: &CallToolRequestParams,
+        context: &RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         match fixture {
+            fixtures::LanguageFixture::Elicitation => {
+                self.send_confirmation(language, request, context).await
+            }
+            fixtures::LanguageFixture::Progress => {
+                self.prepare_report(language, None, context).await
+            }
             fixtures::LanguageFixture::ExplicitLanguage => {
                 // The argument is required here: it is what the fixture shows.
                 let edition = required_argument(language, request.arguments.as_ref(), "language")?;
@@ -782,7 +789,9 @@ impl ServerHandler for Handlers {
                 if self.fixtures.is_some()
                     && let Some(fixture) = fixtures::LanguageFixture::named(other)
                 {
-                    return self.language_fixture(fixture, &language, &request);
+                    return self
+                        .language_fixture(fixture, &language, &request, &context)
+                        .await;
                 }
                 if let Some(session) = &self.fixtures
                     && let Some(outcome) =

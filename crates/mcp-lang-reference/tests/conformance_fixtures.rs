@@ -401,7 +401,7 @@ async fn the_fixtures_are_present_with_the_option_and_report_their_language() {
     client.cancel().await.unwrap();
 }
 
-/// The fixtures of the official suite's SEP-2792 scenario localize as the
+/// The four fixtures of the official suite's SEP-2792 scenario localize as the
 /// reference's own tools do: each answer in the request's language, reported.
 #[tokio::test(flavor = "current_thread")]
 async fn the_language_fixtures_localize_and_report_their_language() {
@@ -424,6 +424,35 @@ async fn the_language_fixtures_localize_and_report_their_language() {
     let recorder = Recorder::default();
     let (client, _) = connect(server, recorder.clone()).await;
     let peer = client.peer();
+
+    // The elicitation's message and labels in German, its key unchanged
+    // (this handshake protocol sends it to the client as elicitation/create).
+    send_with_preference(
+        peer,
+        call("test_localized_elicitation", json!({})),
+        Some("de"),
+    )
+    .await
+    .unwrap();
+    let elicitation = recorder.elicitations.lock().unwrap()[0].clone();
+    assert_eq!(
+        elicitation["message"],
+        "Bitte geben Sie Ihre E-Mail-Adresse ein."
+    );
+    assert_eq!(
+        elicitation["requestedSchema"]["properties"]["email"]["title"],
+        "E-Mail-Adresse"
+    );
+
+    // Each progress notification in French reports it.
+    send_with_preference(peer, call("test_localized_progress", json!({})), Some("fr"))
+        .await
+        .unwrap();
+    let progress = recorder.progress.lock().unwrap().clone();
+    assert_eq!(progress.len(), 4, "{progress:?}");
+    for (_, meta) in &progress {
+        assert_eq!(meta[CONTENT_LANGUAGE_KEY], "fr", "{meta}");
+    }
 
     // The explicit argument wins over the preference, both ways.
     for (preference, explicit, text) in [
@@ -481,5 +510,48 @@ async fn the_language_fixtures_localize_and_report_their_language() {
             preference
         );
     }
+    client.cancel().await.unwrap();
+}
+
+/// On protocol 2026-07-28, which the official suite's SEP-2792 scenario speaks,
+/// the elicitation fixture is the SEP's `input_required` result.
+#[tokio::test(flavor = "current_thread")]
+async fn the_elicitation_fixture_is_an_input_required_result_on_2026_07_28() {
+    let (server_io, client_io) = tokio::io::duplex(1 << 16);
+    let server = ReferenceServer::new().unwrap().with_conformance_fixtures();
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let client = rmcp::service::serve_client_with_lifecycle(
+        Recorder::default(),
+        client_io,
+        rmcp::service::ClientLifecycleMode::Discover {
+            preferred_versions: vec![rmcp::model::ProtocolVersion::V_2026_07_28],
+        },
+    )
+    .await
+    .unwrap();
+    let result = send_with_preference(
+        client.peer(),
+        call("test_localized_elicitation", json!({})),
+        Some("fr"),
+    )
+    .await
+    .unwrap();
+    let value = wire(&result);
+    assert_eq!(value["resultType"], "input_required");
+    let request = &value["inputRequests"]["contact"];
+    assert_eq!(request["method"], "elicitation/create");
+    assert_eq!(
+        request["params"]["message"],
+        "Veuillez saisir votre adresse e-mail."
+    );
+    assert_eq!(
+        request["params"]["requestedSchema"]["properties"]["email"]["description"],
+        "Adresse pour la confirmation"
+    );
+    assert_eq!(value["_meta"][CONTENT_LANGUAGE_KEY], "fr");
     client.cancel().await.unwrap();
 }

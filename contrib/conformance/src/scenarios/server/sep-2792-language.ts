@@ -142,6 +142,19 @@ function messageLanguage(message: Record<string, unknown>): string | undefined {
   );
 }
 
+/** JSON text of `value` with every object's keys sorted: equal for equal values. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    typeof v === 'object' && v !== null && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>).sort(([a], [b]) =>
+            a < b ? -1 : a > b ? 1 : 0
+          )
+        )
+      : v
+  );
+}
+
 function isEventStream(ex: Exchange): boolean {
   return fieldValues(ex, 'content-type')
     .join(', ')
@@ -190,6 +203,8 @@ export class Sep2792LanguageScenario implements ClientScenario {
 - Every \`tools/list\` answer to a request that carries a preference reports the language used in \`result._meta["io.modelcontextprotocol/contentLanguage"]\`.
 - A tool \`test_localized_error\` answers every \`tools/call\` with a JSON-RPC error whose \`message\` is in the request's selected language (it differs between \`en\` and \`fr\`).
 - A tool \`test_explicit_language\` takes a \`language\` argument (one of \`en\`, \`fr\`, \`de\`) naming the language of the content it returns.
+- A tool \`test_localized_elicitation\` (no arguments) answers \`tools/call\` without \`inputResponses\` with an \`input_required\` result whose \`inputRequests\` hold an \`elicitation/create\` request: its \`message\` and the \`title\` or \`description\` of each property of its \`requestedSchema\` in the request's selected language.
+- A tool \`test_localized_progress\` (no arguments), called with a \`progressToken\` in \`_meta\`, sends \`notifications/progress\` for that token with a \`message\` in the request's selected language before its result.
 
 **Checked (MUST unless noted):**
 
@@ -199,6 +214,8 @@ export class Sep2792LanguageScenario implements ClientScenario {
 - Localized \`tools/list\` titles (SHOULD) with stable tool names and schema property keys, and a reported, well-formed \`contentLanguage\`.
 - The localized error: \`error.data\` an object whose \`_meta\` reports the language, \`error.code\` the same in every language.
 - The explicit \`language\` argument of \`test_explicit_language\` taking precedence over the preference (SHOULD); the result reports the language of its content.
+- The elicitation's message, property titles and descriptions translated (SHOULD), its request key, mode and schema (property keys, types, formats, \`required\`) the same in every language, the language reported in \`result._meta\` when the text is translated.
+- Progress messages translated (SHOULD), each translated notification reporting its language in \`params._meta\`, every notification carrying the client's \`progressToken\` untouched.
 - Streamable HTTP: \`Content-Language\` on one field line equal to \`contentLanguage\`; \`Vary: Accept-Language\`; a missing \`Accept-Language\` tolerated (MAY; reported as INFO when declined); HTTP 400 with \`HeaderMismatch\` (-32020) when \`Accept-Language\` and \`_meta\` disagree, including the SEP's exact-agreement edge cases, and no rejection where they agree; the localized error's \`Content-Language\` and \`Vary\`; on every event stream of the run, a \`Content-Language\` (which a stream may omit) that agrees with each message's \`contentLanguage\`.
 - Caching: consecutive requests that differ only in the preference each answered for their own; two preferences that select the same language kept apart (\`Vary: Accept-Language\` with the header); a response whose \`Accept-Language\` was stripped private (\`Cache-Control: private\` or \`no-store\`; reported as INFO when a missing header is refused).`;
 
@@ -1276,6 +1293,289 @@ export class Sep2792LanguageScenario implements ClientScenario {
         },
         'WARNING'
       );
+    }
+
+    // ---- Localized elicitation: message and labels translated (SHOULD), keys stable, language reported ----
+    {
+      const call = { name: 'test_localized_elicitation', arguments: {} };
+      /** The one elicitation/create request of an input_required result, with its key. */
+      const elicitationOf = (
+        ex: Exchange
+      ): { key: string; request: Record<string, unknown> } | undefined => {
+        const result = ex.body?.result;
+        const requests = result?.inputRequests;
+        if (result?.resultType !== 'input_required') return undefined;
+        if (typeof requests !== 'object' || requests === null) return undefined;
+        for (const [key, request] of Object.entries(requests)) {
+          if (
+            typeof request === 'object' &&
+            request !== null &&
+            (request as Record<string, unknown>).method === 'elicitation/create'
+          ) {
+            return { key, request: request as Record<string, unknown> };
+          }
+        }
+        return undefined;
+      };
+      const paramsOf = (e: { request: Record<string, unknown> }) =>
+        (e.request.params ?? {}) as Record<string, unknown>;
+      const answers = new Map<string, Exchange>();
+      for (const lang of ['en', 'fr', 'de']) {
+        answers.set(lang, await post('tools/call', call, { meta: lang }));
+      }
+      const elicitations = new Map(
+        [...answers].map(([lang, ex]) => [lang, elicitationOf(ex)])
+      );
+      const missing = [...answers].filter(
+        ([lang]) => elicitations.get(lang) === undefined
+      );
+      const textCheck = [
+        'sep-2792-display-text-translated',
+        'ElicitationTextTranslated',
+        'The elicitation message and property titles and descriptions are translated into the selected language'
+      ] as const;
+      const keysCheck = [
+        'sep-2792-identifiers-stable',
+        'ElicitationKeysStable',
+        'The elicitation request keys, mode and requested schema (property keys, types, formats, required) are the same in every language'
+      ] as const;
+      const reportCheck = [
+        'sep-2792-content-language-reported',
+        'ElicitationContentLanguageReported',
+        'An input_required result with localized elicitation text reports the language used in result._meta'
+      ] as const;
+      if (missing.length > 0) {
+        const reason = `test_localized_elicitation did not answer with an input_required result holding an elicitation/create request (${missing.map(([lang, ex]) => `"${lang}": ${describe(ex)}`).join('; ')})`;
+        checks.push(
+          untestableCheck(...textCheck, reason, SPEC_REFS, 'WARNING'),
+          untestableCheck(...keysCheck, reason, SPEC_REFS),
+          untestableCheck(...reportCheck, reason, SPEC_REFS)
+        );
+      } else {
+        const base = paramsOf(elicitations.get('en')!);
+        /** The display texts of an elicitation, by path: its message, each property's title and description. */
+        const labels = (params: Record<string, unknown>) => {
+          const out = new Map<string, unknown>([['message', params.message]]);
+          const schema = params.requestedSchema as
+            | { properties?: Record<string, Record<string, unknown>> }
+            | undefined;
+          for (const [key, property] of Object.entries(
+            schema?.properties ?? {}
+          )) {
+            for (const label of ['title', 'description']) {
+              if (typeof property?.[label] === 'string') {
+                out.set(`${key}.${label}`, property[label]);
+              }
+            }
+          }
+          return out;
+        };
+        /** Everything but the display texts, with object keys sorted. */
+        const skeleton = (e: {
+          key: string;
+          request: Record<string, unknown>;
+        }) => {
+          const params = paramsOf(e);
+          const schema = JSON.parse(
+            JSON.stringify(params.requestedSchema ?? null)
+          ) as { properties?: Record<string, Record<string, unknown>> } | null;
+          for (const property of Object.values(schema?.properties ?? {})) {
+            delete property.title;
+            delete property.description;
+          }
+          return canonical({
+            key: e.key,
+            method: e.request.method,
+            mode: params.mode,
+            requestedSchema: schema
+          });
+        };
+        const baseLabels = labels(base);
+        const untranslated: string[] = [];
+        const reports: string[] = [];
+        for (const lang of ['fr', 'de']) {
+          const params = paramsOf(elicitations.get(lang)!);
+          const here = labels(params);
+          for (const [path, text] of here) {
+            if (
+              typeof text === 'string' &&
+              text !== '' &&
+              baseLabels.get(path) === text
+            ) {
+              untranslated.push(`"${lang}" ${path}`);
+            }
+          }
+          const got = reported(answers.get(lang)!);
+          const unchanged = params.message === base.message;
+          if (got === undefined) {
+            // Text left in the default language need not report one.
+            if (!unchanged) {
+              reports.push(
+                `"${lang}": the message ${quote(typeof params.message === 'string' ? params.message : undefined)} is translated, but the result has no result._meta["${CONTENT_LANGUAGE}"]`
+              );
+            }
+          } else if (
+            !(tagMatches(got, lang) || (unchanged && tagMatches(got, 'en')))
+          ) {
+            reports.push(
+              `"${lang}": contentLanguage ${quote(got)} with the message ${quote(typeof params.message === 'string' ? params.message : undefined)}`
+            );
+          }
+        }
+        push(
+          ...textCheck,
+          untranslated.length === 0,
+          `left as in "en": ${untranslated.join(', ')}`,
+          [],
+          {
+            en: Object.fromEntries(baseLabels),
+            fr: Object.fromEntries(labels(paramsOf(elicitations.get('fr')!))),
+            de: Object.fromEntries(labels(paramsOf(elicitations.get('de')!)))
+          },
+          'WARNING'
+        );
+        const skeletons = ['en', 'fr', 'de'].map((lang) =>
+          skeleton(elicitations.get(lang)!)
+        );
+        push(
+          ...keysCheck,
+          skeletons.every((s) => s === skeletons[0]),
+          `the elicitation differs beyond its message, titles and descriptions: en ${skeletons[0]}, fr ${skeletons[1]}, de ${skeletons[2]}`,
+          [],
+          { en: skeletons[0], fr: skeletons[1], de: skeletons[2] }
+        );
+        push(
+          ...reportCheck,
+          reports.length === 0,
+          `the elicitation result does not report the language of its text: ${reports.join('; ')}`,
+          [],
+          {
+            contentLanguage: Object.fromEntries(
+              [...answers].map(([lang, ex]) => [lang, reported(ex)])
+            )
+          }
+        );
+      }
+    }
+
+    // ---- Localized progress: messages translated (SHOULD), each reported, tokens untouched ----
+    {
+      const call = { name: 'test_localized_progress', arguments: {} };
+      const runs = new Map<
+        string,
+        { ex: Exchange; token: string; notes: Array<Record<string, unknown>> }
+      >();
+      for (const lang of ['en', 'fr', 'de']) {
+        const token = `sep-2792-progress-${lang}`;
+        const ex = await post(
+          'tools/call',
+          call,
+          { meta: lang },
+          { progressToken: token }
+        );
+        const notes = ex.messages.filter(
+          (m) => m.method === 'notifications/progress'
+        );
+        runs.set(lang, { ex, token, notes });
+      }
+      const paramsOf = (note: Record<string, unknown>) =>
+        (note.params ?? {}) as Record<string, unknown>;
+      const messagesOf = (notes: Array<Record<string, unknown>>) =>
+        notes
+          .map((n) => paramsOf(n).message)
+          .filter((m): m is string => typeof m === 'string');
+      const textCheck = [
+        'sep-2792-display-text-translated',
+        'ProgressMessageTranslated',
+        'Progress notification messages are translated into the selected language'
+      ] as const;
+      const tokenCheck = [
+        'sep-2792-identifiers-stable',
+        'ProgressTokenStable',
+        "Every progress notification carries the client's progressToken, untouched, in every language"
+      ] as const;
+      const reportCheck = [
+        'sep-2792-content-language-reported',
+        'ProgressContentLanguageReported',
+        'Each localized progress notification reports the language used in params._meta'
+      ] as const;
+      const baseMessages = messagesOf(runs.get('en')!.notes);
+      const silent = [...runs].filter(
+        ([, run]) => messagesOf(run.notes).length === 0
+      );
+      if (silent.length > 0) {
+        const reason = `test_localized_progress sent no notifications/progress with a message for the request's progressToken (${silent.map(([lang, run]) => `"${lang}": ${run.notes.length} progress notifications, ${describe(run.ex)}`).join('; ')})`;
+        checks.push(
+          untestableCheck(...textCheck, reason, SPEC_REFS, 'WARNING'),
+          untestableCheck(...tokenCheck, reason, SPEC_REFS),
+          untestableCheck(...reportCheck, reason, SPEC_REFS)
+        );
+      } else {
+        const untranslated: string[] = [];
+        const reports: string[] = [];
+        const tokens: string[] = [];
+        for (const [lang, run] of runs) {
+          for (const note of run.notes) {
+            const params = paramsOf(note);
+            if (params.progressToken !== run.token) {
+              tokens.push(
+                `"${lang}": ${JSON.stringify(params.progressToken) ?? '(absent)'} for "${run.token}"`
+              );
+            }
+            if (lang === 'en' || typeof params.message !== 'string') continue;
+            const unchanged = baseMessages.includes(params.message);
+            if (unchanged)
+              untranslated.push(`"${lang}" ${quote(params.message)}`);
+            const got = metaLanguage(params._meta);
+            if (got === undefined) {
+              // A message left in the default language need not report one.
+              if (!unchanged) {
+                reports.push(
+                  `"${lang}": ${quote(params.message)} is translated but carries no params._meta["${CONTENT_LANGUAGE}"]`
+                );
+              }
+            } else if (
+              !(tagMatches(got, lang) || (unchanged && tagMatches(got, 'en')))
+            ) {
+              reports.push(
+                `"${lang}": ${quote(params.message)} reports contentLanguage ${quote(got)}`
+              );
+            }
+          }
+        }
+        const details = Object.fromEntries(
+          [...runs].map(([lang, run]) => [
+            lang,
+            run.notes.map((n) => ({
+              progressToken: paramsOf(n).progressToken,
+              message: paramsOf(n).message,
+              contentLanguage: metaLanguage(paramsOf(n)._meta)
+            }))
+          ])
+        );
+        push(
+          ...textCheck,
+          untranslated.length === 0,
+          `progress messages left as in "en": ${untranslated.join(', ')}`,
+          [],
+          details,
+          'WARNING'
+        );
+        push(
+          ...tokenCheck,
+          tokens.length === 0,
+          `progress notifications carry another token than the request's: ${tokens.join('; ')}`,
+          [],
+          details
+        );
+        push(
+          ...reportCheck,
+          reports.length === 0,
+          `localized progress notifications do not report their language: ${reports.join('; ')}`,
+          [],
+          details
+        );
+      }
     }
 
     // ---- Event streams: a Content-Language sent agrees with every message ----
