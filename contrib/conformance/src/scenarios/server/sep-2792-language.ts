@@ -661,7 +661,18 @@ export class Sep2792LanguageScenario implements ClientScenario {
       const value = 'xx-YY, xx;q=0.5';
       const description = `An unmatched preference ("${value}") is answered in the default language without an error`;
       const ex = await send({ meta: value });
-      if (
+      if (ex.body?.error !== undefined) {
+        // The error is the violation itself, not a missing prerequisite.
+        push(
+          'sep-2792-default-fallback',
+          'DefaultFallback',
+          description,
+          false,
+          `acceptLanguage "${value}" (no supported language matches) was answered with an error: ${describe(ex)}`,
+          [],
+          { acceptLanguage: value, status: ex.status, error: ex.body.error }
+        );
+      } else if (
         answered(
           ex,
           'sep-2792-default-fallback',
