@@ -22,8 +22,8 @@
 //! The SEP machinery stays on top of them: every request is negotiated as for
 //! any other method (a disagreeing HTTP mirror is still rejected with -32020),
 //! and errors meant for the user come from the catalogs in the request's
-//! language. The fixtures' own output is fixed English text, model-facing like
-//! the reference's tool output, so results, log and progress notifications
+//! language. The other fixtures' own output is fixed English text, model-facing
+//! like the reference's tool output, so results, log and progress notifications
 //! report [`FIXTURE_LANGUAGE`] (decision R4 in `docs/decisions.md`). The fixture
 //! tools and prompts carry no `title`, so there is no display text to localize
 //! in their definitions.

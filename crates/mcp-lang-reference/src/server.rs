@@ -189,8 +189,9 @@ impl ReferenceServer {
     /// Adds the fixtures of the official MCP conformance suite
     /// ([`fixtures`]: its `test_*` tools and prompts, `test://` resources, and
     /// the `logging`, `completions` and `resources.subscribe` capabilities).
-    /// They are not SEP-2792 and are off by default; requests for them are
-    /// negotiated like any other.
+    /// Apart from the four tools of the SEP-2792 scenario contributed to that
+    /// suite ([`fixtures::LanguageFixture`]), they are not SEP-2792; they are
+    /// off by default, and requests for them are negotiated like any other.
     ///
     /// ```
     /// use mcp_lang_reference::ReferenceServer;
