@@ -107,6 +107,11 @@ function tagMatches(tag: string | undefined, range: string): boolean {
   return t === r || t.startsWith(r + '-');
 }
 
+/** True when one of the tags of a Content-Language value (RFC 9110 §8.5: one or more) matches `range`. */
+function includesLanguage(value: string | undefined, range: string): boolean {
+  return (value ?? '').split(',').some((tag) => tagMatches(tag.trim(), range));
+}
+
 function fieldValues(ex: Exchange, name: string): string[] {
   return ex.lines.filter(([n]) => n === name).map(([, v]) => v);
 }
@@ -1207,7 +1212,7 @@ export class Sep2792LanguageScenario implements ClientScenario {
           'sep-2792-content-language-reported',
           'ErrorContentLanguageReported',
           'A localized error reports the language used in error.data._meta',
-          tagMatches(got, 'fr'),
+          includesLanguage(got, 'fr'),
           `the error localized under "fr" reports ${quote(got)} in error.data._meta["${CONTENT_LANGUAGE}"]`,
           [],
           { error: frError }
@@ -1300,7 +1305,7 @@ export class Sep2792LanguageScenario implements ClientScenario {
         id,
         name,
         description,
-        tagMatches(got, explicit),
+        includesLanguage(got, explicit),
         `test_explicit_language with language "${explicit}" under acceptLanguage "${preference}" returned content in ${quote(got)}: the explicit argument SHOULD take precedence over the preference`,
         [],
         {
@@ -1432,7 +1437,10 @@ export class Sep2792LanguageScenario implements ClientScenario {
               );
             }
           } else if (
-            !(tagMatches(got, lang) || (unchanged && tagMatches(got, 'en')))
+            !(
+              includesLanguage(got, lang) ||
+              (unchanged && includesLanguage(got, 'en'))
+            )
           ) {
             reports.push(
               `"${lang}": contentLanguage ${quote(got)} with the message ${quote(typeof params.message === 'string' ? params.message : undefined)}`
@@ -1552,7 +1560,10 @@ export class Sep2792LanguageScenario implements ClientScenario {
                 );
               }
             } else if (
-              !(tagMatches(got, lang) || (unchanged && tagMatches(got, 'en')))
+              !(
+                includesLanguage(got, lang) ||
+                (unchanged && includesLanguage(got, 'en'))
+              )
             ) {
               reports.push(
                 `"${lang}": ${quote(params.message)} reports contentLanguage ${quote(got)}`
