@@ -7,7 +7,8 @@
 //!
 //! `--conformance-fixtures` adds the tools, prompts, resources and optional
 //! capabilities the suite expects from its own "everything" test server
-//! (`mcp_lang_reference::fixtures`; not SEP-2792). `--sessions` is what its
+//! (`mcp_lang_reference::fixtures`; not SEP-2792, but for the four tools of the
+//! `official-sep` step's scenario). `--sessions` is what its
 //! server-to-client requests (sampling, elicitation) and
 //! `server-sse-multiple-streams` need; no other scenario changes with it.
 //!

@@ -54,7 +54,8 @@ pub struct ServeArgs {
     pub sessions: bool,
     /// Add the fixtures of the official MCP conformance suite (its `test_*`
     /// tools and prompts, `test://` resources, logging, completions and
-    /// resource subscriptions). Not SEP-2792; off by default.
+    /// resource subscriptions), four of whose tools the suite's SEP-2792
+    /// scenario calls. Off by default.
     #[arg(long)]
     pub conformance_fixtures: bool,
     /// HTTP only: close a connection whose request head (the request line and

@@ -98,6 +98,7 @@ pub const MESSAGE_IDS: &[&str] = &[
     "error-unknown-prompt",
     "error-unknown-resource",
     "error-email-declined",
+    "error-tool-always-fails",
     "error-elicitation-unsupported",
 ];
 

@@ -10,8 +10,11 @@
 //! `0 → 50 → 100` of 100, three `info` log messages 50 ms apart, a sampling and
 //! three elicitations sent back to the client, ...).
 //!
-//! **They are for the official suite only; they are not part of SEP-2792** and
-//! show none of it. They are off by default, so the demo, the tests and the
+//! **They are for the official suite only.** All but four are not part of
+//! SEP-2792 and show none of it; the four of [`LanguageFixture`] are the tools
+//! the fixture contract of the SEP-2792 scenario this project contributes to
+//! that suite (`sep-2792-language`) names, each one of the reference's own
+//! SEP-2792 tools under that name. They are off by default, so the demo, the tests and the
 //! SEP-2792 conformance suite (`mcp-lang conformance`) see the reference server
 //! unchanged; [`ReferenceServer::with_conformance_fixtures`] (and
 //! `mcp-lang serve --conformance-fixtures`) adds them beside the showcase.
@@ -19,8 +22,8 @@
 //! The SEP machinery stays on top of them: every request is negotiated as for
 //! any other method (a disagreeing HTTP mirror is still rejected with -32020),
 //! and errors meant for the user come from the catalogs in the request's
-//! language. The fixtures' own output is fixed English text, model-facing like
-//! the reference's tool output, so results, log and progress notifications
+//! language. The other fixtures' own output is fixed English text, model-facing
+//! like the reference's tool output, so results, log and progress notifications
 //! report [`FIXTURE_LANGUAGE`] (decision R4 in `docs/decisions.md`). The fixture
 //! tools and prompts carry no `title`, so there is no display text to localize
 //! in their definitions.
@@ -100,7 +103,67 @@ pub const TOOL_NAMES: &[&str] = &[
     "test_elicitation",
     "test_elicitation_sep1034_defaults",
     "test_elicitation_sep1330_enums",
+    "test_localized_elicitation",
+    "test_localized_progress",
+    "test_explicit_language",
+    "test_localized_error",
 ];
+
+/// A tool of the official suite's SEP-2792 scenario (`sep-2792-language`),
+/// which localizes: the scenario's fixture contract names four, and each is
+/// answered as the reference's own tool that does the same.
+///
+/// ```
+/// use mcp_lang_reference::fixtures::{LanguageFixture, TOOL_NAMES};
+///
+/// assert_eq!(LanguageFixture::named("test_localized_progress"), Some(LanguageFixture::Progress));
+/// assert_eq!(LanguageFixture::named("prepare_report"), None);
+/// for fixture in LanguageFixture::ALL {
+///     assert!(TOOL_NAMES.contains(&fixture.name()));
+/// }
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LanguageFixture {
+    /// `test_localized_elicitation`: `send_confirmation`'s elicitation of an
+    /// e-mail address, its message and property labels in the request's
+    /// language (an `input_required` result from protocol 2026-07-28 on).
+    Elicitation,
+    /// `test_localized_progress`: `prepare_report`, whose progress messages
+    /// are in the request's language and each report it.
+    Progress,
+    /// `test_explicit_language`: `get_official_document` for the first
+    /// official document, its edition chosen by the `language` argument
+    /// whatever the preference (the SEP's explicit language argument).
+    ExplicitLanguage,
+    /// `test_localized_error`: a JSON-RPC error (`-32603`) whose message is in
+    /// the request's language and reports it in `error.data._meta`.
+    Error,
+}
+
+impl LanguageFixture {
+    /// Every one, in the order of [`TOOL_NAMES`].
+    pub const ALL: [Self; 4] = [
+        Self::Elicitation,
+        Self::Progress,
+        Self::ExplicitLanguage,
+        Self::Error,
+    ];
+
+    /// The name the scenario calls it by.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Elicitation => "test_localized_elicitation",
+            Self::Progress => "test_localized_progress",
+            Self::ExplicitLanguage => "test_explicit_language",
+            Self::Error => "test_localized_error",
+        }
+    }
+
+    /// The fixture called `name`, if one is.
+    pub fn named(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|f| f.name() == name)
+    }
+}
 
 /// The fixture prompts, by the names the official suite gets.
 ///
@@ -267,6 +330,27 @@ pub(crate) fn tools() -> Vec<Tool> {
         simple(
             "test_elicitation_sep1330_enums",
             "Elicits a form with the five enum shapes of SEP-1330.",
+        ),
+        simple(
+            "test_localized_elicitation",
+            "Asks the user for an e-mail address, in the request's language (SEP-2792).",
+        ),
+        simple(
+            "test_localized_progress",
+            "Reports progress with messages in the request's language (SEP-2792).",
+        ),
+        json!({
+            "name": "test_explicit_language",
+            "description": "Returns an official document in the edition `language` names, whatever the preference (SEP-2792).",
+            "inputSchema": {
+                "type": "object",
+                "properties": { "language": { "type": "string", "description": "Edition language, e.g. fr" } },
+                "required": ["language"]
+            }
+        }),
+        simple(
+            "test_localized_error",
+            "Always fails with a JSON-RPC error in the request's language (SEP-2792).",
         ),
     ])
 }

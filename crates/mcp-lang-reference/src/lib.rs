@@ -30,8 +30,10 @@
 //! [`ReferenceServer::with_conformance_fixtures`] (`mcp-lang serve
 //! --conformance-fixtures`) adds the fixtures of the official MCP conformance
 //! suite ([`fixtures`]: its `test_*` tools and prompts, `test://` resources,
-//! logging, completions and subscriptions). They are not SEP-2792 and are off
-//! by default; `cargo xtask conformance --official` turns them on.
+//! logging, completions and subscriptions). Apart from the four tools the
+//! SEP-2792 scenario contributed to that suite calls
+//! ([`fixtures::LanguageFixture`]), they are not SEP-2792; they are off by
+//! default, and `cargo xtask conformance --official` turns them on.
 //!
 //! # Features
 //!
@@ -47,7 +49,7 @@ pub mod catalog;
 #[cfg(feature = "demo")]
 #[cfg_attr(docsrs, doc(cfg(feature = "demo")))]
 pub mod demo;
-// The official MCP suite's fixtures (opt-in; not SEP-2792).
+// The official MCP suite's fixtures (opt-in; not SEP-2792 but for four tools).
 pub mod fixtures;
 #[cfg(any(feature = "stdio", feature = "http"))]
 #[cfg_attr(docsrs, doc(cfg(any(feature = "stdio", feature = "http"))))]

@@ -189,8 +189,9 @@ impl ReferenceServer {
     /// Adds the fixtures of the official MCP conformance suite
     /// ([`fixtures`]: its `test_*` tools and prompts, `test://` resources, and
     /// the `logging`, `completions` and `resources.subscribe` capabilities).
-    /// They are not SEP-2792 and are off by default; requests for them are
-    /// negotiated like any other.
+    /// Apart from the four tools of the SEP-2792 scenario contributed to that
+    /// suite ([`fixtures::LanguageFixture`]), they are not SEP-2792; they are
+    /// off by default, and requests for them are negotiated like any other.
     ///
     /// ```
     /// use mcp_lang_reference::ReferenceServer;
@@ -647,6 +648,36 @@ impl Handlers {
         Ok(self.confirmed(language, &answer))
     }
 
+    /// The official suite's SEP-2792 fixture tools, each answered as the
+    /// reference tool that does the same.
+    async fn language_fixture(
+        &self,
+        fixture: fixtures::LanguageFixture,
+        language: &Language,
+        request: &CallToolRequestParams,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        match fixture {
+            fixtures::LanguageFixture::Elicitation => {
+                self.send_confirmation(language, request, context).await
+            }
+            fixtures::LanguageFixture::Progress => self.prepare_report(language, None).await,
+            fixtures::LanguageFixture::ExplicitLanguage => {
+                // The argument is required here: it is what the fixture shows.
+                let edition = required_argument(language, request.arguments.as_ref(), "language")?;
+                let mut arguments = JsonObject::new();
+                arguments.insert("document".into(), json!(DOCUMENT_IDS[0]));
+                arguments.insert("language".into(), json!(edition));
+                self.document(language, Some(&arguments))
+            }
+            fixtures::LanguageFixture::Error => Err(language.error(
+                ErrorCode::INTERNAL_ERROR,
+                "error-tool-always-fails",
+                &[("name", fixture.name().into())],
+            )),
+        }
+    }
+
     async fn prepare_report(
         &self,
         language: &Language,
@@ -753,6 +784,13 @@ impl ServerHandler for Handlers {
             "send_confirmation" => self.send_confirmation(&language, &request, &context).await,
             "prepare_report" => self.prepare_report(&language, arguments).await,
             other => {
+                if self.fixtures.is_some()
+                    && let Some(fixture) = fixtures::LanguageFixture::named(other)
+                {
+                    return self
+                        .language_fixture(fixture, &language, &request, &context)
+                        .await;
+                }
                 if let Some(session) = &self.fixtures
                     && let Some(outcome) =
                         fixtures::call_tool(session, &language, &request, &context).await

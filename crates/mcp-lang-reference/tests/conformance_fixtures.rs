@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 
 use mcp_lang_reference::{
     ReferenceServer,
-    fixtures::{PROMPT_NAMES, STATIC_BINARY_URI, STATIC_TEXT_URI, TOOL_NAMES},
+    fixtures::{LanguageFixture, PROMPT_NAMES, STATIC_BINARY_URI, STATIC_TEXT_URI, TOOL_NAMES},
 };
 use mcp_lang_rmcp::client::{content_language, send_with_preference};
 use rmcp::{
@@ -398,5 +398,160 @@ async fn the_fixtures_are_present_with_the_option_and_report_their_language() {
         error.to_string().contains("test://template//data"),
         "{error}"
     );
+    client.cancel().await.unwrap();
+}
+
+/// The four fixtures of the official suite's SEP-2792 scenario localize as the
+/// reference's own tools do: each answer in the request's language, reported.
+#[tokio::test(flavor = "current_thread")]
+async fn the_language_fixtures_localize_and_report_their_language() {
+    let plain = ReferenceServer::new().unwrap();
+    let (client, _) = connect(plain, Recorder::default()).await;
+    let tools = send_with_preference(
+        client.peer(),
+        ClientRequest::ListToolsRequest(ListToolsRequest::default()),
+        None,
+    )
+    .await
+    .unwrap();
+    let names = listed(&tools, "tools", "name");
+    for fixture in LanguageFixture::ALL {
+        assert!(!names.iter().any(|n| n == fixture.name()), "{names:?}");
+    }
+    client.cancel().await.unwrap();
+
+    let server = ReferenceServer::new().unwrap().with_conformance_fixtures();
+    let recorder = Recorder::default();
+    let (client, _) = connect(server, recorder.clone()).await;
+    let peer = client.peer();
+
+    // The elicitation's message and labels in German, its key unchanged
+    // (this handshake protocol sends it to the client as elicitation/create).
+    send_with_preference(
+        peer,
+        call("test_localized_elicitation", json!({})),
+        Some("de"),
+    )
+    .await
+    .unwrap();
+    let elicitation = recorder.elicitations.lock().unwrap()[0].clone();
+    assert_eq!(
+        elicitation["message"],
+        "Bitte geben Sie Ihre E-Mail-Adresse ein."
+    );
+    assert_eq!(
+        elicitation["requestedSchema"]["properties"]["email"]["title"],
+        "E-Mail-Adresse"
+    );
+
+    // Each progress notification in French reports it.
+    send_with_preference(peer, call("test_localized_progress", json!({})), Some("fr"))
+        .await
+        .unwrap();
+    let progress = recorder.progress.lock().unwrap().clone();
+    assert_eq!(progress.len(), 4, "{progress:?}");
+    for (_, meta) in &progress {
+        assert_eq!(meta[CONTENT_LANGUAGE_KEY], "fr", "{meta}");
+    }
+
+    // The explicit argument wins over the preference, both ways.
+    for (preference, explicit, text) in [
+        ("de", "fr", "Tous les êtres humains"),
+        ("fr", "de", "Alle Menschen"),
+    ] {
+        let result = send_with_preference(
+            peer,
+            call("test_explicit_language", json!({ "language": explicit })),
+            Some(preference),
+        )
+        .await
+        .unwrap();
+        assert_eq!(content_language(&result), Some(explicit));
+        let content = wire(&result)["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        assert!(content.starts_with(text), "{content}");
+    }
+    // Without it, the fixture says what it needs, in the request's language.
+    let error = send_with_preference(peer, call("test_explicit_language", json!({})), Some("de"))
+        .await
+        .unwrap_err();
+    assert!(error.to_string().contains("Fehlendes Argument"), "{error}");
+
+    // The error: its message in each language, reported in error.data._meta,
+    // its code the same.
+    for (preference, message) in [
+        (
+            "fr",
+            "L'outil test_localized_error échoue toujours, volontairement.",
+        ),
+        (
+            "en",
+            "The tool test_localized_error always fails, on purpose.",
+        ),
+    ] {
+        let error = send_with_preference(
+            peer,
+            call("test_localized_error", json!({})),
+            Some(preference),
+        )
+        .await
+        .unwrap_err();
+        let mcp_lang_rmcp::client::SendError::Service(rmcp::service::ServiceError::McpError(data)) =
+            error
+        else {
+            panic!("expected a JSON-RPC error, got {error:?}");
+        };
+        assert_eq!(data.code.0, -32603);
+        assert_eq!(data.message, message);
+        assert_eq!(
+            data.data.unwrap()["_meta"][CONTENT_LANGUAGE_KEY],
+            preference
+        );
+    }
+    client.cancel().await.unwrap();
+}
+
+/// On protocol 2026-07-28, which the official suite's SEP-2792 scenario speaks,
+/// the elicitation fixture is the SEP's `input_required` result.
+#[tokio::test(flavor = "current_thread")]
+async fn the_elicitation_fixture_is_an_input_required_result_on_2026_07_28() {
+    let (server_io, client_io) = tokio::io::duplex(1 << 16);
+    let server = ReferenceServer::new().unwrap().with_conformance_fixtures();
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let client = rmcp::service::serve_client_with_lifecycle(
+        Recorder::default(),
+        client_io,
+        rmcp::service::ClientLifecycleMode::Discover {
+            preferred_versions: vec![rmcp::model::ProtocolVersion::V_2026_07_28],
+        },
+    )
+    .await
+    .unwrap();
+    let result = send_with_preference(
+        client.peer(),
+        call("test_localized_elicitation", json!({})),
+        Some("fr"),
+    )
+    .await
+    .unwrap();
+    let value = wire(&result);
+    assert_eq!(value["resultType"], "input_required");
+    let request = &value["inputRequests"]["contact"];
+    assert_eq!(request["method"], "elicitation/create");
+    assert_eq!(
+        request["params"]["message"],
+        "Veuillez saisir votre adresse e-mail."
+    );
+    assert_eq!(
+        request["params"]["requestedSchema"]["properties"]["email"]["description"],
+        "Adresse pour la confirmation"
+    );
+    assert_eq!(value["_meta"][CONTENT_LANGUAGE_KEY], "fr");
     client.cancel().await.unwrap();
 }

@@ -36,3 +36,4 @@ error-unknown-prompt = Unbekannte Vorlage: { $name }
 error-unknown-resource = Unter { $uri } gibt es keine Ressource.
 error-email-declined = Es wurde keine E-Mail-Adresse angegeben.
 error-elicitation-unsupported = Dieser Client kann den Benutzer nicht um Eingaben bitten.
+error-tool-always-fails = Das Werkzeug { $name } schlägt immer fehl, mit Absicht.

@@ -41,3 +41,4 @@ error-unknown-prompt = Unknown prompt: { $name }
 error-unknown-resource = There is no resource at { $uri }.
 error-email-declined = No e-mail address was provided.
 error-elicitation-unsupported = This client cannot ask the user for input.
+error-tool-always-fails = The tool { $name } always fails, on purpose.

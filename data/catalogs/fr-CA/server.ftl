@@ -37,3 +37,4 @@ error-unknown-prompt = Invite inconnue : { $name }
 error-unknown-resource = Aucune ressource à l'adresse { $uri }.
 error-email-declined = Aucune adresse courriel n'a été fournie.
 error-elicitation-unsupported = Ce client ne peut pas demander d'entrée à l'utilisateur.
+error-tool-always-fails = L'outil { $name } échoue toujours, volontairement.

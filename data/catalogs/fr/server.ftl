@@ -36,3 +36,4 @@ error-unknown-prompt = Invite inconnue : { $name }
 error-unknown-resource = Aucune ressource à l'adresse { $uri }.
 error-email-declined = Aucune adresse e-mail n'a été fournie.
 error-elicitation-unsupported = Ce client ne peut pas demander de saisie à l'utilisateur.
+error-tool-always-fails = L'outil { $name } échoue toujours, volontairement.

@@ -36,3 +36,4 @@ error-unknown-prompt = Leid anaithnid: { $name }
 error-unknown-resource = Níl aon acmhainn ag { $uri }.
 error-email-declined = Níor tugadh seoladh ríomhphoist.
 error-elicitation-unsupported = Ní féidir leis an gcliant seo ionchur a iarraidh ar an úsáideoir.
+error-tool-always-fails = Teipeann ar an uirlis { $name } i gcónaí, d'aon ghnó.

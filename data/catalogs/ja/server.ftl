@@ -36,3 +36,4 @@ error-unknown-prompt = 不明なプロンプトです: { $name }
 error-unknown-resource = { $uri } にリソースはありません。
 error-email-declined = メールアドレスが入力されませんでした。
 error-elicitation-unsupported = このクライアントはユーザーに入力を求めることができません。
+error-tool-always-fails = ツール { $name } は意図的に常に失敗します。

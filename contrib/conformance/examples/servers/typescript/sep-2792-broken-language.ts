@@ -12,9 +12,21 @@
  * - remembers the last preference and reuses it when a request omits it;
  * - compares Accept-Language with `_meta` after trimming and case-folding,
  *   and reads only the first Accept-Language field line;
- * - sends neither Content-Language nor Vary.
+ * - sends neither Content-Language nor Vary, and never marks a response private;
+ * - caches tools/list answers by the Accept-Language header, which an
+ *   intermediary may strip, rather than by the `_meta` preference;
+ * - answers test_localized_error with its language in a string error.data
+ *   and a code that changes with the language;
+ * - lets the preference, not the `language` argument, choose the language of
+ *   test_explicit_language;
+ * - translates test_localized_elicitation's message and one property key,
+ *   but not the property labels, and reports no language;
+ * - sends test_localized_progress's notifications under a token of its own,
+ *   one message translated without reporting its language and one left in
+ *   English, on a stream whose Content-Language is always en.
  *
- * The sep-2792-language scenario must emit FAILURE for each of these.
+ * The sep-2792-language scenario must emit FAILURE (WARNING for a SHOULD) for
+ * each of these.
  */
 
 import express from 'express';
@@ -30,6 +42,31 @@ const TITLES: Record<string, string> = {
 
 // Deliberately process-wide: the preference outlives the request.
 let remembered: string | undefined;
+
+// Deliberately keyed by the Accept-Language header, not the `_meta` value:
+// requests whose header was stripped share one entry.
+const cache = new Map<string, Record<string, unknown>>();
+
+const ERRORS: Record<string, string> = {
+  en: 'The tool test_localized_error always fails, on purpose.',
+  fr: "L'outil test_localized_error échoue toujours, volontairement.",
+  de: 'Das Werkzeug test_localized_error schlägt immer fehl, mit Absicht.'
+};
+const DOCUMENTS: Record<string, string> = {
+  en: 'All human beings are born free and equal in dignity and rights.',
+  fr: 'Tous les êtres humains naissent libres et égaux en dignité et en droits.',
+  de: 'Alle Menschen sind frei und gleich an Würde und Rechten geboren.'
+};
+const ELICITATIONS: Record<string, { message: string; key: string }> = {
+  en: { message: 'Please enter your e-mail address.', key: 'email' },
+  fr: { message: 'Veuillez saisir votre adresse e-mail.', key: 'courriel' },
+  de: { message: 'Bitte geben Sie Ihre E-Mail-Adresse ein.', key: 'e_mail' }
+};
+const PROGRESS: Record<string, string> = {
+  en: 'Collecting data…',
+  fr: 'Collecte des données…',
+  de: 'Daten werden gesammelt…'
+};
 
 app.post('/mcp', (req, res) => {
   const body = req.body || {};
@@ -53,6 +90,14 @@ app.post('/mcp', (req, res) => {
     remembered = value;
   }
 
+  // Deliberately wrong: the first range's primary subtag, whatever its weight.
+  const language = remembered
+    ?.split(',')[0]
+    .split(/[;-]/)[0]
+    .trim()
+    .toLowerCase();
+  const used = language !== undefined && language in TITLES ? language : 'en';
+
   switch (body.method) {
     case 'server/discover':
       return res.json({
@@ -73,12 +118,9 @@ app.post('/mcp', (req, res) => {
         }
       });
     case 'tools/list': {
-      // Deliberately wrong: the first range's primary subtag, whatever its weight.
-      const language = remembered
-        ?.split(',')[0]
-        .split(/[;-]/)[0]
-        .trim()
-        .toLowerCase();
+      const key = req.headers['accept-language'] ?? '';
+      const cached = typeof value === 'string' ? cache.get(key) : undefined;
+      if (cached !== undefined) return res.json({ ...cached, id });
       if (language !== undefined && !(language in TITLES)) {
         return res.json({
           jsonrpc: '2.0',
@@ -86,14 +128,13 @@ app.post('/mcp', (req, res) => {
           error: { code: -32602, message: `Unsupported language ${language}` }
         });
       }
-      const used = language ?? 'en';
-      return res.json({
+      const answer = {
         jsonrpc: '2.0',
         id,
         result: {
           resultType: 'complete',
-          ttlMs: 0,
-          cacheScope: 'private',
+          ttlMs: 300000,
+          cacheScope: 'public',
           tools: [
             {
               name: 'test_simple_text',
@@ -108,8 +149,12 @@ app.post('/mcp', (req, res) => {
               }
             : {})
         }
-      });
+      };
+      if (typeof value === 'string') cache.set(key, answer);
+      return res.json(answer);
     }
+    case 'tools/call':
+      return callTool(req, res, id, used);
     default:
       return res.status(404).json({
         jsonrpc: '2.0',
@@ -118,6 +163,108 @@ app.post('/mcp', (req, res) => {
       });
   }
 });
+
+function callTool(
+  req: express.Request,
+  res: express.Response,
+  id: unknown,
+  used: string
+) {
+  const params = req.body.params ?? {};
+  switch (params.name) {
+    case 'test_localized_error':
+      // Deliberately wrong: error.data a string, the code by language.
+      return res.json({
+        jsonrpc: '2.0',
+        id,
+        error: {
+          code: used === 'en' ? -32603 : -32000,
+          message: ERRORS[used],
+          data: used
+        }
+      });
+    case 'test_explicit_language':
+      // Deliberately wrong: the preference chooses, not the argument.
+      return res.json({
+        jsonrpc: '2.0',
+        id,
+        result: {
+          resultType: 'complete',
+          content: [{ type: 'text', text: DOCUMENTS[used] }],
+          _meta: { 'io.modelcontextprotocol/contentLanguage': used }
+        }
+      });
+    case 'test_localized_elicitation': {
+      // Deliberately wrong: the property key translated, its labels not,
+      // no language reported.
+      const { message, key } = ELICITATIONS[used];
+      return res.json({
+        jsonrpc: '2.0',
+        id,
+        result: {
+          resultType: 'input_required',
+          inputRequests: {
+            contact: {
+              method: 'elicitation/create',
+              params: {
+                mode: 'form',
+                message,
+                requestedSchema: {
+                  type: 'object',
+                  properties: {
+                    name: { type: 'string', title: 'Your name' },
+                    [key]: {
+                      type: 'string',
+                      format: 'email',
+                      title: 'E-mail address'
+                    }
+                  },
+                  required: ['name', key]
+                }
+              }
+            }
+          }
+        }
+      });
+    }
+    case 'test_localized_progress': {
+      // Deliberately wrong: a token of its own, a translated message without
+      // its language, an English one, and Content-Language en on the stream.
+      res.writeHead(200, {
+        'Content-Type': 'text/event-stream',
+        'Content-Language': 'en'
+      });
+      const write = (msg: unknown) =>
+        res.write(`data: ${JSON.stringify(msg)}\n\n`);
+      for (const [progress, message] of [
+        [1, PROGRESS[used]],
+        [2, 'Report ready.']
+      ] as const) {
+        write({
+          jsonrpc: '2.0',
+          method: 'notifications/progress',
+          params: { progressToken: 'progress-1', progress, total: 2, message }
+        });
+      }
+      write({
+        jsonrpc: '2.0',
+        id,
+        result: {
+          resultType: 'complete',
+          content: [{ type: 'text', text: 'Report ready.' }],
+          _meta: { 'io.modelcontextprotocol/contentLanguage': used }
+        }
+      });
+      return res.end();
+    }
+    default:
+      return res.json({
+        jsonrpc: '2.0',
+        id,
+        error: { code: -32602, message: `Unknown tool: ${params.name}` }
+      });
+  }
+}
 
 const PORT = parseInt(process.env.PORT || '3008', 10);
 app.listen(PORT, () => {

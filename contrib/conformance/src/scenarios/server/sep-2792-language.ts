@@ -2,11 +2,12 @@
  * Per-request user language preference (SEP-2792) test scenario for MCP servers.
  *
  * Sends `params._meta["io.modelcontextprotocol/acceptLanguage"]` (mirrored in
- * `Accept-Language`) on `tools/list` and checks the language the server
- * selects and reports, the request scope of the preference, the localized
- * titles and stable identifiers, and the Streamable HTTP binding: the
+ * `Accept-Language`) on `tools/list` and on the fixture tools of its
+ * contract, and checks the language the server selects and reports, the
+ * request scope of the preference, the localized titles, errors and explicit
+ * language argument with stable identifiers, the Streamable HTTP binding (the
  * `Content-Language` and `Vary` response headers and exact agreement between
- * `Accept-Language` and the `_meta` value.
+ * `Accept-Language` and the `_meta` value) and caching across preferences.
  *
  * Requests go through `node:http` rather than fetch: the binding's edge cases
  * need a header sent as two field lines, a header value with surrounding
@@ -65,7 +66,10 @@ interface Exchange {
   status: number;
   /** Response field lines, names lower-cased, in received order. */
   lines: Array<[string, string]>;
+  /** The response to the request. */
   body?: JsonRpcResponse;
+  /** Every JSON-RPC message of an event stream (the response too), in order; empty for JSON. */
+  messages: Array<Record<string, unknown>>;
   /** Transport failure or unparseable body. */
   problem?: string;
 }
@@ -103,6 +107,11 @@ function tagMatches(tag: string | undefined, range: string): boolean {
   return t === r || t.startsWith(r + '-');
 }
 
+/** True when one of the tags of a Content-Language value (RFC 9110 §8.5: one or more) matches `range`. */
+function includesLanguage(value: string | undefined, range: string): boolean {
+  return (value ?? '').split(',').some((tag) => tagMatches(tag.trim(), range));
+}
+
 function fieldValues(ex: Exchange, name: string): string[] {
   return ex.lines.filter(([n]) => n === name).map(([, v]) => v);
 }
@@ -116,6 +125,63 @@ function reported(ex: Exchange): string | undefined {
 function toolsOf(ex: Exchange): Tool[] | undefined {
   const tools = ex.body?.result?.tools;
   return Array.isArray(tools) ? (tools as Tool[]) : undefined;
+}
+
+/** The `contentLanguage` in a `_meta` object, when it is a string. */
+function metaLanguage(meta: unknown): string | undefined {
+  if (typeof meta !== 'object' || meta === null) return undefined;
+  const value = (meta as Record<string, unknown>)[CONTENT_LANGUAGE];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** The `contentLanguage` a JSON-RPC message carries: a result's, a notification's or request's, an error's. */
+function messageLanguage(message: Record<string, unknown>): string | undefined {
+  const result = message.result as Record<string, unknown> | undefined;
+  const params = message.params as Record<string, unknown> | undefined;
+  const error = message.error as Record<string, unknown> | undefined;
+  const data = error?.data as Record<string, unknown> | undefined;
+  return (
+    metaLanguage(result?._meta) ??
+    metaLanguage(params?._meta) ??
+    metaLanguage(data?._meta)
+  );
+}
+
+/** JSON text of `value` with every object's keys sorted: equal for equal values. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    typeof v === 'object' && v !== null && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>).sort(([a], [b]) =>
+            a < b ? -1 : a > b ? 1 : 0
+          )
+        )
+      : v
+  );
+}
+
+function isEventStream(ex: Exchange): boolean {
+  return fieldValues(ex, 'content-type')
+    .join(', ')
+    .includes('text/event-stream');
+}
+
+/** `Cache-Control: private` or `no-store`: no shared cache stores the response. */
+function isPrivate(ex: Exchange): boolean {
+  return fieldValues(ex, 'cache-control').some((line) =>
+    line.split(',').some((directive) => {
+      const name = directive.split('=')[0].trim().toLowerCase();
+      return name === 'private' || name === 'no-store';
+    })
+  );
+}
+
+/** A `Vary` member `Accept-Language` (any case) or `*`. */
+function variesByLanguage(ex: Exchange): boolean {
+  return fieldValues(ex, 'vary')
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim().toLowerCase())
+    .some((v) => v === 'accept-language' || v === '*');
 }
 
 function describe(ex: Exchange): string {
@@ -140,6 +206,10 @@ export class Sep2792LanguageScenario implements ClientScenario {
 - The server honors \`_meta["io.modelcontextprotocol/acceptLanguage"]\` on \`tools/list\` and supports at least the languages \`en\` (its default), \`fr\` and \`de\`. It may support more (for example \`fr-CA\`); it must not support a language tag starting with \`xx\`.
 - \`tools/list\` lists at least one tool with a \`title\`, and that title differs between \`en\`, \`fr\` and \`de\`.
 - Every \`tools/list\` answer to a request that carries a preference reports the language used in \`result._meta["io.modelcontextprotocol/contentLanguage"]\`.
+- A tool \`test_localized_error\` answers every \`tools/call\` with a JSON-RPC error whose \`message\` is in the request's selected language (it differs between \`en\` and \`fr\`).
+- A tool \`test_explicit_language\` takes a \`language\` argument (one of \`en\`, \`fr\`, \`de\`) naming the language of the content it returns.
+- A tool \`test_localized_elicitation\` (no arguments) answers \`tools/call\` without \`inputResponses\` with an \`input_required\` result whose \`inputRequests\` hold an \`elicitation/create\` request: its \`message\` and the \`title\` or \`description\` of each property of its \`requestedSchema\` in the request's selected language.
+- A tool \`test_localized_progress\` (no arguments), called with a \`progressToken\` in \`_meta\`, sends \`notifications/progress\` for that token with a \`message\` in the request's selected language before its result.
 
 **Checked (MUST unless noted):**
 
@@ -147,7 +217,12 @@ export class Sep2792LanguageScenario implements ClientScenario {
 - Default fallback, without an error, for an unmatched preference; a malformed value treated as absent, without an error.
 - Request scope: on consecutive requests over one connection, a changed or omitted preference is never served with an earlier one.
 - Localized \`tools/list\` titles (SHOULD) with stable tool names and schema property keys, and a reported, well-formed \`contentLanguage\`.
-- Streamable HTTP: \`Content-Language\` on one field line equal to \`contentLanguage\`; \`Vary: Accept-Language\`; a missing \`Accept-Language\` tolerated (MAY; reported as INFO when declined); HTTP 400 with \`HeaderMismatch\` (-32020) when \`Accept-Language\` and \`_meta\` disagree, including the SEP's exact-agreement edge cases, and no rejection where they agree.`;
+- The localized error: \`error.data\` an object whose \`_meta\` reports the language, \`error.code\` the same in every language.
+- The explicit \`language\` argument of \`test_explicit_language\` taking precedence over the preference (SHOULD); the result reports the language of its content.
+- The elicitation's message, property titles and descriptions translated (SHOULD), its request key, mode and schema (property keys, types, formats, \`required\`) the same in every language, the language reported in \`result._meta\` when the text is translated.
+- Progress messages translated (SHOULD), each translated notification reporting its language in \`params._meta\`, every notification carrying the client's \`progressToken\` untouched.
+- Streamable HTTP: \`Content-Language\` on one field line equal to \`contentLanguage\`; \`Vary: Accept-Language\`; a missing \`Accept-Language\` tolerated (MAY; reported as INFO when declined); HTTP 400 with \`HeaderMismatch\` (-32020) when \`Accept-Language\` and \`_meta\` disagree, including the SEP's exact-agreement edge cases, and no rejection where they agree; the localized error's \`Content-Language\` and \`Vary\`; on every event stream of the run, a \`Content-Language\` (which a stream may omit) that agrees with each message's \`contentLanguage\`.
+- Caching: consecutive requests that differ only in the preference each answered for their own; two preferences that select the same language kept apart (\`Vary: Accept-Language\` with the header); a response whose \`Accept-Language\` was stripped private (\`Cache-Control: private\` or \`no-store\`; reported as INFO when a missing header is refused).`;
 
   async run(ctx: RunContext): Promise<ConformanceCheck[]> {
     const checks: ConformanceCheck[] = [];
@@ -156,22 +231,57 @@ export class Sep2792LanguageScenario implements ClientScenario {
       : new http.Agent({ keepAlive: true, maxSockets: 1 });
     let nextId = 1;
 
-    const send = (pref: Preference): Promise<Exchange> => {
-      const params: Record<string, unknown> =
-        pref.meta === undefined
+    /** Every exchange, by what was sent, for the event-stream check at the end. */
+    const exchanges: Array<{ what: string; ex: Exchange }> = [];
+
+    /**
+     * One request: `extra` are its params beside `_meta`, `meta` more `_meta`
+     * entries (a progress token), `pref` the preference and its header.
+     */
+    const post = async (
+      method: string,
+      extra: Record<string, unknown>,
+      pref: Preference,
+      meta: Record<string, unknown> = {}
+    ): Promise<Exchange> => {
+      const params: Record<string, unknown> = {
+        ...extra,
+        ...(pref.meta === undefined && Object.keys(meta).length === 0
           ? {}
-          : { _meta: { [ACCEPT_LANGUAGE]: pref.meta } };
+          : {
+              _meta: {
+                ...meta,
+                ...(pref.meta === undefined
+                  ? {}
+                  : { [ACCEPT_LANGUAGE]: pref.meta })
+              }
+            })
+      };
+      const ex = await exchange(method, params, pref);
+      const name = typeof extra.name === 'string' ? ` ${extra.name}` : '';
+      exchanges.push({
+        what: `${method}${name} with acceptLanguage ${quote(pref.meta)}`,
+        ex
+      });
+      return ex;
+    };
+
+    const exchange = (
+      method: string,
+      params: Record<string, unknown>,
+      pref: Preference
+    ): Promise<Exchange> => {
       const headerLines =
         pref.header ?? (pref.meta === undefined ? [] : [pref.meta]);
       const id = nextId++;
       const body = JSON.stringify({
         jsonrpc: '2.0',
         id,
-        method: 'tools/list',
+        method,
         params: withRequestMeta(params, ctx.specVersion)
       });
       const headers: Record<string, string | string[]> = {
-        ...buildStandardHeaders('tools/list', params, {
+        ...buildStandardHeaders(method, params, {
           specVersion: ctx.specVersion
         }),
         'Content-Length': String(Buffer.byteLength(body))
@@ -202,20 +312,25 @@ export class Sep2792LanguageScenario implements ClientScenario {
               const contentType = res.headers['content-type'] ?? '';
               try {
                 let parsed: JsonRpcResponse | undefined;
+                const messages: Array<Record<string, unknown>> = [];
                 if (contentType.includes('text/event-stream')) {
                   for (const line of text.split(/\r?\n/)) {
                     if (!line.startsWith('data:')) continue;
                     const event = JSON.parse(line.slice(5).trim());
-                    if (event && event.id === id) parsed = event;
+                    if (event && typeof event === 'object') {
+                      messages.push(event);
+                      if (event.id === id) parsed = event;
+                    }
                   }
                 } else if (text) {
                   parsed = JSON.parse(text);
                 }
-                resolve({ status, lines, body: parsed });
+                resolve({ status, lines, body: parsed, messages });
               } catch {
                 resolve({
                   status,
                   lines,
+                  messages: [],
                   problem: `HTTP ${status}: unparseable body (content-type ${contentType || '(none)'})`
                 });
               }
@@ -227,12 +342,17 @@ export class Sep2792LanguageScenario implements ClientScenario {
           resolve({
             status: 0,
             lines: [],
+            messages: [],
             problem: `request failed: ${e.message}`
           })
         );
         req.end(body);
       });
     };
+
+    /** `tools/list` with the preference. */
+    const send = (pref: Preference): Promise<Exchange> =>
+      post('tools/list', {}, pref);
 
     const push = (
       id: string,
@@ -546,7 +666,18 @@ export class Sep2792LanguageScenario implements ClientScenario {
       const value = 'xx-YY, xx;q=0.5';
       const description = `An unmatched preference ("${value}") is answered in the default language without an error`;
       const ex = await send({ meta: value });
-      if (
+      if (ex.body?.error !== undefined) {
+        // The error is the violation itself, not a missing prerequisite.
+        push(
+          'sep-2792-default-fallback',
+          'DefaultFallback',
+          description,
+          false,
+          `acceptLanguage "${value}" (no supported language matches) was answered with an error: ${describe(ex)}`,
+          [],
+          { acceptLanguage: value, status: ex.status, error: ex.body.error }
+        );
+      } else if (
         answered(
           ex,
           'sep-2792-default-fallback',
@@ -621,23 +752,28 @@ export class Sep2792LanguageScenario implements ClientScenario {
       );
     }
 
+    /** The tool titles of a tools/list answer, by name. */
+    const titlesOf = (ex: Exchange) =>
+      JSON.stringify((toolsOf(ex) ?? []).map((t) => [t.name, t.title]));
+    /** Whether the answers to "fr", "de" and no preference can be told apart. */
+    const distinguishable =
+      [fr, de, none].every((ex) => toolsOf(ex) !== undefined) &&
+      ((titlesOf(fr) !== titlesOf(de) &&
+        titlesOf(fr) !== titlesOf(none) &&
+        titlesOf(de) !== titlesOf(none)) ||
+        (tagMatches(reported(fr), 'fr') && tagMatches(reported(de), 'de')));
+    const indistinguishable =
+      'answers to "fr", "de" and no preference cannot be told apart (neither their tool titles nor a reported contentLanguage differ)';
+
     // ---- Request scope: change and omission on consecutive requests over one connection ----
     // Each answer must match the first answer given to the same preference
     // (same reported language, same titles), whatever came before it.
     {
-      const titlesOf = (ex: Exchange) =>
-        JSON.stringify((toolsOf(ex) ?? []).map((t) => [t.name, t.title]));
       const firstAnswer = new Map<string | undefined, Exchange>([
         ['fr', fr],
         ['de', de],
         [undefined, none]
       ]);
-      const distinguishable =
-        [fr, de, none].every((ex) => toolsOf(ex) !== undefined) &&
-        ((titlesOf(fr) !== titlesOf(de) &&
-          titlesOf(fr) !== titlesOf(none) &&
-          titlesOf(de) !== titlesOf(none)) ||
-          (tagMatches(reported(fr), 'fr') && tagMatches(reported(de), 'de')));
       const ids: Array<[string, string, string]> = [
         [
           'sep-2792-no-reuse',
@@ -653,13 +789,7 @@ export class Sep2792LanguageScenario implements ClientScenario {
       if (!distinguishable) {
         for (const [id, name, description] of ids) {
           checks.push(
-            untestableCheck(
-              id,
-              name,
-              description,
-              'answers to "fr", "de" and no preference cannot be told apart (neither their tool titles nor a reported contentLanguage differ)',
-              SPEC_REFS
-            )
+            untestableCheck(id, name, description, indistinguishable, SPEC_REFS)
           );
         }
       } else {
@@ -711,22 +841,10 @@ export class Sep2792LanguageScenario implements ClientScenario {
         JSON.stringify(toolsOf(ex)?.map((t) => t.title)) !==
           JSON.stringify(toolsOf(none)?.map((t) => t.title));
       if (!varies || toolsOf(ex) === undefined) continue;
-      const contentType = fieldValues(ex, 'content-type').join(', ');
-      const isStream = contentType.includes('text/event-stream');
       const mirror = fieldValues(ex, 'content-language');
-      if (isStream) {
-        if (mirror.length > 0) {
-          push(
-            'sep-2792-sse-content-language-agrees',
-            `SseContentLanguageAgrees_${lang}`,
-            'A Content-Language sent on an event stream agrees with every contentLanguage on it',
-            mirror.join(', ') === got,
-            `Content-Language ${quote(mirror.join(', '))} on the stream, contentLanguage ${quote(got)} in the response`,
-            [RFC_9110_CONTENT_LANGUAGE],
-            { contentLanguageHeader: mirror, contentLanguage: got }
-          );
-        }
-      } else if (got !== undefined) {
+      // An event stream may omit Content-Language; one it sends is checked
+      // against every message on it at the end.
+      if (!isEventStream(ex) && got !== undefined) {
         push(
           'sep-2792-content-language-mirrored',
           `ContentLanguageMirrored_${lang}`,
@@ -748,15 +866,13 @@ export class Sep2792LanguageScenario implements ClientScenario {
           { contentLanguageHeader: mirror }
         );
       }
-      const vary = fieldValues(ex, 'vary')
-        .flatMap((v) => v.split(','))
-        .map((v) => v.trim().toLowerCase());
+      const vary = fieldValues(ex, 'vary');
       push(
         'sep-2792-vary-accept-language',
         `VaryAcceptLanguage_${lang}`,
         'A response that varies by language carries Vary: Accept-Language',
-        vary.includes('accept-language') || vary.includes('*'),
-        `Vary was ${vary.length ? quote(fieldValues(ex, 'vary').join(', ')) : '(absent)'}`,
+        variesByLanguage(ex),
+        `Vary was ${vary.length ? quote(vary.join(', ')) : '(absent)'}`,
         [RFC_9110_VARY],
         { vary: fieldValues(ex, 'vary') }
       );
@@ -782,6 +898,148 @@ export class Sep2792LanguageScenario implements ClientScenario {
         specReferences: SPEC_REFS,
         details: { status: ex.status, contentLanguage: got }
       });
+    }
+
+    // ---- Caching: the preference in every cache key; private when a shared cache cannot see it ----
+    {
+      // A cache keyed without the preference (or on the header alone, which
+      // an intermediary may strip) answers a request with another one's
+      // variant: "fr" then "de" in a row, the header sent, then stripped; each
+      // answer must be the one that preference gets alone.
+      const id = 'sep-2792-cache-key-language';
+      const name = 'CacheKeyIncludesPreference';
+      const description =
+        'Consecutive tools/list requests that differ only in acceptLanguage ("fr", then "de") are each answered for their own preference, with the Accept-Language mirror sent and stripped';
+      if (!distinguishable) {
+        checks.push(
+          untestableCheck(id, name, description, indistinguishable, SPEC_REFS)
+        );
+      } else {
+        let broken = '';
+        const legs: Array<Record<string, unknown>> = [];
+        for (const header of ['sent', 'stripped'] as const) {
+          const plan = (value: string): Preference =>
+            header === 'sent' ? { meta: value } : { meta: value, header: [] };
+          const first = await send(plan('fr'));
+          if (toolsOf(first) === undefined) {
+            // A server MAY refuse a request whose header is missing.
+            legs.push({ header, refused: describe(first) });
+            continue;
+          }
+          const second = await send(plan('de'));
+          legs.push({
+            header,
+            contentLanguage: [reported(first), reported(second)]
+          });
+          for (const [ex, value, alone] of [
+            [first, 'fr', fr],
+            [second, 'de', de]
+          ] as const) {
+            if (
+              titlesOf(ex) !== titlesOf(alone) ||
+              reported(ex) !== reported(alone)
+            ) {
+              broken ||= `tools/list with acceptLanguage "${value}" (Accept-Language ${header}) was answered in ${quote(reported(ex))} with titles ${titlesOf(ex)}, not as "${value}" alone (${quote(reported(alone))}, ${titlesOf(alone)})`;
+            }
+          }
+        }
+        push(id, name, description, broken === '', broken, [RFC_9110_VARY], {
+          legs
+        });
+      }
+    }
+    {
+      // Two preferences that select the same language are two cache entries
+      // (the SEP: "even when both preferences happen to select the same
+      // language"). With the header, Vary: Accept-Language keeps them apart in
+      // an HTTP cache; with the header stripped, no shared cache can, so the
+      // answer must be private.
+      const prime = await send({ meta: 'fr' });
+      const value = 'fr, *;q=0.1';
+      const withHeader = await send({ meta: value });
+      const stripped = await send({ meta: value, header: [] });
+      const description = `tools/list with acceptLanguage ${JSON.stringify(value)} after "fr" (both select fr) is kept apart from the "fr" variant: Vary: Accept-Language with the header, private without it`;
+      if (toolsOf(prime) === undefined || toolsOf(withHeader) === undefined) {
+        checks.push(
+          untestableCheck(
+            'sep-2792-cache-no-cross-language',
+            'NoCrossPreferenceReuse',
+            description,
+            `tools/list did not return a list of tools (${describe(toolsOf(prime) === undefined ? prime : withHeader)})`,
+            SPEC_REFS
+          )
+        );
+      } else {
+        const problems: string[] = [];
+        if (!variesByLanguage(withHeader)) {
+          problems.push(
+            `with its header, the answer has no Vary: Accept-Language (Vary ${quote(fieldValues(withHeader, 'vary').join(', ') || undefined)}), so an HTTP cache may serve the "fr" variant for it`
+          );
+        }
+        if (toolsOf(stripped) !== undefined && !isPrivate(stripped)) {
+          problems.push(
+            `without its header, the answer is not private (Cache-Control ${quote(fieldValues(stripped, 'cache-control').join(', ') || undefined)}), so a shared cache may serve it for "fr" or the "fr" variant for it`
+          );
+        }
+        push(
+          'sep-2792-cache-no-cross-language',
+          'NoCrossPreferenceReuse',
+          description,
+          problems.length === 0,
+          problems.join('; '),
+          [RFC_9110_VARY],
+          {
+            acceptLanguage: value,
+            vary: fieldValues(withHeader, 'vary'),
+            strippedStatus: stripped.status,
+            strippedCacheControl: fieldValues(stripped, 'cache-control')
+          }
+        );
+      }
+      // A preference whose header was stripped: no shared cache can see it.
+      const other = 'de, *;q=0.2';
+      const strippedOther = await send({ meta: other, header: [] });
+      const answers = [
+        [value, stripped],
+        [other, strippedOther]
+      ] as const;
+      const served = answers.filter(([, ex]) => toolsOf(ex) !== undefined);
+      const descriptionPrivate =
+        'A response to a request whose Accept-Language was stripped (acceptLanguage only in _meta) is private: Cache-Control private or no-store';
+      if (served.length === 0) {
+        // Declining the MAY of a missing header leaves no response to cache.
+        checks.push({
+          id: 'sep-2792-stripped-header-private',
+          name: 'StrippedHeaderPrivate',
+          description: descriptionPrivate,
+          status: 'INFO',
+          timestamp: new Date().toISOString(),
+          errorMessage: `requests without Accept-Language were refused (${describe(stripped)}), so no response exists to cache`,
+          specReferences: SPEC_REFS,
+          details: { status: stripped.status }
+        });
+      } else {
+        const shared = served.filter(([, ex]) => !isPrivate(ex));
+        push(
+          'sep-2792-stripped-header-private',
+          'StrippedHeaderPrivate',
+          descriptionPrivate,
+          shared.length === 0,
+          shared
+            .map(
+              ([v, ex]) =>
+                `acceptLanguage ${JSON.stringify(v)} without Accept-Language was answered with Cache-Control ${quote(fieldValues(ex, 'cache-control').join(', ') || undefined)}`
+            )
+            .join('; '),
+          [],
+          {
+            answers: served.map(([v, ex]) => ({
+              acceptLanguage: v,
+              cacheControl: fieldValues(ex, 'cache-control')
+            }))
+          }
+        );
+      }
     }
 
     // ---- Agreement between Accept-Language and _meta ----
@@ -905,6 +1163,482 @@ export class Sep2792LanguageScenario implements ClientScenario {
           }
         );
       }
+    }
+
+    // ---- A localized error: its contentLanguage in error.data._meta, error.data an object ----
+    {
+      const call = { name: 'test_localized_error', arguments: {} };
+      const answers = new Map<string, Exchange>();
+      for (const lang of ['en', 'fr', 'de']) {
+        answers.set(lang, await post('tools/call', call, { meta: lang }));
+      }
+      const en_ = answers.get('en')!;
+      const fr_ = answers.get('fr')!;
+      const enError = en_.body?.error;
+      const frError = fr_.body?.error;
+      const id = 'sep-2792-error-data-object';
+      const name = 'ErrorDataObject';
+      const description =
+        'An error localized under "fr" carries contentLanguage in error.data._meta, error.data being an object';
+      if (!enError || !frError || enError.message === frError.message) {
+        const reason = `test_localized_error did not answer "en" and "fr" with JSON-RPC errors whose messages differ (en: ${describe(en_)}; fr: ${describe(fr_)})`;
+        checks.push(
+          untestableCheck(id, name, description, reason, SPEC_REFS),
+          untestableCheck(
+            'sep-2792-content-language-reported',
+            'ErrorContentLanguageReported',
+            'A localized error reports the language used in error.data._meta',
+            reason,
+            SPEC_REFS
+          )
+        );
+      } else {
+        const data = frError.data;
+        const isObject =
+          typeof data === 'object' && data !== null && !Array.isArray(data);
+        const got = isObject
+          ? metaLanguage((data as Record<string, unknown>)._meta)
+          : undefined;
+        push(
+          id,
+          name,
+          description,
+          isObject,
+          `the error localized under "fr" has error.data ${data === undefined ? '(absent)' : JSON.stringify(data)}, not an object to carry contentLanguage in its _meta`,
+          [],
+          { error: frError }
+        );
+        push(
+          'sep-2792-content-language-reported',
+          'ErrorContentLanguageReported',
+          'A localized error reports the language used in error.data._meta',
+          includesLanguage(got, 'fr'),
+          `the error localized under "fr" reports ${quote(got)} in error.data._meta["${CONTENT_LANGUAGE}"]`,
+          [],
+          { error: frError }
+        );
+        const codes = [...answers.values()].map((ex) => ex.body?.error?.code);
+        push(
+          'sep-2792-identifiers-stable',
+          'ErrorCodeStable',
+          'error.code of the localized error is the same in en, fr and de',
+          codes.every((c) => c !== undefined && c === codes[0]),
+          `error.code under en, fr and de: ${codes.map((c) => (c === undefined ? '(none)' : String(c))).join(', ')}`,
+          [],
+          { codes }
+        );
+        if (got !== undefined && !isEventStream(fr_)) {
+          const mirror = fieldValues(fr_, 'content-language');
+          push(
+            'sep-2792-content-language-mirrored',
+            'ErrorContentLanguageMirrored',
+            'A JSON error response carrying contentLanguage in error.data._meta mirrors it into Content-Language',
+            mirror.length > 0 && mirror.join(', ') === got,
+            `Content-Language ${mirror.length ? quote(mirror.join(', ')) : '(absent)'}, error.data._meta contentLanguage ${quote(got)}`,
+            [RFC_9110_CONTENT_LANGUAGE],
+            { contentLanguageHeader: mirror, contentLanguage: got }
+          );
+        }
+        push(
+          'sep-2792-vary-accept-language',
+          'VaryAcceptLanguage_error',
+          'An error response that varies by language carries Vary: Accept-Language',
+          variesByLanguage(fr_),
+          `Vary was ${quote(fieldValues(fr_, 'vary').join(', ') || undefined)}`,
+          [RFC_9110_VARY],
+          { vary: fieldValues(fr_, 'vary') }
+        );
+      }
+    }
+
+    // ---- An explicit language argument takes precedence (SHOULD) ----
+    for (const [preference, explicit] of [
+      ['de', 'fr'],
+      ['fr', 'de']
+    ] as const) {
+      const ex = await post(
+        'tools/call',
+        { name: 'test_explicit_language', arguments: { language: explicit } },
+        { meta: preference }
+      );
+      const id = 'sep-2792-explicit-language-argument';
+      const name = `ExplicitArgumentWins_${explicit}`;
+      const description = `test_explicit_language with language "${explicit}" under acceptLanguage "${preference}" returns its content in "${explicit}"`;
+      const result = ex.body?.result;
+      if (result === undefined || result.isError === true) {
+        checks.push(
+          untestableCheck(
+            id,
+            name,
+            description,
+            `test_explicit_language did not succeed (${describe(ex)}${result?.isError === true ? ', isError: true' : ''})`,
+            SPEC_REFS,
+            'WARNING'
+          )
+        );
+        continue;
+      }
+      const got = reported(ex);
+      push(
+        'sep-2792-content-language-reported',
+        `ContentLanguageReported_explicit_${explicit}`,
+        'A result whose content language an explicit argument chose reports it',
+        got !== undefined,
+        `test_explicit_language with language "${explicit}" carried no string result._meta["${CONTENT_LANGUAGE}"]`,
+        [],
+        { acceptLanguage: preference, language: explicit }
+      );
+      if (got === undefined) {
+        checks.push(
+          untestableCheck(
+            id,
+            name,
+            description,
+            'the result reports no contentLanguage, so the language of its content cannot be seen',
+            SPEC_REFS,
+            'WARNING'
+          )
+        );
+        continue;
+      }
+      push(
+        id,
+        name,
+        description,
+        includesLanguage(got, explicit),
+        `test_explicit_language with language "${explicit}" under acceptLanguage "${preference}" returned content in ${quote(got)}: the explicit argument SHOULD take precedence over the preference`,
+        [],
+        {
+          acceptLanguage: preference,
+          language: explicit,
+          contentLanguage: got
+        },
+        'WARNING'
+      );
+    }
+
+    // ---- Localized elicitation: message and labels translated (SHOULD), keys stable, language reported ----
+    {
+      const call = { name: 'test_localized_elicitation', arguments: {} };
+      /** The one elicitation/create request of an input_required result, with its key. */
+      const elicitationOf = (
+        ex: Exchange
+      ): { key: string; request: Record<string, unknown> } | undefined => {
+        const result = ex.body?.result;
+        const requests = result?.inputRequests;
+        if (result?.resultType !== 'input_required') return undefined;
+        if (typeof requests !== 'object' || requests === null) return undefined;
+        for (const [key, request] of Object.entries(requests)) {
+          if (
+            typeof request === 'object' &&
+            request !== null &&
+            (request as Record<string, unknown>).method === 'elicitation/create'
+          ) {
+            return { key, request: request as Record<string, unknown> };
+          }
+        }
+        return undefined;
+      };
+      const paramsOf = (e: { request: Record<string, unknown> }) =>
+        (e.request.params ?? {}) as Record<string, unknown>;
+      const answers = new Map<string, Exchange>();
+      for (const lang of ['en', 'fr', 'de']) {
+        answers.set(lang, await post('tools/call', call, { meta: lang }));
+      }
+      const elicitations = new Map(
+        [...answers].map(([lang, ex]) => [lang, elicitationOf(ex)])
+      );
+      const missing = [...answers].filter(
+        ([lang]) => elicitations.get(lang) === undefined
+      );
+      const textCheck = [
+        'sep-2792-display-text-translated',
+        'ElicitationTextTranslated',
+        'The elicitation message and property titles and descriptions are translated into the selected language'
+      ] as const;
+      const keysCheck = [
+        'sep-2792-identifiers-stable',
+        'ElicitationKeysStable',
+        'The elicitation request keys, mode and requested schema (property keys, types, formats, required) are the same in every language'
+      ] as const;
+      const reportCheck = [
+        'sep-2792-content-language-reported',
+        'ElicitationContentLanguageReported',
+        'An input_required result with localized elicitation text reports the language used in result._meta'
+      ] as const;
+      if (missing.length > 0) {
+        const reason = `test_localized_elicitation did not answer with an input_required result holding an elicitation/create request (${missing.map(([lang, ex]) => `"${lang}": ${describe(ex)}`).join('; ')})`;
+        checks.push(
+          untestableCheck(...textCheck, reason, SPEC_REFS, 'WARNING'),
+          untestableCheck(...keysCheck, reason, SPEC_REFS),
+          untestableCheck(...reportCheck, reason, SPEC_REFS)
+        );
+      } else {
+        const base = paramsOf(elicitations.get('en')!);
+        /** The display texts of an elicitation, by path: its message, each property's title and description. */
+        const labels = (params: Record<string, unknown>) => {
+          const out = new Map<string, unknown>([['message', params.message]]);
+          const schema = params.requestedSchema as
+            | { properties?: Record<string, Record<string, unknown>> }
+            | undefined;
+          for (const [key, property] of Object.entries(
+            schema?.properties ?? {}
+          )) {
+            for (const label of ['title', 'description']) {
+              if (typeof property?.[label] === 'string') {
+                out.set(`${key}.${label}`, property[label]);
+              }
+            }
+          }
+          return out;
+        };
+        /** Everything but the display texts, with object keys sorted. */
+        const skeleton = (e: {
+          key: string;
+          request: Record<string, unknown>;
+        }) => {
+          const params = paramsOf(e);
+          const schema = JSON.parse(
+            JSON.stringify(params.requestedSchema ?? null)
+          ) as { properties?: Record<string, Record<string, unknown>> } | null;
+          for (const property of Object.values(schema?.properties ?? {})) {
+            delete property.title;
+            delete property.description;
+          }
+          return canonical({
+            key: e.key,
+            method: e.request.method,
+            mode: params.mode,
+            requestedSchema: schema
+          });
+        };
+        const baseLabels = labels(base);
+        const untranslated: string[] = [];
+        const reports: string[] = [];
+        for (const lang of ['fr', 'de']) {
+          const params = paramsOf(elicitations.get(lang)!);
+          const here = labels(params);
+          for (const [path, text] of here) {
+            if (
+              typeof text === 'string' &&
+              text !== '' &&
+              baseLabels.get(path) === text
+            ) {
+              untranslated.push(`"${lang}" ${path}`);
+            }
+          }
+          const got = reported(answers.get(lang)!);
+          const unchanged = params.message === base.message;
+          if (got === undefined) {
+            // Text left in the default language need not report one.
+            if (!unchanged) {
+              reports.push(
+                `"${lang}": the message ${quote(typeof params.message === 'string' ? params.message : undefined)} is translated, but the result has no result._meta["${CONTENT_LANGUAGE}"]`
+              );
+            }
+          } else if (
+            !(
+              includesLanguage(got, lang) ||
+              (unchanged && includesLanguage(got, 'en'))
+            )
+          ) {
+            reports.push(
+              `"${lang}": contentLanguage ${quote(got)} with the message ${quote(typeof params.message === 'string' ? params.message : undefined)}`
+            );
+          }
+        }
+        push(
+          ...textCheck,
+          untranslated.length === 0,
+          `left as in "en": ${untranslated.join(', ')}`,
+          [],
+          {
+            en: Object.fromEntries(baseLabels),
+            fr: Object.fromEntries(labels(paramsOf(elicitations.get('fr')!))),
+            de: Object.fromEntries(labels(paramsOf(elicitations.get('de')!)))
+          },
+          'WARNING'
+        );
+        const skeletons = ['en', 'fr', 'de'].map((lang) =>
+          skeleton(elicitations.get(lang)!)
+        );
+        push(
+          ...keysCheck,
+          skeletons.every((s) => s === skeletons[0]),
+          `the elicitation differs beyond its message, titles and descriptions: en ${skeletons[0]}, fr ${skeletons[1]}, de ${skeletons[2]}`,
+          [],
+          { en: skeletons[0], fr: skeletons[1], de: skeletons[2] }
+        );
+        push(
+          ...reportCheck,
+          reports.length === 0,
+          `the elicitation result does not report the language of its text: ${reports.join('; ')}`,
+          [],
+          {
+            contentLanguage: Object.fromEntries(
+              [...answers].map(([lang, ex]) => [lang, reported(ex)])
+            )
+          }
+        );
+      }
+    }
+
+    // ---- Localized progress: messages translated (SHOULD), each reported, tokens untouched ----
+    {
+      const call = { name: 'test_localized_progress', arguments: {} };
+      const runs = new Map<
+        string,
+        { ex: Exchange; token: string; notes: Array<Record<string, unknown>> }
+      >();
+      for (const lang of ['en', 'fr', 'de']) {
+        const token = `sep-2792-progress-${lang}`;
+        const ex = await post(
+          'tools/call',
+          call,
+          { meta: lang },
+          { progressToken: token }
+        );
+        const notes = ex.messages.filter(
+          (m) => m.method === 'notifications/progress'
+        );
+        runs.set(lang, { ex, token, notes });
+      }
+      const paramsOf = (note: Record<string, unknown>) =>
+        (note.params ?? {}) as Record<string, unknown>;
+      const messagesOf = (notes: Array<Record<string, unknown>>) =>
+        notes
+          .map((n) => paramsOf(n).message)
+          .filter((m): m is string => typeof m === 'string');
+      const textCheck = [
+        'sep-2792-display-text-translated',
+        'ProgressMessageTranslated',
+        'Progress notification messages are translated into the selected language'
+      ] as const;
+      const tokenCheck = [
+        'sep-2792-identifiers-stable',
+        'ProgressTokenStable',
+        "Every progress notification carries the client's progressToken, untouched, in every language"
+      ] as const;
+      const reportCheck = [
+        'sep-2792-content-language-reported',
+        'ProgressContentLanguageReported',
+        'Each localized progress notification reports the language used in params._meta'
+      ] as const;
+      const baseMessages = messagesOf(runs.get('en')!.notes);
+      const silent = [...runs].filter(
+        ([, run]) => messagesOf(run.notes).length === 0
+      );
+      if (silent.length > 0) {
+        const reason = `test_localized_progress sent no notifications/progress with a message for the request's progressToken (${silent.map(([lang, run]) => `"${lang}": ${run.notes.length} progress notifications, ${describe(run.ex)}`).join('; ')})`;
+        checks.push(
+          untestableCheck(...textCheck, reason, SPEC_REFS, 'WARNING'),
+          untestableCheck(...tokenCheck, reason, SPEC_REFS),
+          untestableCheck(...reportCheck, reason, SPEC_REFS)
+        );
+      } else {
+        const untranslated: string[] = [];
+        const reports: string[] = [];
+        const tokens: string[] = [];
+        for (const [lang, run] of runs) {
+          for (const note of run.notes) {
+            const params = paramsOf(note);
+            if (params.progressToken !== run.token) {
+              tokens.push(
+                `"${lang}": ${JSON.stringify(params.progressToken) ?? '(absent)'} for "${run.token}"`
+              );
+            }
+            if (lang === 'en' || typeof params.message !== 'string') continue;
+            const unchanged = baseMessages.includes(params.message);
+            if (unchanged)
+              untranslated.push(`"${lang}" ${quote(params.message)}`);
+            const got = metaLanguage(params._meta);
+            if (got === undefined) {
+              // A message left in the default language need not report one.
+              if (!unchanged) {
+                reports.push(
+                  `"${lang}": ${quote(params.message)} is translated but carries no params._meta["${CONTENT_LANGUAGE}"]`
+                );
+              }
+            } else if (
+              !(
+                includesLanguage(got, lang) ||
+                (unchanged && includesLanguage(got, 'en'))
+              )
+            ) {
+              reports.push(
+                `"${lang}": ${quote(params.message)} reports contentLanguage ${quote(got)}`
+              );
+            }
+          }
+        }
+        const details = Object.fromEntries(
+          [...runs].map(([lang, run]) => [
+            lang,
+            run.notes.map((n) => ({
+              progressToken: paramsOf(n).progressToken,
+              message: paramsOf(n).message,
+              contentLanguage: metaLanguage(paramsOf(n)._meta)
+            }))
+          ])
+        );
+        push(
+          ...textCheck,
+          untranslated.length === 0,
+          `progress messages left as in "en": ${untranslated.join(', ')}`,
+          [],
+          details,
+          'WARNING'
+        );
+        push(
+          ...tokenCheck,
+          tokens.length === 0,
+          `progress notifications carry another token than the request's: ${tokens.join('; ')}`,
+          [],
+          details
+        );
+        push(
+          ...reportCheck,
+          reports.length === 0,
+          `localized progress notifications do not report their language: ${reports.join('; ')}`,
+          [],
+          details
+        );
+      }
+    }
+
+    // ---- Event streams: a Content-Language sent agrees with every message ----
+    // Every answer of the run that was an event stream. A stream may omit the
+    // header; one that sends it must agree with each contentLanguage on it.
+    {
+      const streams = exchanges.filter(({ ex }) => isEventStream(ex));
+      const declared = streams.filter(
+        ({ ex }) => fieldValues(ex, 'content-language').length > 0
+      );
+      let broken = '';
+      for (const { what, ex } of declared) {
+        const header = fieldValues(ex, 'content-language').join(', ');
+        for (const message of ex.messages) {
+          const got = messageLanguage(message);
+          if (got !== undefined && got !== header) {
+            broken ||= `${what}: the stream's Content-Language is ${quote(header)} but a message on it reports contentLanguage ${quote(got)}`;
+          }
+        }
+      }
+      push(
+        'sep-2792-sse-content-language-agrees',
+        'SseContentLanguageAgrees',
+        'Every contentLanguage on an event stream that sends Content-Language agrees with it (a stream may omit the header)',
+        broken === '',
+        broken,
+        [RFC_9110_CONTENT_LANGUAGE],
+        {
+          eventStreams: streams.map(({ what }) => what),
+          withContentLanguage: declared.map(({ what, ex }) => ({
+            request: what,
+            contentLanguage: fieldValues(ex, 'content-language')
+          }))
+        }
+      );
     }
 
     agent.destroy();
