@@ -49,7 +49,7 @@
 //!         assert_eq!(m.offset(), Some(3));
 //!         assert_eq!(
 //!             m.to_string(),
-//!             r#"_meta value "en-US" does not agree with field line 1 "en-us" (first difference at byte 3)"#,
+//!             r#"_meta value "en-US" does not agree with field line 1 "en-us" (first difference at byte 4)"#,
 //!         );
 //!     }
 //!     other => panic!("expected a mismatch, got {other:?}"),
@@ -301,6 +301,8 @@ impl<'a> Mismatch<'a> {
     }
 }
 
+/// The mismatch for people: the values quoted, the field line and the first differing
+/// byte numbered from 1 ([`Mismatch::offset`] is 0-based).
 impl fmt::Display for Mismatch<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.meta {
@@ -318,7 +320,8 @@ impl fmt::Display for Mismatch<'_> {
         field::write_escaped(f, self.line)?;
         f.write_str("\"")?;
         if let MetaValue::String(_) = self.meta {
-            write!(f, " (first difference at byte {})", self.offset)?;
+            // Numbered from 1, as people count; `offset()` stays 0-based.
+            write!(f, " (first difference at byte {})", self.offset + 1)?;
         }
         Ok(())
     }

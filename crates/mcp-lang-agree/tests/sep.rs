@@ -165,13 +165,13 @@ fn mismatch_message_shows_both_values() {
     .unwrap();
     assert_eq!(
         m.to_string(),
-        r#"_meta value "en-US, en;q=0.8" does not agree with field line 2 "en;q=0.9" (first difference at byte 14)"#
+        r#"_meta value "en-US, en;q=0.8" does not agree with field line 2 "en;q=0.9" (first difference at byte 15)"#
     );
     let raw: [&[u8]; 1] = [b"fr-\xffCA"];
     let m = *agree(MetaValue::String("fr-CA"), raw).mismatch().unwrap();
     assert_eq!(
         m.to_string(),
-        r#"_meta value "fr-CA" does not agree with field line 1 "fr-\xFFCA" (first difference at byte 3)"#
+        r#"_meta value "fr-CA" does not agree with field line 1 "fr-\xFFCA" (first difference at byte 4)"#
     );
 }
 

@@ -712,7 +712,8 @@ impl HeaderMismatch {
             n => format!(" ({n} field lines joined)"),
         };
         let offset = match self.offset {
-            Some(offset) => format!(" (first difference at byte {offset})"),
+            // Numbered from 1, as people count; `data.offset` stays 0-based.
+            Some(offset) => format!(" (first difference at byte {})", offset + 1),
             None => String::new(),
         };
         format!(
