@@ -626,7 +626,7 @@ impl Language {
 
     /// Sends a progress notification for this request, to its client, its message the
     /// catalog message `id` in this language (as
-    /// [`progress_notification`](Self::progress_notification) builds it). Nothing is
+    /// [`localize_progress`](Self::localize_progress) writes it). Nothing is
     /// sent (and `Ok(false)` returned) when the request asked for no progress (no
     /// `progressToken`). On Streamable HTTP rmcp routes it, by its token, to the
     /// request's own event stream.
