@@ -78,6 +78,10 @@ const COUNTED: &[(&str, bool)] = &[
     ("meta-extract/layer-response/serde_json-typed", false),
     ("http-layer/1k-body/mcp-lang", false),
     ("http-layer/1k-body/no-layer", false),
+    ("rmcp-server/http-tools-call/mcp-lang", false),
+    ("rmcp-server/http-tools-call/rmcp", false),
+    ("rmcp-server/stdio-tools-call/mcp-lang", false),
+    ("rmcp-server/stdio-tools-call/rmcp", false),
 ];
 
 /// Counts that are one counted id less others: (id, minuend, subtrahends, gated against
@@ -99,6 +103,20 @@ const DIFFERENCES: &[(&str, &str, &[&str], bool)] = &[
             "meta-extract/layer-response/mcp-lang",
         ],
         false,
+    ),
+    // What SEP-2792 adds to one request of an rmcp server: the same server and request
+    // with `mcp-lang` (`Localized`, and on HTTP the layer) less without it.
+    (
+        "rmcp-server/http-tools-call/sep",
+        "rmcp-server/http-tools-call/mcp-lang",
+        &["rmcp-server/http-tools-call/rmcp"],
+        true,
+    ),
+    (
+        "rmcp-server/stdio-tools-call/sep",
+        "rmcp-server/stdio-tools-call/mcp-lang",
+        &["rmcp-server/stdio-tools-call/rmcp"],
+        true,
     ),
 ];
 

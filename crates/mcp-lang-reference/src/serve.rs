@@ -8,8 +8,9 @@
 //! `Cache-Control: private`) → the JSON-RPC answer to a body rmcp cannot read
 //! → rmcp's [`StreamableHttpService`] → the [`ReferenceServer`] handler. rmcp's
 //! service is a plain tower service, so the layer wraps it like any other; the
-//! handler then finds the same request's HTTP parts in its `RequestContext`
-//! and re-checks agreement as a second line of defence.
+//! handler then finds the same request's HTTP parts in its `RequestContext`,
+//! and in them the layer's verdict, which it negotiates from without reading the
+//! preference or checking agreement again (decision R2).
 //!
 //! # Logs
 //!

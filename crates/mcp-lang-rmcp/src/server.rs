@@ -439,19 +439,31 @@ impl ServerLanguages {
 
     /// The language of the request an rmcp handler is processing.
     ///
-    /// rmcp moves the wire `params._meta` into [`RequestContext::meta`]; that is
-    /// where the preference is read. On Streamable HTTP, rmcp also puts the
-    /// request's [`http::request::Parts`] into [`RequestContext::extensions`]:
-    /// when they are there, the `Accept-Language` field lines are checked
-    /// against `_meta` by exact agreement (decision D5) and a disagreement is
-    /// the `HeaderMismatch` error (-32020). This is a second line of defence:
-    /// rmcp answers JSON-RPC errors with HTTP 200, so the 400 the SEP requires
-    /// comes from the tower layer of `mcp-lang-http` in front of rmcp's
-    /// service, which rejects the request before rmcp sees it.
+    /// The preference is read once per request, and the HTTP mirror checked
+    /// once (decision R2):
+    ///
+    /// - **Behind the language layer** (Streamable HTTP with `mcp-lang-http`'s
+    ///   `LanguageLayer` in front of rmcp's service, the way
+    ///   [`http`](crate::http) serves it): the layer has already read the
+    ///   preference from the body and checked it against `Accept-Language`, and
+    ///   left its verdict, a [`LanguagePreference`](mcp_lang_http::LanguagePreference),
+    ///   in the request's extensions; rmcp passes the request's
+    ///   [`http::request::Parts`] on in [`RequestContext::extensions`]. That
+    ///   verdict is used as it is: `_meta` is not read again and agreement is
+    ///   not checked again.
+    /// - **Streamable HTTP without the layer**: the `Accept-Language` field lines
+    ///   of those parts are checked against `_meta` here, by exact agreement
+    ///   (decision D5), and a disagreement is the `HeaderMismatch` error
+    ///   (-32020). rmcp answers it with the SEP's 400 on a request of protocol
+    ///   2026-07-28 but with 200 on the older protocols', and without `Vary`:
+    ///   serve HTTP behind the layer.
+    /// - **Any other transport** (stdio): the preference is read from
+    ///   [`RequestContext::meta`], where rmcp moves the wire `params._meta`.
     ///
     /// # Errors
     ///
-    /// [`ErrorCode::HEADER_MISMATCH`] when HTTP parts are present and disagree.
+    /// [`ErrorCode::HEADER_MISMATCH`] when HTTP parts without the layer's
+    /// verdict are present and disagree with `_meta`.
     ///
     /// A handler negotiates, localizes and stamps (`tests/localized.rs`
     /// serves this one to a client that asks for `de-AT, en;q=0.5`, and gets
@@ -487,6 +499,9 @@ impl ServerLanguages {
     ) -> Result<RequestLanguage, ErrorData> {
         let meta: &JsonObject = &context.meta.0.0;
         if let Some(parts) = context.extensions.get::<http::request::Parts>() {
+            if let Some(verdict) = parts.extensions.get::<mcp_lang_http::LanguagePreference>() {
+                return Ok(self.negotiate_raw(verdict.raw()));
+            }
             let value = match meta.get(ACCEPT_LANGUAGE_KEY) {
                 None => MetaValue::Absent,
                 Some(Value::String(s)) => MetaValue::String(s),

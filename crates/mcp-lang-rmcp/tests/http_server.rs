@@ -31,7 +31,8 @@ impl Greeter {
 #[tool_handler]
 impl ServerHandler for Greeter {}
 
-fn app(json_response: bool) -> axum::Router {
+/// The reference handler of these tests: `Greeter` with a French catalog.
+fn server() -> Localized<Greeter> {
     let catalog =
         catalog_fn(
             |language: &str, id: &str, _: &[(&str, Arg<'_>)]| match (language, id) {
@@ -42,12 +43,47 @@ fn app(json_response: bool) -> axum::Router {
             },
         );
     let languages = ServerLanguages::new(["en", "fr"], "en").unwrap();
-    let server = Localized::new(Greeter, languages).with_catalog(catalog);
+    Localized::new(Greeter, languages).with_catalog(catalog)
+}
+
+fn service(json_response: bool) -> StreamableHttpService<Localized<Greeter>, LocalSessionManager> {
+    let server = server();
     let mut config = StreamableHttpServerConfig::default();
     config.json_response = json_response;
     let sessions = Arc::new(LocalSessionManager::default());
-    let service = StreamableHttpService::new(move || Ok(server.clone()), sessions, config);
-    axum::Router::new().nest_service("/mcp", LanguageLayer::new().layer(service))
+    StreamableHttpService::new(move || Ok(server.clone()), sessions, config)
+}
+
+fn app(json_response: bool) -> axum::Router {
+    axum::Router::new().nest_service("/mcp", LanguageLayer::new().layer(service(json_response)))
+}
+
+/// A service that replaces `Accept-Language` with `header` before calling `inner`.
+#[derive(Clone)]
+struct ReplaceHeader<S> {
+    inner: S,
+    header: &'static str,
+}
+
+impl<S: Service<Request<Body>>> Service<Request<Body>> for ReplaceHeader<S> {
+    type Response = S::Response;
+    type Error = S::Error;
+    type Future = S::Future;
+
+    fn poll_ready(
+        &mut self,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Result<(), Self::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, mut request: Request<Body>) -> Self::Future {
+        request.headers_mut().insert(
+            "accept-language",
+            http::HeaderValue::from_static(self.header),
+        );
+        self.inner.call(request)
+    }
 }
 
 /// A `tools/list` of protocol 2026-07-28 (no session), its preference `fr` in `_meta`
@@ -168,4 +204,42 @@ async fn a_disagreeing_header_is_refused_whatever_the_settings() {
             "{body}"
         );
     }
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn behind_the_layer_the_handler_uses_its_verdict_and_checks_nothing_again() {
+    // The header is changed after the layer has checked it: a handler that read the
+    // preference or checked agreement a second time would answer -32020 or German.
+    let tampered = ReplaceHeader {
+        inner: service(true),
+        header: "de",
+    };
+    let mut app = axum::Router::new().nest_service("/mcp", LanguageLayer::new().layer(tampered));
+    let (parts, body) = send(&mut app, list("fr")).await;
+    assert_eq!(parts.status, 200, "{body}");
+    assert!(!body.contains("-32020"), "{body}");
+    assert!(body.contains(r#""title":"Saluer""#), "{body}");
+    assert_eq!(header_lines(&parts, CONTENT_LANGUAGE), ["fr"], "{body}");
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn without_the_layer_the_handler_checks_agreement_itself() {
+    // rmcp alone: the handler finds the disagreement and answers HeaderMismatch. rmcp
+    // gives it the SEP's 400 on a request of protocol 2026-07-28 ...
+    let mut app = axum::Router::new().nest_service("/mcp", service(true));
+    let (parts, body) = send(&mut app, list("FR")).await;
+    assert_eq!(parts.status, 400, "{body}");
+    assert!(body.contains("-32020"), "{body}");
+    assert!(header_lines(&parts, VARY).is_empty(), "{parts:?}");
+    let (parts, body) = send(&mut app, list("fr")).await;
+    assert_eq!(parts.status, 200, "{body}");
+    assert!(body.contains(r#""title":"Saluer""#), "{body}");
+    // ... and 200 on the older protocols' requests, which only the layer answers 400.
+    let mut legacy = initialize();
+    legacy
+        .headers_mut()
+        .insert("accept-language", http::HeaderValue::from_static("FR"));
+    let (parts, body) = send(&mut app, legacy).await;
+    assert_eq!(parts.status, 200, "{body}");
+    assert!(body.contains("-32020"), "{body}");
 }

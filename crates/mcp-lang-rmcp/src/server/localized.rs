@@ -48,10 +48,11 @@ struct Config {
 /// 1. The preference is read from the request's `params._meta` (rmcp hands it over as
 ///    `RequestContext::meta`) and negotiated against the server's [`ServerLanguages`]
 ///    (RFC 4647 with weights and the wildcard; a malformed or unmatched preference
-///    gives the default, never an error). On Streamable HTTP the `Accept-Language`
-///    lines rmcp passes along are checked against `_meta` by exact agreement (decision
-///    D5) as a second line of defence; the `400` the SEP requires comes from
-///    `mcp-lang-http`'s `LanguageLayer` in front of rmcp's service.
+///    gives the default, never an error). On Streamable HTTP behind
+///    `mcp-lang-http`'s `LanguageLayer` (which gives the `400` the SEP requires for a
+///    disagreeing `Accept-Language`), the layer's verdict is used instead: the
+///    preference is read and checked once per request (decision R2, see
+///    [`ServerLanguages::for_request`]).
 /// 2. The handler runs with the [`Language`] in `context.extensions`.
 /// 3. List results and `serverInfo` get their titles from the [`Catalog`], looked up by
 ///    name (see [`Titles`]): no hand-written `list_tools`.
@@ -257,8 +258,8 @@ impl<H> Localized<H> {
         self.config.catalog.as_deref()
     }
 
-    /// Negotiates the request's language, checks the HTTP mirror when rmcp passed the
-    /// HTTP parts, and puts the [`Language`] into the context.
+    /// Negotiates the request's language (checking the HTTP mirror only when rmcp passed
+    /// HTTP parts without the layer's verdict), and puts the [`Language`] into the context.
     fn begin(&self, context: &mut RequestContext<RoleServer>) -> Result<Language, ErrorData> {
         let checked = self.config.languages.for_request(context);
         let request = match checked {
