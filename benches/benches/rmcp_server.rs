@@ -31,6 +31,7 @@ use http_body_util::{BodyExt, Full};
 use mcp_lang_benches::callgrind::{self, Operation};
 use mcp_lang_rmcp::http::LanguageLayer;
 use mcp_lang_rmcp::server::{Localized, ServerLanguages};
+use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::transport::streamable_http_server::{
     StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
@@ -44,9 +45,20 @@ use tower_service::Service;
 /// The preference every request sends, in `_meta` and in `Accept-Language`.
 const PREFERENCE: &str = "fr-CA, fr;q=0.9, en;q=0.5";
 
-/// The plain rmcp server: one tool, as rmcp's documentation writes it.
+/// The plain rmcp server: one tool, as rmcp's documentation writes it, the router built
+/// once and kept (not built again for every call).
 #[derive(Clone)]
-struct Greeter;
+struct Greeter {
+    tool_router: ToolRouter<Greeter>,
+}
+
+impl Greeter {
+    fn new() -> Greeter {
+        Greeter {
+            tool_router: Greeter::tool_router(),
+        }
+    }
+}
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 struct GreetArgs {
@@ -61,12 +73,12 @@ impl Greeter {
     }
 }
 
-#[tool_handler]
+#[tool_handler(router = self.tool_router)]
 impl ServerHandler for Greeter {}
 
 fn localized() -> Localized<Greeter> {
     let languages = ServerLanguages::new(["en", "fr"], "en").unwrap_or_else(|_| unreachable!());
-    Localized::new(Greeter, languages)
+    Localized::new(Greeter::new(), languages)
 }
 
 /// A `tools/call` of protocol 2026-07-28, with the preference in `_meta`.
@@ -190,11 +202,15 @@ struct Servers {
 impl Servers {
     fn new() -> Servers {
         let runtime = runtime();
-        let (stdio_plain, stdio_sep) = runtime
-            .block_on(async { (Stdio::start(Greeter).await, Stdio::start(localized()).await) });
+        let (stdio_plain, stdio_sep) = runtime.block_on(async {
+            (
+                Stdio::start(Greeter::new()).await,
+                Stdio::start(localized()).await,
+            )
+        });
         Servers {
             runtime,
-            http_plain: http_service(Greeter),
+            http_plain: http_service(Greeter::new()),
             http_sep: LanguageLayer::new().layer(http_service(localized())),
             stdio_plain,
             stdio_sep,
