@@ -20,16 +20,26 @@
 //! ```
 //! use mcp_lang_grammar::AcceptLanguage;
 //!
-//! let value = AcceptLanguage::parse("fr-CA,fr;q=0.9,en;q=0.5").unwrap();
-//! for weighted in value.iter() {
+//! // One pass: each range as soon as it is validated, then the verdict.
+//! let mut ranges = AcceptLanguage::validating("fr-CA,fr;q=0.9,en;q=0.5");
+//! for weighted in ranges.by_ref() {
 //!     println!("{} at q={}", weighted.range, weighted.quality); // fr-CA at q=1, …
 //! }
-//! assert_eq!(value.iter().nth(1).unwrap().quality.get(), 900);
+//! assert_eq!(ranges.finish().map(|value| value.len()), Ok(3));
 //!
 //! // Malformed means: ignore the preference. The error says where and why.
-//! let err = AcceptLanguage::parse("en;q=0.1234").unwrap_err();
+//! let err = AcceptLanguage::validating("en;q=0.1234").finish().unwrap_err();
 //! assert_eq!(err.offset(), 10);
+//!
+//! // A value kept and read more than once: validate it whole, then iterate.
+//! let value = AcceptLanguage::parse("fr-CA,fr;q=0.9,en;q=0.5").unwrap();
+//! assert_eq!(value.iter().nth(1).unwrap().quality.get(), 900);
 //! ```
+//!
+//! [`AcceptLanguage::validating`] reads the bytes once; [`AcceptLanguage::parse`]
+//! then [`AcceptLanguage::iter`] reads them twice (1.3 to 1.8 times the
+//! instructions, see the crate's README), which is the price of keeping a
+//! validated value to read again. Choosing a language reads the ranges once.
 //!
 //! # When to use it, and when not
 //!
