@@ -2,6 +2,7 @@
 //! that alters the request before the real handler runs, or its answer
 //! after: a handler [`Fault`], or a [`Latitude`] the SEP gives.
 
+use mcp_lang_http::{LanguagePreference, RequestAgreement};
 use mcp_lang_meta::{ACCEPT_LANGUAGE_KEY, CONTENT_LANGUAGE_KEY};
 use std::future::Future;
 use std::sync::{Arc, Mutex};
@@ -151,8 +152,9 @@ impl AlteredServer {
 
 /// Replaces the preference the handler will see. On Streamable HTTP the
 /// request's `Accept-Language` (in the HTTP parts rmcp passes along) is kept
-/// equal to it, so that the handler's own agreement check sees the faulty
-/// server's state rather than a mismatch the fault did not intend.
+/// equal to it, and so is the language layer's verdict there (which the
+/// handler reads instead of `_meta`, decision R2), so that the handler sees
+/// the faulty server's state rather than a mismatch the fault did not intend.
 pub(super) fn set_preference(context: &mut RequestContext<RoleServer>, value: Option<Value>) {
     let header = value.as_ref().and_then(Value::as_str).map(str::to_owned);
     match value {
@@ -162,6 +164,17 @@ pub(super) fn set_preference(context: &mut RequestContext<RoleServer>, value: Op
         None => {
             context.meta.remove(ACCEPT_LANGUAGE_KEY);
         }
+    }
+    if let Some(parts) = context.extensions.get_mut::<http::request::Parts>()
+        && let Some(verdict) = parts.extensions.get::<LanguagePreference>()
+    {
+        let agreement = match (&header, verdict.agreement()) {
+            (None, _) => RequestAgreement::NoPreference,
+            (Some(_), RequestAgreement::HeaderMissing) => RequestAgreement::HeaderMissing,
+            (Some(_), _) => RequestAgreement::Agreed,
+        };
+        let replaced = LanguagePreference::new(header.clone(), agreement);
+        parts.extensions.insert(replaced);
     }
     if let Some(parts) = context.extensions.get_mut::<http::request::Parts>()
         && parts.headers.contains_key(http::header::ACCEPT_LANGUAGE)
@@ -388,7 +401,7 @@ impl AlteredServer {
             .inner
             .languages()
             .negotiate_raw(preference)
-            .tag()
+            .selected()
             .to_owned();
         match fault {
             Fault::MislabelPromptText if selected != default => {
@@ -549,7 +562,7 @@ impl AlteredServer {
         let text = self
             .inner
             .catalog()
-            .text(language.tag(), "tool-prepare_report");
+            .text(language.selected(), "tool-prepare_report");
         let params = rmcp::model::LoggingMessageNotificationParam::new(
             rmcp::model::LoggingLevel::Info,
             Value::String(text),

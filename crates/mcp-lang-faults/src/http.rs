@@ -775,7 +775,8 @@ where
         .pointer("/params/_meta")
         .and_then(|m| m.get(ACCEPT_LANGUAGE_KEY))
         .and_then(Value::as_str);
-    let language = single_message.then(|| languages.negotiate_raw(preference).tag().to_owned());
+    let language =
+        single_message.then(|| languages.negotiate_raw(preference).selected().to_owned());
     let Ok(response) = inner
         .call(Request::from_parts(parts, Body::from(bytes)))
         .await;

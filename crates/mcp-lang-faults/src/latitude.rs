@@ -339,7 +339,7 @@ impl AlteredServer {
                     .reference()
                     .languages()
                     .negotiate_raw(preference)
-                    .tag()
+                    .selected()
                     .to_owned();
                 if selected == self.reference().languages().default_tag() {
                     return;
@@ -392,7 +392,7 @@ impl AlteredServer {
                     .reference()
                     .languages()
                     .negotiate_raw(preference)
-                    .tag()
+                    .selected()
                     .to_owned();
                 if selected == self.reference().languages().default_tag() {
                     return;

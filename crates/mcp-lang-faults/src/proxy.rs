@@ -411,7 +411,7 @@ impl Proxy {
         let selected = self
             .languages
             .negotiate_raw(request.preference.as_deref())
-            .tag()
+            .selected()
             .to_owned();
         let label = language.clone().unwrap_or_default();
         let Some(result) = message.get_mut("result").and_then(Value::as_object_mut) else {

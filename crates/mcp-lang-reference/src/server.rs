@@ -269,9 +269,9 @@ impl ReferenceServer {
     ///
     /// let server = ReferenceServer::new().unwrap();
     /// // `fr-BE` is not supported: RFC 4647 lookup truncates it to `fr`.
-    /// assert_eq!(server.languages().negotiate_raw(Some("fr-BE")).tag(), "fr");
+    /// assert_eq!(server.languages().negotiate_raw(Some("fr-BE")).selected(), "fr");
     /// // Nothing acceptable: the default, never an error.
-    /// assert_eq!(server.languages().negotiate_raw(Some("tlh")).tag(), "en");
+    /// assert_eq!(server.languages().negotiate_raw(Some("tlh")).selected(), "en");
     /// ```
     pub fn languages(&self) -> &ServerLanguages {
         self.server.languages()
@@ -293,7 +293,7 @@ impl ReferenceServer {
     /// assert_eq!(german.iter().map(|t| &t.name).collect::<Vec<_>>(), english.iter().map(|t| &t.name).collect::<Vec<_>>());
     /// ```
     pub fn tools(&self, language: &RequestLanguage) -> Vec<Tool> {
-        let titles = Titles::new(self.catalog(), language.tag());
+        let titles = Titles::new(self.catalog(), language.selected());
         let mut tools = self.server.inner().tools();
         for tool in &mut tools {
             titles.tool(tool);
@@ -315,8 +315,8 @@ fn log_negotiation(language: &Language, method: &str, over_http: bool) {
                 method,
                 preference = log_excerpt(request.raw().unwrap_or("-")),
                 preference_len = request.raw().map_or(0, str::len),
-                kind = ?request.preference(),
-                selected = request.tag(),
+                well_formed = request.is_well_formed(),
+                selected = request.selected(),
                 reason = %request.reason(),
                 "negotiated"
             )

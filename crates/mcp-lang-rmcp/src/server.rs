@@ -27,10 +27,10 @@
 //!     "io.modelcontextprotocol/acceptLanguage": "fr-CA,fr;q=0.9,en;q=0.5"
 //! });
 //! let language = languages.negotiate_meta(meta.as_object());
-//! assert_eq!(language.tag(), "fr-CA");
+//! assert_eq!(language.selected(), "fr-CA");
 //!
 //! let mut result = ListToolsResult::default();
-//! stamp(&mut result.meta, language.tag());
+//! stamp(&mut result.meta, language.selected());
 //! let wire = serde_json::to_value(&result).unwrap();
 //! assert_eq!(wire["_meta"]["io.modelcontextprotocol/contentLanguage"], "fr-CA");
 //! ```
@@ -49,7 +49,7 @@ use std::sync::Arc;
 
 use mcp_lang_agree::MetaValue;
 use mcp_lang_grammar::LanguageTag;
-use mcp_lang_match::{Negotiator, Reason};
+use mcp_lang_match::Negotiator;
 use mcp_lang_meta::RawPreference;
 use rmcp::{
     ErrorData, RoleServer,
@@ -102,187 +102,22 @@ impl std::fmt::Display for LanguagesError {
 
 impl std::error::Error for LanguagesError {}
 
-/// What the request said about the user's language, before negotiation.
+/// The language selected for one request: the per-request outcome of negotiation that
+/// handlers localize with, `mcp-lang-meta`'s type (one negotiation path for every
+/// adapter): the raw preference for logs and cache keys (decision D10), whether it was
+/// well-formed, the selected supported tag in the server's spelling, its quality
+/// (decision D1) and the matcher's reason.
 ///
 /// ```
-/// use mcp_lang_rmcp::server::{Preference, ServerLanguages};
-///
-/// let languages = ServerLanguages::new(["en", "fr"], "en").unwrap();
-/// assert_eq!(languages.negotiate_raw(None).preference(), Preference::Absent);
-/// assert_eq!(languages.negotiate_raw(Some("fr;q=2")).preference(), Preference::Malformed);
-/// let meta = serde_json::json!({"io.modelcontextprotocol/acceptLanguage": ["fr"]});
-/// assert_eq!(languages.negotiate_meta(meta.as_object()).preference(), Preference::NotString);
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Preference {
-    /// `_meta` has no `io.modelcontextprotocol/acceptLanguage` key.
-    Absent,
-    /// The key is present but not a JSON string: treated as absent.
-    NotString,
-    /// A string that is not a well-formed `Accept-Language` value: ignored as
-    /// absent (SEP-2792, Security and Privacy), never an error by itself.
-    Malformed,
-    /// A well-formed `Accept-Language` value.
-    WellFormed,
-}
-
-/// The language selected for one request: the per-request outcome of
-/// negotiation that handlers localize with.
-///
-/// It is `mcp-lang-meta`'s [`RequestLanguage`](mcp_lang_meta::RequestLanguage)
-/// (one negotiation path for every adapter: the raw preference for logs and
-/// cache keys, decision D10; well-formedness; the selected supported tag; its
-/// quality, decision D1; the matcher's reason), reachable with
-/// [`as_meta`](Self::as_meta), plus what an rmcp handler needs on top: the
-/// selected tag shared with the server's supported set ([`tag`](Self::tag)),
-/// the [`Preference`] kind, and the rmcp `MetaObject` to stamp.
-///
-/// ```
-/// use mcp_lang_rmcp::server::{Preference, ServerLanguages};
+/// use mcp_lang_rmcp::server::ServerLanguages;
 ///
 /// let languages = ServerLanguages::new(["en", "de"], "en").unwrap();
 /// let language = languages.negotiate_raw(Some("ja, *;q=0"));
-/// assert_eq!(language.tag(), "en"); // unmatched: the default, no error
-/// assert_eq!(language.preference(), Preference::WellFormed);
+/// assert_eq!(language.selected(), "en"); // unmatched: the default, no error
+/// assert!(language.is_well_formed());
 /// assert_eq!(language.raw(), Some("ja, *;q=0"));
-/// assert_eq!(language.as_meta().selected(), "en");
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RequestLanguage {
-    language: mcp_lang_meta::RequestLanguage,
-    tag: Arc<str>,
-}
-
-impl RequestLanguage {
-    /// The selected tag, spelled as the server's supported tag.
-    ///
-    /// ```
-    /// use mcp_lang_rmcp::server::ServerLanguages;
-    ///
-    /// let languages = ServerLanguages::new(["en", "fr-CA"], "en").unwrap();
-    /// assert_eq!(languages.negotiate_raw(Some("FR-ca")).tag(), "fr-CA");
-    /// ```
-    pub fn tag(&self) -> &str {
-        &self.tag
-    }
-
-    /// The raw `acceptLanguage` string of the request, when it was a string.
-    ///
-    /// It is kept exactly as sent, malformed or not (for logs and cache keys,
-    /// decision D10).
-    ///
-    /// ```
-    /// use mcp_lang_rmcp::server::ServerLanguages;
-    ///
-    /// let languages = ServerLanguages::new(["en", "fr"], "en").unwrap();
-    /// assert_eq!(languages.negotiate_raw(Some("fr;q=2")).raw(), Some("fr;q=2"));
-    /// let meta = serde_json::json!({"io.modelcontextprotocol/acceptLanguage": 7});
-    /// assert_eq!(languages.negotiate_meta(meta.as_object()).raw(), None);
-    /// ```
-    pub fn raw(&self) -> Option<&str> {
-        self.language.raw()
-    }
-
-    /// What kind of preference the request carried.
-    ///
-    /// ```
-    /// use mcp_lang_rmcp::server::{Preference, ServerLanguages};
-    ///
-    /// let languages = ServerLanguages::new(["en", "de"], "en").unwrap();
-    /// assert_eq!(languages.negotiate_raw(Some("de-AT")).preference(), Preference::WellFormed);
-    /// assert_eq!(languages.negotiate_raw(Some("de;;")).preference(), Preference::Malformed);
-    /// ```
-    pub fn preference(&self) -> Preference {
-        match self.language.raw_preference() {
-            RawPreference::Absent => Preference::Absent,
-            RawPreference::NotString => Preference::NotString,
-            RawPreference::String(_) if self.language.is_well_formed() => Preference::WellFormed,
-            RawPreference::String(_) => Preference::Malformed,
-        }
-    }
-
-    /// The quality (0..=1000) the preference gave the selected tag; 0 for the
-    /// default chosen without a match.
-    ///
-    /// ```
-    /// use mcp_lang_rmcp::server::ServerLanguages;
-    ///
-    /// let languages = ServerLanguages::new(["en", "fr"], "en").unwrap();
-    /// assert_eq!(languages.negotiate_raw(Some("de, fr;q=0.7")).quality(), 700);
-    /// assert_eq!(languages.negotiate_raw(Some("de")).quality(), 0); // the default
-    /// ```
-    pub fn quality(&self) -> u16 {
-        self.language.quality().get()
-    }
-
-    /// Why this tag was selected. A preference that is present but not a
-    /// string is malformed ([`Reason::Malformed`]), as in `mcp-lang-meta`.
-    ///
-    /// ```
-    /// use mcp_lang_match::Reason;
-    /// use mcp_lang_rmcp::server::ServerLanguages;
-    ///
-    /// let languages = ServerLanguages::new(["en", "fr"], "en").unwrap();
-    /// assert_eq!(languages.negotiate_raw(Some("fr-CA")).reason(), Reason::Truncated);
-    /// assert_eq!(languages.negotiate_raw(Some("ja")).reason(), Reason::Default);
-    /// let meta = serde_json::json!({"io.modelcontextprotocol/acceptLanguage": null});
-    /// assert_eq!(languages.negotiate_meta(meta.as_object()).reason(), Reason::Malformed);
-    /// ```
-    pub fn reason(&self) -> Reason {
-        self.language.reason()
-    }
-
-    /// The language for content that an explicit language argument controls:
-    /// the argument when given, else the selection (SEP-2792: the argument
-    /// "SHOULD take precedence").
-    ///
-    /// ```
-    /// use mcp_lang_rmcp::server::ServerLanguages;
-    ///
-    /// let languages = ServerLanguages::new(["en", "ga"], "en").unwrap();
-    /// let language = languages.negotiate_raw(Some("en"));
-    /// assert_eq!(language.for_content(Some("ga")), "ga");
-    /// assert_eq!(language.for_content(None), "en");
-    /// ```
-    pub fn for_content<'a>(&'a self, explicit: Option<&'a str>) -> &'a str {
-        explicit.unwrap_or(&self.tag)
-    }
-
-    /// `mcp-lang-meta`'s view of the same request language.
-    ///
-    /// ```
-    /// use mcp_lang_rmcp::server::ServerLanguages;
-    ///
-    /// let languages = ServerLanguages::new(["en", "ga"], "en").unwrap();
-    /// let language = languages.negotiate_raw(Some("ga;q=0.5"));
-    /// assert_eq!(language.as_meta().selected(), "ga");
-    /// assert!(language.as_meta().is_well_formed());
-    /// ```
-    pub fn as_meta(&self) -> &mcp_lang_meta::RequestLanguage {
-        &self.language
-    }
-
-    /// A `_meta` object holding only `contentLanguage` = [`Self::tag`].
-    ///
-    /// ```
-    /// use mcp_lang_rmcp::server::ServerLanguages;
-    ///
-    /// let languages = ServerLanguages::new(["en", "ja"], "en").unwrap();
-    /// let meta = languages.negotiate_raw(Some("ja-JP")).content_language_meta();
-    /// assert_eq!(meta.get("io.modelcontextprotocol/contentLanguage").unwrap(), "ja");
-    /// assert_eq!(meta.len(), 1);
-    /// ```
-    pub fn content_language_meta(&self) -> MetaObject {
-        content_language_meta(&self.tag)
-    }
-}
-
-impl From<RequestLanguage> for mcp_lang_meta::RequestLanguage {
-    fn from(language: RequestLanguage) -> Self {
-        language.language
-    }
-}
+pub use mcp_lang_meta::RequestLanguage;
 
 /// A server's languages: its supported tags in its own order of preference and
 /// its default, compiled once and shared by every request.
@@ -291,8 +126,8 @@ impl From<RequestLanguage> for mcp_lang_meta::RequestLanguage {
 /// use mcp_lang_rmcp::server::ServerLanguages;
 ///
 /// let languages = ServerLanguages::new(["en", "fr", "fr-CA", "de"], "en").unwrap();
-/// assert_eq!(languages.negotiate_raw(Some("fr-BE")).tag(), "fr");
-/// assert_eq!(languages.negotiate_raw(None).tag(), "en");
+/// assert_eq!(languages.negotiate_raw(Some("fr-BE")).selected(), "fr");
+/// assert_eq!(languages.negotiate_raw(None).selected(), "en");
 /// assert!(ServerLanguages::new(["en"], "de").is_err());
 /// ```
 #[derive(Debug)]
@@ -365,7 +200,7 @@ impl ServerLanguages {
     ///
     /// let languages = ServerLanguages::new(["fr", "en"], "en").unwrap();
     /// assert_eq!(languages.default_tag(), "en");
-    /// assert_eq!(languages.negotiate_raw(Some("*;q=0")).tag(), languages.default_tag());
+    /// assert_eq!(languages.negotiate_raw(Some("*;q=0")).selected(), languages.default_tag());
     /// ```
     pub fn default_tag(&self) -> &str {
         self.tags.get(self.default).map_or("", |t| t.as_ref())
@@ -373,16 +208,10 @@ impl ServerLanguages {
 
     /// The default tag, shared (no allocation per request).
     pub(crate) fn shared_default(&self) -> Arc<str> {
-        self.shared_tag(self.default_tag())
-    }
-
-    fn shared_tag(&self, tag: &str) -> Arc<str> {
         self.tags
-            .iter()
-            .find(|t| t.as_ref() == tag)
-            .or_else(|| self.tags.get(self.default))
+            .get(self.default)
             .cloned()
-            .unwrap_or_else(|| Arc::from(tag))
+            .unwrap_or_else(|| Arc::from(""))
     }
 
     /// Negotiates a raw `acceptLanguage` string (or its absence).
@@ -393,22 +222,12 @@ impl ServerLanguages {
     /// use mcp_lang_rmcp::server::ServerLanguages;
     ///
     /// let languages = ServerLanguages::new(["en", "fr", "de"], "en").unwrap();
-    /// assert_eq!(languages.negotiate_raw(Some("de;q=0.5, fr")).tag(), "fr");
-    /// assert_eq!(languages.negotiate_raw(Some("en, *;q=0.1")).tag(), "en");
-    /// assert_eq!(languages.negotiate_raw(Some("fr;q=1.5")).tag(), "en"); // malformed
+    /// assert_eq!(languages.negotiate_raw(Some("de;q=0.5, fr")).selected(), "fr");
+    /// assert_eq!(languages.negotiate_raw(Some("en, *;q=0.1")).selected(), "en");
+    /// assert_eq!(languages.negotiate_raw(Some("fr;q=1.5")).selected(), "en"); // malformed
     /// ```
     pub fn negotiate_raw(&self, raw: Option<&str>) -> RequestLanguage {
-        self.wrap(mcp_lang_meta::RequestLanguage::negotiate(
-            raw,
-            &self.negotiator,
-        ))
-    }
-
-    fn wrap(&self, language: mcp_lang_meta::RequestLanguage) -> RequestLanguage {
-        RequestLanguage {
-            tag: self.shared_tag(language.selected()),
-            language,
-        }
+        RequestLanguage::negotiate(raw, &self.negotiator)
     }
 
     /// Negotiates from a request's `_meta` object (`None`: no `_meta`).
@@ -420,10 +239,10 @@ impl ServerLanguages {
     ///
     /// let languages = ServerLanguages::new(["en", "ga"], "en").unwrap();
     /// let meta = serde_json::json!({"io.modelcontextprotocol/acceptLanguage": "ga-IE"});
-    /// assert_eq!(languages.negotiate_meta(meta.as_object()).tag(), "ga");
+    /// assert_eq!(languages.negotiate_meta(meta.as_object()).selected(), "ga");
     /// let meta = serde_json::json!({"io.modelcontextprotocol/acceptLanguage": 42});
-    /// assert_eq!(languages.negotiate_meta(meta.as_object()).tag(), "en");
-    /// assert_eq!(languages.negotiate_meta(None).tag(), "en");
+    /// assert_eq!(languages.negotiate_meta(meta.as_object()).selected(), "en");
+    /// assert_eq!(languages.negotiate_meta(None).selected(), "en");
     /// ```
     pub fn negotiate_meta(&self, meta: Option<&JsonObject>) -> RequestLanguage {
         let raw = match meta.and_then(|m| m.get(ACCEPT_LANGUAGE_KEY)) {
@@ -431,10 +250,7 @@ impl ServerLanguages {
             Some(Value::String(raw)) => RawPreference::String(raw.as_str().into()),
             Some(_) => RawPreference::NotString,
         };
-        self.wrap(mcp_lang_meta::RequestLanguage::from_raw(
-            raw,
-            &self.negotiator,
-        ))
+        RequestLanguage::from_raw(raw, &self.negotiator)
     }
 
     /// The language of the request an rmcp handler is processing.
@@ -481,8 +297,8 @@ impl ServerLanguages {
     ///     async fn list_tools(&self, _: Option<PaginatedRequestParams>, context: RequestContext<RoleServer>)
     ///         -> Result<ListToolsResult, ErrorData> {
     ///         let language = self.0.for_request(&context)?;
-    ///         let mut result = ListToolsResult::default(); // titles in language.tag()
-    ///         stamp(&mut result.meta, language.tag());
+    ///         let mut result = ListToolsResult::default(); // titles in language.selected()
+    ///         stamp(&mut result.meta, language.selected());
     ///         Ok(result)
     ///     }
     ///     fn get_info(&self) -> ServerInfo {
@@ -684,7 +500,7 @@ pub fn localized_error(
 ///     async fn list_tools(&self, _: Option<PaginatedRequestParams>, context: RequestContext<RoleServer>)
 ///         -> Result<ListToolsResult, ErrorData> {
 ///         let language = self.0.for_request(&context)?;
-///         let message = if language.tag() == "de" { "Halb fertig" } else { "Half done" };
+///         let message = if language.selected() == "de" { "Halb fertig" } else { "Half done" };
 ///         notify_progress(&context, &language, 1.0, Some(2.0), message).await
 ///             .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
 ///         Ok(ListToolsResult::default())
@@ -709,9 +525,9 @@ pub async fn notify_progress(
     };
     let mut params = ProgressNotificationParam::new(token, progress).with_message(message);
     params.total = total;
-    params.meta = Some(NotificationMetaObject::from(
-        language.content_language_meta(),
-    ));
+    params.meta = Some(NotificationMetaObject::from(content_language_meta(
+        language.selected(),
+    )));
     context.peer.notify_progress(params).await?;
     Ok(true)
 }

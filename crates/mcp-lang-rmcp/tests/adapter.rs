@@ -1,9 +1,9 @@
 //! The adapter's rules on rmcp's own types, without a transport.
 
 use mcp_lang_rmcp::client::{PreferenceError, check_preference, content_language};
+use mcp_lang_rmcp::mcp_lang_meta::{self, RawPreference};
 use mcp_lang_rmcp::server::{
-    Preference, ServerLanguages, form_elicitation, input_required, localized_error, stamp,
-    stamp_result,
+    ServerLanguages, form_elicitation, input_required, localized_error, stamp, stamp_result,
 };
 use mcp_lang_rmcp::{ACCEPT_LANGUAGE_KEY, CONTENT_LANGUAGE_KEY};
 use rmcp::model::{
@@ -18,37 +18,34 @@ fn languages() -> ServerLanguages {
 #[test]
 fn weights_wildcard_and_fallback() {
     let l = languages();
+    // (raw, selected, well-formed)
     let cases = [
-        (
-            Some("fr-CA,fr;q=0.9,en;q=0.5"),
-            "fr-CA",
-            Preference::WellFormed,
-        ),
-        (Some("de;q=0.5, ja"), "ja", Preference::WellFormed),
-        (Some("*"), "en", Preference::WellFormed),
-        (Some("*;q=0.1, ga"), "ga", Preference::WellFormed),
-        (Some("en;q=0, *"), "fr", Preference::WellFormed),
-        (Some("tlh"), "en", Preference::WellFormed),
-        (Some("fr;q=1.5"), "en", Preference::Malformed),
-        (Some(""), "en", Preference::WellFormed),
-        (None, "en", Preference::Absent),
+        (Some("fr-CA,fr;q=0.9,en;q=0.5"), "fr-CA", true),
+        (Some("de;q=0.5, ja"), "ja", true),
+        (Some("*"), "en", true),
+        (Some("*;q=0.1, ga"), "ga", true),
+        (Some("en;q=0, *"), "fr", true),
+        (Some("tlh"), "en", true),
+        (Some("fr;q=1.5"), "en", false),
+        (Some(""), "en", true),
+        (None, "en", true),
     ];
-    for (raw, tag, kind) in cases {
+    for (raw, tag, well_formed) in cases {
         let language = l.negotiate_raw(raw);
-        assert_eq!(language.tag(), tag, "{raw:?}");
-        assert_eq!(language.preference(), kind, "{raw:?}");
+        assert_eq!(language.selected(), tag, "{raw:?}");
+        assert_eq!(language.is_well_formed(), well_formed, "{raw:?}");
         assert_eq!(language.raw(), raw);
-        // One negotiation path: mcp-lang-meta's view says the same.
-        let meta = language.as_meta();
-        assert_eq!(meta.selected(), tag, "{raw:?}");
-        assert_eq!(meta.raw(), raw);
+        // One negotiation path: the same as mcp-lang-meta's own.
+        let negotiator = mcp_lang_match::Negotiator::new(l.supported(), l.default_tag()).unwrap();
         assert_eq!(
-            meta.is_well_formed(),
-            kind != Preference::Malformed,
-            "{raw:?}"
+            language,
+            mcp_lang_meta::RequestLanguage::negotiate(raw, &negotiator)
         );
-        assert_eq!(meta.reason(), language.reason());
     }
+    assert_eq!(
+        l.negotiate_raw(None).raw_preference(),
+        &RawPreference::Absent
+    );
 }
 
 #[test]
@@ -57,13 +54,16 @@ fn a_non_string_meta_value_is_absent() {
     for value in [json!(5), json!(null), json!(["de"]), json!({"de": 1})] {
         let meta = json!({ACCEPT_LANGUAGE_KEY: value});
         let language = l.negotiate_meta(meta.as_object());
-        assert_eq!(language.tag(), "en");
-        assert_eq!(language.preference(), Preference::NotString);
+        assert_eq!(language.selected(), "en");
+        assert_eq!(language.raw_preference(), &RawPreference::NotString);
         assert_eq!(language.raw(), None);
         // Present but not a string is malformed (mcp-lang-meta's reading).
         assert_eq!(language.reason(), mcp_lang_match::Reason::Malformed);
     }
-    assert_eq!(l.negotiate_meta(None).preference(), Preference::Absent);
+    assert_eq!(
+        l.negotiate_meta(None).raw_preference(),
+        &RawPreference::Absent
+    );
 }
 
 #[test]

@@ -210,7 +210,7 @@ impl ServerHandler for Plain {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let language = self.0.for_request(&context)?;
-        let message = if language.tag() == "de" {
+        let message = if language.selected() == "de" {
             "Halb fertig"
         } else {
             "Half done"
@@ -219,7 +219,7 @@ impl ServerHandler for Plain {
             .await
             .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
         let mut result = ListToolsResult::default();
-        stamp(&mut result.meta, language.tag());
+        stamp(&mut result.meta, language.selected());
         Ok(result)
     }
 

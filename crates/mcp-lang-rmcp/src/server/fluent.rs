@@ -231,7 +231,7 @@ impl FluentCatalog {
     ///
     /// let catalog = FluentCatalog::from_sources([("en", ""), ("de", "")])?;
     /// let languages = catalog.server_languages("en").unwrap();
-    /// assert_eq!(languages.negotiate_raw(Some("de-AT")).tag(), "de");
+    /// assert_eq!(languages.negotiate_raw(Some("de-AT")).selected(), "de");
     /// assert!(catalog.server_languages("fr").is_err());
     /// # Ok::<(), mcp_lang_rmcp::server::FluentError>(())
     /// ```

@@ -241,7 +241,7 @@ impl<H> Localized<H> {
     /// use mcp_lang_rmcp::server::{Localized, ServerLanguages};
     ///
     /// let server = Localized::new((), ServerLanguages::new(["en", "fr"], "en").unwrap());
-    /// assert_eq!(server.languages().negotiate_raw(Some("fr-CH")).tag(), "fr");
+    /// assert_eq!(server.languages().negotiate_raw(Some("fr-CH")).selected(), "fr");
     /// ```
     pub fn languages(&self) -> &ServerLanguages {
         &self.config.languages
@@ -284,7 +284,7 @@ impl<H> Localized<H> {
     fn titles<'a>(&'a self, language: &'a Language) -> Option<Titles<'a>> {
         let catalog = self.config.catalog.as_deref()?;
         Some(
-            Titles::new(catalog, language.0.request.tag())
+            Titles::new(catalog, language.0.request.selected())
                 .with_descriptions(self.config.descriptions),
         )
     }
@@ -301,7 +301,7 @@ impl<H> Localized<H> {
             Ok(mut result) => {
                 let localized_here = localize(&mut result, self.titles(language));
                 let tag = if localized_here {
-                    language.0.request.tag()
+                    language.0.request.selected()
                 } else {
                     language.reported()
                 };
@@ -363,7 +363,7 @@ pub struct Language(Arc<State>);
 impl fmt::Debug for Language {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Language")
-            .field("tag", &self.0.request.tag())
+            .field("tag", &self.0.request.selected())
             .field("default", &self.0.default)
             .field("read", &self.was_read())
             .finish_non_exhaustive()
@@ -439,7 +439,7 @@ impl Language {
     /// ```
     pub fn tag(&self) -> &str {
         self.mark_read();
-        self.0.request.tag()
+        self.0.request.selected()
     }
 
     /// The negotiation itself (raw preference, kind, reason, quality), without counting
@@ -499,7 +499,7 @@ impl Language {
     /// ```
     pub fn reported(&self) -> &str {
         if self.was_read() {
-            self.0.request.tag()
+            self.0.request.selected()
         } else {
             &self.0.default
         }
@@ -512,7 +512,7 @@ impl Language {
             return id.to_owned();
         };
         catalog
-            .message(self.0.request.tag(), id, args)
+            .message(self.0.request.selected(), id, args)
             .or_else(|| catalog.message(&self.0.default, id, args))
             .unwrap_or_else(|| id.to_owned())
     }
@@ -581,7 +581,7 @@ impl Language {
     /// ```
     pub fn error(&self, code: ErrorCode, id: &str, args: &[(&str, Arg<'_>)]) -> ErrorData {
         let message = self.lookup(id, args);
-        super::localized_error(code, message, self.0.request.tag(), None)
+        super::localized_error(code, message, self.0.request.selected(), None)
     }
 
     /// rmcp's own progress notification, given its message: the catalog message `id`
@@ -620,7 +620,7 @@ impl Language {
         all.extend_from_slice(args);
         params.message = Some(self.lookup(id, &all));
         params.meta = Some(NotificationMetaObject::from(content_language_meta(
-            self.0.request.tag(),
+            self.0.request.selected(),
         )));
         params
     }
