@@ -857,7 +857,7 @@ export class Sep2792LanguageScenario implements ClientScenario {
       }
       if (mirror.length > 0) {
         push(
-          'sep-2792-content-language-single-line',
+          'sep-2792-single-field-line',
           `ContentLanguageSingleLine_${lang}`,
           'Content-Language is sent as exactly one field line',
           mirror.length === 1,
