@@ -79,6 +79,7 @@ impl<T: Transport<RoleClient>> Transport<RoleClient> for WithPreference<T> {
     }
 }
 
+/// Any error of a run: it ends the client with a non-zero status.
 type Error = Box<dyn std::error::Error + Send + Sync>;
 
 /// The user's preferences, step by step, from `MCP_CONFORMANCE_CONTEXT`.
@@ -113,6 +114,8 @@ fn lifecycle() -> Result<ClientLifecycleMode, Error> {
     }
 }
 
+/// The scenario against the server at `url`: at each step of the user's preferences,
+/// `tools/list` and then `tools/call` for the first tool listed.
 async fn run(url: &str) -> Result<(), Error> {
     let preferences = preferences()?;
     let current: Current = Arc::new(Mutex::new(preferences.first().cloned().flatten()));
@@ -145,6 +148,7 @@ async fn run(url: &str) -> Result<(), Error> {
     Ok(())
 }
 
+/// Checks the scenario and the arguments, then runs it; exits non-zero on any error.
 #[tokio::main]
 async fn main() -> ExitCode {
     let scenario = std::env::var("MCP_CONFORMANCE_SCENARIO").unwrap_or_default();
