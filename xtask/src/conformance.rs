@@ -39,7 +39,13 @@ pub(crate) const USAGE: &str = "  conformance --sep2792 [--write]
       (`mcp-lang-faults self-test`: every fault caught, every latitude passed, against the fault
       server as a separate process over stdio and Streamable HTTP, with and without a profile), whose matrix must equal
       the one the crate docs publish (`crates/mcp-lang-conformance/self-test.md`; --write updates it)
-  conformance --official   run the official MCP conformance suite (the pinned copy of its repository, its active server suite) against `mcp-lang serve --http`, with the baseline of expected failures";
+  conformance --official   run the official MCP conformance suite (the pinned copy of its repository, its active server suite) against `mcp-lang serve --http`, with the baseline of expected failures
+  conformance --official-faults [--write]
+      the SEP-2792 contribution's server scenario (the pinned repository, the contribution laid over
+      it) against the fault server (`mcp-lang-faults serve --http --conformance-fixtures`, stateless)
+      with each fault and latitude of the self-test: a fault this suite catches must fail an official
+      check claiming the same sentence, a latitude must pass every check; the table must equal the
+      published one (`contrib/conformance/fault-agreement.md`; --write updates it)";
 
 /// The self-test matrix the conformance crate's docs publish.
 const SELF_TEST_MATRIX: &str = "crates/mcp-lang-conformance/self-test.md";
@@ -56,12 +62,14 @@ impl Drop for Server {
 pub(crate) fn run(mut args: Args) -> Result<()> {
     let official_suite = args.flag("--official");
     let sep = args.flag("--sep2792");
+    let faults = args.flag("--official-faults");
     let write = args.flag("--write");
     args.finish()?;
-    match (official_suite, sep) {
-        (true, false) if !write => official(),
-        (false, true) => sep2792(write),
-        _ => bail!("give one of --sep2792 [--write] or --official"),
+    match (official_suite, sep, faults) {
+        (true, false, false) if !write => official(),
+        (false, true, false) => sep2792(write),
+        (false, false, true) => official_faults(write),
+        _ => bail!("give one of --sep2792 [--write], --official or --official-faults [--write]"),
     }
 }
 
@@ -610,6 +618,205 @@ fn reference_server(binary: &Path, extra: Option<&str>) -> Result<(Server, Strin
     Ok((server, addr))
 }
 
+/// The fault-by-fault agreement table the contribution publishes.
+const FAULT_AGREEMENT: &str = "contrib/conformance/fault-agreement.md";
+
+/// The official check ids that claim each of this suite's scenario ids: those of the
+/// `sep-2792.yaml` rows whose sentence `requirements.yaml` checks with that scenario.
+fn official_ids_by_scenario() -> Result<std::collections::BTreeMap<String, Vec<String>>> {
+    let official = official_rows()?;
+    let suite = rows(&std::fs::read_to_string(
+        root().join("crates/mcp-lang-conformance/requirements.yaml"),
+    )?)?;
+    let mut map: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    for row in &suite {
+        let Some(list) = &row.check else { continue };
+        let Some(id) = official
+            .iter()
+            .find(|r| r.text == row.text)
+            .and_then(|r| r.check.clone())
+        else {
+            continue;
+        };
+        for scenario in list
+            .trim_matches(|c| c == '[' || c == ']')
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+        {
+            let ids = map.entry(scenario.to_owned()).or_default();
+            if !ids.contains(&id) {
+                ids.push(id.clone());
+            }
+        }
+    }
+    Ok(map)
+}
+
+/// The self-test matrix's rows as `(alteration, kind, this suite's verdict over
+/// Streamable HTTP with a profile)`: the scenario ids that catch a fault, none for the
+/// others.
+fn self_test_rows() -> Result<Vec<(String, String, Vec<String>)>> {
+    let matrix = std::fs::read_to_string(root().join(SELF_TEST_MATRIX))?;
+    let mut out = Vec::new();
+    for line in matrix.lines().skip(2) {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        // "", alteration, kind, stdio ×2, http (discovery), http (profile), …
+        if cells.len() < 7 {
+            continue;
+        }
+        let verdict = cells[6]
+            .split(',')
+            .map(|s| s.trim().trim_end_matches(" (warning)").to_owned())
+            .filter(|s| !s.is_empty() && s != "passes" && s != "—")
+            .collect();
+        out.push((
+            cells[1].trim_matches('`').to_owned(),
+            cells[2].to_owned(),
+            verdict,
+        ));
+    }
+    Ok(out)
+}
+
+/// The official ids of `ids`, as a table cell.
+fn id_cell(ids: &[&str]) -> String {
+    if ids.is_empty() {
+        return "—".to_owned();
+    }
+    ids.iter()
+        .map(|id| format!("`{id}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The contribution's server scenario (on the pinned repository, the contribution laid
+/// over it) against the fault server with each alteration of the self-test, stateless
+/// HTTP with the official fixtures. A fault this suite catches over HTTP with a profile
+/// agrees when the official run fails (FAILURE or WARNING) one of the official check
+/// ids that claim the sentences of this suite's catching scenarios ("caught, by other
+/// ids" when it fails only others, "NO" when it passes); a latitude and the unaltered
+/// server agree when every official check passes. The table must equal
+/// [`FAULT_AGREEMENT`] below its heading (or, with `write`, replaces it there).
+pub(crate) fn official_faults(write: bool) -> Result<()> {
+    let Some(tree) = pinned_tree()? else {
+        return Ok(());
+    };
+    Cmd::cargo()
+        .args(["build", "-p", "mcp-lang-faults"])
+        .run()?;
+    let faults = Metadata::load()?.target_dir.join("debug/mcp-lang-faults");
+    let claims = official_ids_by_scenario()?;
+    let results = root().join("target/official-sep/fault-results");
+    let _ = std::fs::remove_dir_all(&results);
+    let mut table = String::from(
+        "| alteration | kind | this suite (HTTP, profile) | official ids claiming it | official run: not passed | agree |\n|---|---|---|---|---|---|\n",
+    );
+    let mut disagreements = 0;
+    for (name, kind, ours) in self_test_rows()? {
+        let port = TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
+        let addr = format!("127.0.0.1:{port}");
+        let mut command = Command::new(&faults);
+        command
+            .args(["serve", "--http", &addr, "--conformance-fixtures"])
+            .env("RUST_LOG", "error")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        match kind.as_str() {
+            "fault" => {
+                command.args(["--fault", &name]);
+            }
+            "latitude" => {
+                command.args(["--latitude", &name]);
+            }
+            _ => {}
+        }
+        let _server = Server(command.spawn()?);
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while TcpStream::connect(&addr).is_err() {
+            if Instant::now() > deadline {
+                bail!("mcp-lang-faults serve ({name}) did not listen on {addr}");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let out = results.join(&name);
+        let mut runner = Command::new("npx");
+        runner
+            .args(["-y", "node@22", "node_modules/.bin/tsx", "src/index.ts"])
+            .args(["server", "--url", &format!("http://{addr}/mcp")])
+            .args(["--scenario", SEP_SCENARIOS[0], "-o"])
+            .arg(&out)
+            .current_dir(&tree)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        // The runner's exit status counts FAILURE only; the checks are read below.
+        let _ = runner.status()?;
+        let mut checks = Vec::new();
+        collect_checks(&out, &mut checks)?;
+        let mut failed: Vec<&str> = checks
+            .iter()
+            .filter(|c| c.2 == "FAILURE" || c.2 == "WARNING")
+            .map(|c| c.1.as_str())
+            .collect();
+        failed.sort_unstable();
+        failed.dedup();
+        let mut claimed: Vec<&str> = ours
+            .iter()
+            .flat_map(|s| claims.get(s).into_iter().flatten())
+            .map(String::as_str)
+            .collect();
+        claimed.sort_unstable();
+        claimed.dedup();
+        let agree = if checks.is_empty() {
+            "no checks recorded"
+        } else if kind != "fault" {
+            if failed.is_empty() { "yes" } else { "NO" }
+        } else if claimed.is_empty() {
+            "no official check claims it"
+        } else if failed.iter().any(|id| claimed.contains(id)) {
+            "yes"
+        } else if !failed.is_empty() {
+            "caught, by other ids"
+        } else {
+            "NO"
+        };
+        if agree == "NO" || agree == "no checks recorded" {
+            disagreements += 1;
+        }
+        let ours = if ours.is_empty() {
+            "passes".to_owned()
+        } else {
+            ours.join(", ")
+        };
+        let row = format!(
+            "| `{name}` | {kind} | {ours} | {} | {} | {agree} |\n",
+            id_cell(&claimed),
+            id_cell(&failed)
+        );
+        print!("{row}");
+        table.push_str(&row);
+    }
+    println!("{disagreements} disagreement(s)");
+    let published = root().join(FAULT_AGREEMENT);
+    let text = std::fs::read_to_string(&published).unwrap_or_default();
+    let heading = text
+        .find("| alteration |")
+        .map_or(text.as_str(), |at| &text[..at]);
+    let document = format!("{heading}{table}");
+    if write {
+        std::fs::write(&published, &document)?;
+        println!("wrote {FAULT_AGREEMENT}");
+        return Ok(());
+    }
+    if text != document {
+        bail!(
+            "the fault agreement table is not the published one ({FAULT_AGREEMENT}): check it, then `cargo xtask conformance --official-faults --write`"
+        );
+    }
+    println!("fault agreement: as published in {FAULT_AGREEMENT}");
+    Ok(())
+}
+
 /// One run of the runner: a scenario, what it ran against (for the description), and
 /// every check it recorded as `(scenario directory, id, status, message)`.
 struct Verdict<'a> {
@@ -766,6 +973,22 @@ mod tests {
         let rows = official_rows().unwrap();
         assert_eq!(rows.len(), 41);
         assert!(rows.iter().all(|r| !r.text.is_empty()));
+    }
+
+    #[test]
+    fn faults_are_claimed_by_the_official_ids_of_their_sentences() {
+        let claims = official_ids_by_scenario().unwrap();
+        let weights = &claims["match.weights"];
+        assert!(weights.contains(&"sep-2792-matching".to_owned()));
+        assert!(weights.contains(&"sep-2792-field-interpretation".to_owned()));
+        let rows = self_test_rows().unwrap();
+        assert!(rows.iter().any(|(name, kind, ours)| {
+            name == "ignore-weights" && kind == "fault" && ours == &["match.weights"]
+        }));
+        assert!(
+            rows.iter()
+                .any(|(name, kind, ours)| name == "none" && kind == "reference" && ours.is_empty())
+        );
     }
 
     #[test]
