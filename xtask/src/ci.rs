@@ -92,7 +92,7 @@ const STEPS: &[Step] = &[
     },
     Step {
         name: "official-sep",
-        about: "the SEP-2792 contribution to the official conformance repository (contrib/conformance/) laid over its pinned copy (MCP_CONFORMANCE_UPSTREAM): npm ci, tsc, vitest, its SEP-2792 scenarios against mcp-lang serve --http (stateless and with sessions), then the pull request written under target/official-sep/",
+        about: "the SEP-2792 contribution to the official conformance repository (contrib/conformance/) laid over its pinned copy (MCP_CONFORMANCE_UPSTREAM): npm ci, tsc, vitest, its SEP-2792 server scenario against mcp-lang serve --http (stateless and with sessions) and client scenario against the everything-client and mcp-lang-rmcp's conformance_client, its traceability manifest (every sep-2792.yaml row tested), then the pull request written under target/official-sep/",
         run: official_sep,
     },
     Step {

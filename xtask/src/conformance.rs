@@ -39,7 +39,13 @@ pub(crate) const USAGE: &str = "  conformance --sep2792 [--write]
       (`mcp-lang-faults self-test`: every fault caught, every latitude passed, against the fault
       server as a separate process over stdio and Streamable HTTP, with and without a profile), whose matrix must equal
       the one the crate docs publish (`crates/mcp-lang-conformance/self-test.md`; --write updates it)
-  conformance --official   run the official MCP conformance suite (the pinned copy of its repository, its active server suite) against `mcp-lang serve --http`, with the baseline of expected failures";
+  conformance --official   run the official MCP conformance suite (the pinned copy of its repository, its active server suite) against `mcp-lang serve --http`, with the baseline of expected failures
+  conformance --official-faults [--write]
+      the SEP-2792 contribution's server scenario (the pinned repository, the contribution laid over
+      it) against the fault server (`mcp-lang-faults serve --http --conformance-fixtures`, stateless)
+      with each fault and latitude of the self-test: a fault this suite catches must fail an official
+      check claiming the same sentence, a latitude must pass every check; the table must equal the
+      published one (`contrib/conformance/fault-agreement.md`; --write updates it)";
 
 /// The self-test matrix the conformance crate's docs publish.
 const SELF_TEST_MATRIX: &str = "crates/mcp-lang-conformance/self-test.md";
@@ -56,12 +62,14 @@ impl Drop for Server {
 pub(crate) fn run(mut args: Args) -> Result<()> {
     let official_suite = args.flag("--official");
     let sep = args.flag("--sep2792");
+    let faults = args.flag("--official-faults");
     let write = args.flag("--write");
     args.finish()?;
-    match (official_suite, sep) {
-        (true, false) if !write => official(),
-        (false, true) => sep2792(write),
-        _ => bail!("give one of --sep2792 [--write] or --official"),
+    match (official_suite, sep, faults) {
+        (true, false, false) if !write => official(),
+        (false, true, false) => sep2792(write),
+        (false, false, true) => official_faults(write),
+        _ => bail!("give one of --sep2792 [--write], --official or --official-faults [--write]"),
     }
 }
 
@@ -190,17 +198,29 @@ fn upstream() -> std::path::PathBuf {
         .unwrap_or_else(|| root().join("../shared/upstream/conformance"))
 }
 
-/// The scenarios the contribution adds; the runner runs only these.
+/// The server scenarios the contribution adds; the runner runs only these against servers.
 const SEP_SCENARIOS: &[&str] = &["sep-2792-language"];
+
+/// The client scenarios the contribution adds; the runner runs only these against clients.
+const SEP_CLIENT_SCENARIOS: &[&str] = &["sep-2792-client-language"];
+
+/// The everything-client, as the runner starts it (the server URL appended).
+const EVERYTHING_CLIENT: &str =
+    "npx -y node@22 node_modules/.bin/tsx examples/clients/typescript/everything-client.ts";
 
 /// The files of the official repository the contribution adds or changes.
 const CHANGED_FILES: &[&str] = &[
     "src/seps/sep-2792.yaml",
     "src/scenarios/server/sep-2792-language.ts",
     "src/scenarios/server/negative.test.ts",
+    "src/scenarios/client/sep-2792-language.ts",
+    "src/scenarios/client/sep-2792-language.test.ts",
     "src/scenarios/index.ts",
+    "src/schemas/context.ts",
     "examples/servers/typescript/everything-server.ts",
     "examples/servers/typescript/sep-2792-broken-language.ts",
+    "examples/clients/typescript/everything-client.ts",
+    "examples/clients/typescript/sep-2792-broken-language.ts",
 ];
 
 /// Where the contribution lives in this repository.
@@ -364,11 +384,15 @@ fn official_rows() -> Result<Vec<Row>> {
 /// conformance repository (`contrib/conformance/`), laid over a copy of the pinned
 /// repository (`MCP_CONFORMANCE_UPSTREAM`, default `../shared/upstream/conformance` from
 /// the workspace root) in `target/official-sep/`, type-checked, its vitest suite run,
-/// and its runner run with only the SEP-2792 scenarios against `mcp-lang serve --http
-/// --conformance-fixtures`, stateless and with `--sessions`: any check other than a
-/// success fails the step. Then the pull request is written into a scratch git
-/// repository, `target/official-sep/pr/` (the pinned tree as base, the proposed tree on
-/// top), with its `git format-patch` output and `PULL_REQUEST.md` beside it.
+/// and its runner run with only the SEP-2792 scenarios: the server scenario against
+/// `mcp-lang serve --http --conformance-fixtures`, stateless and with `--sessions`, and
+/// the client scenario against the repository's everything-client and this workspace's
+/// rmcp client (`mcp-lang-rmcp`'s `conformance_client` example). Any check other than a
+/// success fails the step. The repository's traceability manifest is then built from
+/// those results (`npm run traceability`): every `check:` row of `sep-2792.yaml` must be
+/// tested. Then the pull request is written into a scratch git repository,
+/// `target/official-sep/pr/` (the pinned tree as base, the proposed tree on top), with
+/// its `git format-patch` output and `PULL_REQUEST.md` beside it.
 ///
 /// Without the pinned copy the step is skipped with a message, or fails when `CI` is set.
 pub(crate) fn official_sep() -> Result<()> {
@@ -390,7 +414,19 @@ pub(crate) fn official_sep() -> Result<()> {
     vitest(&tree)?;
 
     Cmd::cargo().args(["build", "-p", "mcp-lang-cli"]).run()?;
-    let binary = Metadata::load()?.target_dir.join("debug/mcp-lang");
+    Cmd::cargo()
+        .args([
+            "build",
+            "-p",
+            "mcp-lang-rmcp",
+            "--features",
+            "http-client-reqwest",
+        ])
+        .args(["--example", "conformance_client"])
+        .run()?;
+    let debug = Metadata::load()?.target_dir.join("debug");
+    let binary = debug.join("mcp-lang");
+    let rust_client = debug.join("examples/conformance_client");
     let results = work.join("results");
     let _ = std::fs::remove_dir_all(&results);
     let mut verdicts = Vec::new();
@@ -407,30 +443,130 @@ pub(crate) fn official_sep() -> Result<()> {
                 .status()?;
             let mut checks = Vec::new();
             collect_checks(&out, &mut checks)?;
-            verdicts.push((mode, *scenario, checks));
+            verdicts.push(Verdict {
+                scenario,
+                against: format!("`mcp-lang serve --http --conformance-fixtures` ({mode})"),
+                checks,
+            });
+        }
+    }
+    let clients = [
+        (
+            "everything-client",
+            "the everything-client",
+            EVERYTHING_CLIENT.to_owned(),
+        ),
+        (
+            "mcp-lang-rmcp",
+            "`mcp-lang-rmcp`'s rmcp client (its `conformance_client` example)",
+            rust_client.to_string_lossy().into_owned(),
+        ),
+    ];
+    for (dir, against, command) in clients {
+        for scenario in SEP_CLIENT_SCENARIOS {
+            let out = results.join(dir);
+            let _ = node22()
+                .args([
+                    "node_modules/.bin/tsx",
+                    "src/index.ts",
+                    "client",
+                    "--command",
+                ])
+                .arg(&command)
+                .args(["--scenario", scenario, "-o"])
+                .arg(&out)
+                .status()?;
+            let mut checks = Vec::new();
+            collect_checks(&out, &mut checks)?;
+            verdicts.push(Verdict {
+                scenario,
+                against: against.to_owned(),
+                checks,
+            });
         }
     }
     let mut failed = Vec::new();
-    for (mode, scenario, checks) in &verdicts {
+    for verdict in &verdicts {
+        let (scenario, against, checks) = (verdict.scenario, &verdict.against, &verdict.checks);
         let passed = checks.iter().filter(|c| c.2 == "SUCCESS").count();
         println!(
-            "{scenario} ({mode}): {passed}/{} checks passed",
+            "{scenario} against {against}: {passed}/{} checks passed",
             checks.len()
         );
         if checks.is_empty() {
-            failed.push(format!("{scenario} ({mode}): no checks were recorded"));
+            failed.push(format!(
+                "{scenario} against {against}: no checks were recorded"
+            ));
         }
         for (_, id, status, message) in checks.iter().filter(|c| c.2 != "SUCCESS") {
-            failed.push(format!("{scenario} ({mode}): {id} {status}: {message}"));
+            failed.push(format!(
+                "{scenario} against {against}: {id} {status}: {message}"
+            ));
         }
     }
     if !failed.is_empty() {
         bail!(
-            "the SEP-2792 scenarios did not pass against mcp-lang serve:\n  {}",
+            "the SEP-2792 scenarios did not pass:\n  {}",
             failed.join("\n  ")
         );
     }
-    write_pull_request(&upstream, &work, &verdicts)
+    let tested = traceability(&tree, &results)?;
+    write_pull_request(&upstream, &work, &verdicts, &tested)
+}
+
+/// The repository's traceability manifest built from `results` (`npm run traceability`,
+/// on Node 22), written into the copy's `src/seps/traceability.json` (the pull request
+/// leaves that file to the repository's own workflow). Returns SEP-2792's check ids the
+/// manifest marks tested; an error when a `check:` row of `sep-2792.yaml` is untested,
+/// or a `sep-2792-…` id was emitted that no row declares.
+fn traceability(tree: &Path, results: &Path) -> Result<Vec<String>> {
+    Cmd::new("npx")
+        .args([
+            "-y",
+            "-p",
+            "node@22",
+            "npm",
+            "run",
+            "traceability",
+            "--",
+            "--results",
+        ])
+        .arg(results)
+        .dir(tree)
+        .run()?;
+    let path = tree.join("src/seps/traceability.json");
+    let manifest: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path)?)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let sep = &manifest["seps"]["2792"];
+    let requirements = sep["requirements"]
+        .as_array()
+        .ok_or("the traceability manifest has no requirements for SEP-2792")?;
+    let ids = |status: &str| -> Vec<String> {
+        requirements
+            .iter()
+            .filter(|r| r["status"] == status)
+            .filter_map(|r| r["check"].as_str().map(str::to_owned))
+            .collect()
+    };
+    let (tested, untested) = (ids("tested"), ids("untested"));
+    let untracked: Vec<&str> = sep["untracked"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|v| v.as_str())
+        .collect();
+    println!(
+        "traceability (SEP-2792): {} tested, {} untested, {} untracked",
+        tested.len(),
+        untested.len(),
+        untracked.len()
+    );
+    if !untested.is_empty() || !untracked.is_empty() {
+        bail!(
+            "the traceability manifest does not cover sep-2792.yaml: untested {untested:?}, emitted without a row {untracked:?}"
+        );
+    }
+    Ok(tested)
 }
 
 /// The official repository's vitest suite, in a process group of its own that is ended
@@ -482,11 +618,222 @@ fn reference_server(binary: &Path, extra: Option<&str>) -> Result<(Server, Strin
     Ok((server, addr))
 }
 
-type Verdicts<'a> = [(&'a str, &'a str, Vec<(String, String, String, String)>)];
+/// The fault-by-fault agreement table the contribution publishes.
+const FAULT_AGREEMENT: &str = "contrib/conformance/fault-agreement.md";
+
+/// The official check ids that claim each of this suite's scenario ids: those of the
+/// `sep-2792.yaml` rows whose sentence `requirements.yaml` checks with that scenario.
+fn official_ids_by_scenario() -> Result<std::collections::BTreeMap<String, Vec<String>>> {
+    let official = official_rows()?;
+    let suite = rows(&std::fs::read_to_string(
+        root().join("crates/mcp-lang-conformance/requirements.yaml"),
+    )?)?;
+    let mut map: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    for row in &suite {
+        let Some(list) = &row.check else { continue };
+        let Some(id) = official
+            .iter()
+            .find(|r| r.text == row.text)
+            .and_then(|r| r.check.clone())
+        else {
+            continue;
+        };
+        for scenario in list
+            .trim_matches(|c| c == '[' || c == ']')
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+        {
+            let ids = map.entry(scenario.to_owned()).or_default();
+            if !ids.contains(&id) {
+                ids.push(id.clone());
+            }
+        }
+    }
+    Ok(map)
+}
+
+/// The self-test matrix's rows as `(alteration, kind, this suite's verdict over
+/// Streamable HTTP with a profile)`: the scenario ids that catch a fault, none for the
+/// others.
+fn self_test_rows() -> Result<Vec<(String, String, Vec<String>)>> {
+    let matrix = std::fs::read_to_string(root().join(SELF_TEST_MATRIX))?;
+    let mut out = Vec::new();
+    for line in matrix.lines().skip(2) {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        // "", alteration, kind, stdio ×2, http (discovery), http (profile), …
+        if cells.len() < 7 {
+            continue;
+        }
+        let verdict = cells[6]
+            .split(',')
+            .map(|s| s.trim().trim_end_matches(" (warning)").to_owned())
+            .filter(|s| !s.is_empty() && s != "passes" && s != "—")
+            .collect();
+        out.push((
+            cells[1].trim_matches('`').to_owned(),
+            cells[2].to_owned(),
+            verdict,
+        ));
+    }
+    Ok(out)
+}
+
+/// The official ids of `ids`, as a table cell.
+fn id_cell(ids: &[&str]) -> String {
+    if ids.is_empty() {
+        return "—".to_owned();
+    }
+    ids.iter()
+        .map(|id| format!("`{id}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The contribution's server scenario (on the pinned repository, the contribution laid
+/// over it) against the fault server with each alteration of the self-test, stateless
+/// HTTP with the official fixtures. A fault this suite catches over HTTP with a profile
+/// agrees when the official run fails (FAILURE or WARNING) one of the official check
+/// ids that claim the sentences of this suite's catching scenarios ("caught, by other
+/// ids" when it fails only others, "NO" when it passes); a latitude and the unaltered
+/// server agree when every official check passes. The table must equal
+/// [`FAULT_AGREEMENT`] below its heading (or, with `write`, replaces it there).
+pub(crate) fn official_faults(write: bool) -> Result<()> {
+    let Some(tree) = pinned_tree()? else {
+        return Ok(());
+    };
+    Cmd::cargo()
+        .args(["build", "-p", "mcp-lang-faults"])
+        .run()?;
+    let faults = Metadata::load()?.target_dir.join("debug/mcp-lang-faults");
+    let claims = official_ids_by_scenario()?;
+    let results = root().join("target/official-sep/fault-results");
+    let _ = std::fs::remove_dir_all(&results);
+    let mut table = String::from(
+        "| alteration | kind | this suite (HTTP, profile) | official ids claiming it | official run: not passed | agree |\n|---|---|---|---|---|---|\n",
+    );
+    let mut disagreements = 0;
+    for (name, kind, ours) in self_test_rows()? {
+        let port = TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
+        let addr = format!("127.0.0.1:{port}");
+        let mut command = Command::new(&faults);
+        command
+            .args(["serve", "--http", &addr, "--conformance-fixtures"])
+            .env("RUST_LOG", "error")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        match kind.as_str() {
+            "fault" => {
+                command.args(["--fault", &name]);
+            }
+            "latitude" => {
+                command.args(["--latitude", &name]);
+            }
+            _ => {}
+        }
+        let _server = Server(command.spawn()?);
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while TcpStream::connect(&addr).is_err() {
+            if Instant::now() > deadline {
+                bail!("mcp-lang-faults serve ({name}) did not listen on {addr}");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let out = results.join(&name);
+        let mut runner = Command::new("npx");
+        runner
+            .args(["-y", "node@22", "node_modules/.bin/tsx", "src/index.ts"])
+            .args(["server", "--url", &format!("http://{addr}/mcp")])
+            .args(["--scenario", SEP_SCENARIOS[0], "-o"])
+            .arg(&out)
+            .current_dir(&tree)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        // The runner's exit status counts FAILURE only; the checks are read below.
+        let _ = runner.status()?;
+        let mut checks = Vec::new();
+        collect_checks(&out, &mut checks)?;
+        let mut failed: Vec<&str> = checks
+            .iter()
+            .filter(|c| c.2 == "FAILURE" || c.2 == "WARNING")
+            .map(|c| c.1.as_str())
+            .collect();
+        failed.sort_unstable();
+        failed.dedup();
+        let mut claimed: Vec<&str> = ours
+            .iter()
+            .flat_map(|s| claims.get(s).into_iter().flatten())
+            .map(String::as_str)
+            .collect();
+        claimed.sort_unstable();
+        claimed.dedup();
+        let agree = if checks.is_empty() {
+            "no checks recorded"
+        } else if kind != "fault" {
+            if failed.is_empty() { "yes" } else { "NO" }
+        } else if claimed.is_empty() {
+            "no official check claims it"
+        } else if failed.iter().any(|id| claimed.contains(id)) {
+            "yes"
+        } else if !failed.is_empty() {
+            "caught, by other ids"
+        } else {
+            "NO"
+        };
+        if agree == "NO" || agree == "no checks recorded" {
+            disagreements += 1;
+        }
+        let ours = if ours.is_empty() {
+            "passes".to_owned()
+        } else {
+            ours.join(", ")
+        };
+        let row = format!(
+            "| `{name}` | {kind} | {ours} | {} | {} | {agree} |\n",
+            id_cell(&claimed),
+            id_cell(&failed)
+        );
+        print!("{row}");
+        table.push_str(&row);
+    }
+    println!("{disagreements} disagreement(s)");
+    let published = root().join(FAULT_AGREEMENT);
+    let text = std::fs::read_to_string(&published).unwrap_or_default();
+    let heading = text
+        .find("| alteration |")
+        .map_or(text.as_str(), |at| &text[..at]);
+    let document = format!("{heading}{table}");
+    if write {
+        std::fs::write(&published, &document)?;
+        println!("wrote {FAULT_AGREEMENT}");
+        return Ok(());
+    }
+    if text != document {
+        bail!(
+            "the fault agreement table is not the published one ({FAULT_AGREEMENT}): check it, then `cargo xtask conformance --official-faults --write`"
+        );
+    }
+    println!("fault agreement: as published in {FAULT_AGREEMENT}");
+    Ok(())
+}
+
+/// One run of the runner: a scenario, what it ran against (for the description), and
+/// every check it recorded as `(scenario directory, id, status, message)`.
+struct Verdict<'a> {
+    scenario: &'a str,
+    against: String,
+    checks: Vec<(String, String, String, String)>,
+}
 
 /// The pull request: a scratch repository with the pinned tree committed as base and the
-/// proposed tree on top, its `git format-patch` output and its description.
-fn write_pull_request(upstream: &Path, work: &Path, verdicts: &Verdicts) -> Result<()> {
+/// proposed tree on top, its `git format-patch` output and its description, coverage
+/// first (`tested`: the check ids the traceability manifest marks tested).
+fn write_pull_request(
+    upstream: &Path,
+    work: &Path,
+    verdicts: &[Verdict],
+    tested: &[String],
+) -> Result<()> {
     let pr = work.join("pr");
     let _ = std::fs::remove_dir_all(&pr);
     copy_tree(upstream, &pr)?;
@@ -520,47 +867,82 @@ fn write_pull_request(upstream: &Path, work: &Path, verdicts: &Verdicts) -> Resu
     let ids: Vec<&str> = official.iter().filter_map(|r| r.check.as_deref()).collect();
     let checked = ids.len();
     let excluded = rows - checked;
-    let mut emitted: Vec<&str> = verdicts
-        .iter()
-        .flat_map(|(_, _, checks)| checks.iter().map(|c| c.1.as_str()))
-        .collect();
-    emitted.sort_unstable();
-    emitted.dedup();
-    let untested: Vec<&str> = ids
-        .iter()
-        .copied()
-        .filter(|id| !emitted.contains(id))
-        .collect();
+    let distinct = |scenario: &str| {
+        let mut emitted: Vec<&str> = verdicts
+            .iter()
+            .filter(|v| v.scenario == scenario)
+            .flat_map(|v| v.checks.iter().map(|c| c.1.as_str()))
+            .collect();
+        emitted.sort_unstable();
+        emitted.dedup();
+        emitted
+    };
+    let server_ids = distinct(SEP_SCENARIOS[0]);
+    let client_ids = distinct(SEP_CLIENT_SCENARIOS[0]);
+    let checks_of = |scenario: &str| {
+        verdicts
+            .iter()
+            .find(|v| v.scenario == scenario)
+            .map_or(0, |v| v.checks.len())
+    };
     let mut runs = String::new();
-    for (mode, scenario, checks) in verdicts {
-        let passed = checks.iter().filter(|c| c.2 == "SUCCESS").count();
+    for verdict in verdicts {
+        let passed = verdict.checks.iter().filter(|c| c.2 == "SUCCESS").count();
         runs.push_str(&format!(
-            "- `{scenario}` against `mcp-lang serve --http --conformance-fixtures` ({mode}): {passed}/{} passed\n",
-            checks.len()
+            "- `{}` against {}: {passed}/{} passed\n",
+            verdict.scenario,
+            verdict.against,
+            verdict.checks.len()
         ));
     }
+    let list = |ids: &[&str]| {
+        ids.iter()
+            .map(|id| format!("`{id}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     let description = format!(
-        "Add SEP-2792 (per-request user language preference) server scenario and traceability\n\n\
+        "Add SEP-2792 (per-request user language preference) server and client scenarios and traceability\n\n\
          Coverage: `src/seps/sep-2792.yaml` has {rows} rows, one per normative sentence of the SEP: \
-         {checked} with a check id, {excluded} excluded with a reason. The new scenario emits {} of \
-         the {checked} check ids; {} are declared for follow-up scenarios: {}.\n\n\
+         {checked} with a check id, {excluded} excluded with a reason. The two new scenarios emit \
+         {} of the {checked} check ids (the traceability manifest built from the runs below marks \
+         every row tested): the server scenario {} ids in {} checks, the client scenario {} ids in \
+         {} checks ({}).\n\n\
          - `src/scenarios/server/sep-2792-language.ts`: one draft-suite scenario (left out of the \
          active suite; `introducedIn` the draft protocol version), fixture contract in its \
          description: matching (weights, q=0, case, both readings of `*`), default fallback, \
          malformed values, request scope over one connection, localized `tools/list` titles with \
-         stable names, `Content-Language` and `Vary`, `HeaderMismatch` and the SEP's \
-         exact-agreement edge cases.\n\
-         - `src/scenarios/index.ts`: registers it.\n\
+         stable names, errors, elicitation and progress text, the explicit language argument, \
+         `Content-Language` and `Vary`, `HeaderMismatch` and the SEP's exact-agreement edge cases, \
+         caching across preferences.\n\
+         - `src/scenarios/client/sep-2792-language.ts`: one draft-suite client scenario, its \
+         contract in its description: the scenario hands the client a sequence of user \
+         preferences (`MCP_CONFORMANCE_CONTEXT`, schema in `src/schemas/context.ts`) and serves \
+         localized, long-cacheable `tools/list` answers; per step it checks the current \
+         preference on every request (SHOULD: WARNING), never an earlier one, its \
+         `Accept-Language` grammar, one `Accept-Language` field line agreeing exactly with it, and \
+         that no cached answer for one preference is used for another, including one selecting \
+         the same language.\n\
+         - `src/scenarios/index.ts`: registers both.\n\
          - `examples/servers/typescript/sep-2792-broken-language.ts` and a case in \
-         `src/scenarios/server/negative.test.ts`: a server that breaks the rules on purpose \
-         (weights, malformed values, fallback, reuse, agreement, missing headers), each caught \
-         as FAILURE.\n\
-         - `examples/servers/typescript/everything-server.ts`: honors the preference on \
-         `tools/list` (en default, fr, de) so it passes every new check.\n\n\
+         `src/scenarios/server/negative.test.ts`: a server that breaks the rules on purpose, each \
+         caught as FAILURE or WARNING.\n\
+         - `examples/clients/typescript/sep-2792-broken-language.ts` and \
+         `src/scenarios/client/sep-2792-language.test.ts`: a client that breaks each client rule \
+         (a lifecycle request without the preference, a POSIX-spelled value, a stale header, one \
+         field line per range, a cache keyed by method alone, a withdrawn preference still sent), \
+         each caught as FAILURE or WARNING; the everything-client passing every check; a client \
+         that never connects failing every check as not testable.\n\
+         - `examples/servers/typescript/everything-server.ts` and \
+         `examples/clients/typescript/everything-client.ts`: SEP-2792 on the TypeScript SDK, so \
+         both pass every new check.\n\n\
          Verified:\n{runs}",
-        checked - untested.len(),
-        untested.len(),
-        untested.join(", "),
+        tested.len(),
+        server_ids.len(),
+        checks_of(SEP_SCENARIOS[0]),
+        client_ids.len(),
+        checks_of(SEP_CLIENT_SCENARIOS[0]),
+        list(&client_ids),
     );
     std::fs::write(work.join("PULL_REQUEST.md"), &description)?;
     git().args(["add", "--all"]).run()?;
@@ -591,6 +973,22 @@ mod tests {
         let rows = official_rows().unwrap();
         assert_eq!(rows.len(), 41);
         assert!(rows.iter().all(|r| !r.text.is_empty()));
+    }
+
+    #[test]
+    fn faults_are_claimed_by_the_official_ids_of_their_sentences() {
+        let claims = official_ids_by_scenario().unwrap();
+        let weights = &claims["match.weights"];
+        assert!(weights.contains(&"sep-2792-matching".to_owned()));
+        assert!(weights.contains(&"sep-2792-field-interpretation".to_owned()));
+        let rows = self_test_rows().unwrap();
+        assert!(rows.iter().any(|(name, kind, ours)| {
+            name == "ignore-weights" && kind == "fault" && ours == &["match.weights"]
+        }));
+        assert!(
+            rows.iter()
+                .any(|(name, kind, ours)| name == "none" && kind == "reference" && ours.is_empty())
+        );
     }
 
     #[test]

@@ -25,6 +25,9 @@
 //! - `conformance --official`: the official MCP conformance suite (the pinned copy of its
 //!   repository) against `mcp-lang serve --http`, checked against the reference server's
 //!   baseline.
+//! - `conformance --official-faults`: the contribution's official SEP-2792 server scenario
+//!   against the fault server with each fault and latitude of the self-test, compared with
+//!   this suite's verdicts (`contrib/conformance/fault-agreement.md`; `--write` updates it).
 //! - `docs`: records the specification chapter's example exchanges (`--check`: stale?).
 //!
 //! Nothing here is hard-coded to today's crates: packages, benchmark targets and fuzz

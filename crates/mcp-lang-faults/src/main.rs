@@ -104,6 +104,11 @@ struct ServeArgs {
     /// Take this liberty the SEP gives (`list` names them).
     #[arg(long, value_name = "NAME")]
     latitude: Option<Latitude>,
+    /// Add the fixtures of the official MCP conformance suite, as
+    /// `mcp-lang serve --conformance-fixtures` does (its SEP-2792 scenario's
+    /// tools among them), so that suite can be run against the fault.
+    #[arg(long)]
+    conformance_fixtures: bool,
 }
 
 #[derive(Debug, Args)]
@@ -158,6 +163,11 @@ fn serve(args: &ServeArgs) -> ExitCode {
     let outcome = runtime().map_err(Into::into).and_then(|rt| {
         rt.block_on(async {
             let server = ReferenceServer::new()?;
+            let server = if args.conformance_fixtures {
+                server.with_conformance_fixtures()
+            } else {
+                server
+            };
             match args.http {
                 Some(addr) => {
                     let mode = if args.sessions {

@@ -478,7 +478,7 @@ export class Sep2792LanguageScenario implements ClientScenario {
         'sep-2792-matching',
         `SupportedSelection_${lang}`,
         description,
-        tagMatches(got, lang),
+        includesLanguage(got, lang),
         `acceptLanguage "${lang}" (a supported language) was answered in ${quote(got)}`,
         [RFC_4647],
         { acceptLanguage: lang, contentLanguage: got }
@@ -621,8 +621,8 @@ export class Sep2792LanguageScenario implements ClientScenario {
         id: 'sep-2792-matching',
         name: 'WildcardAlone',
         value: '*',
-        oneOf: ['en', 'fr', 'de'],
-        why: 'a lone * is satisfied by any language (filtering) or falls to the default (lookup)'
+        oneOf: ['*'],
+        why: 'a lone * is satisfied by any language the server supports (filtering) or falls to the default (lookup)'
       },
       {
         id: 'sep-2792-matching',
@@ -635,9 +635,9 @@ export class Sep2792LanguageScenario implements ClientScenario {
         id: 'sep-2792-matching',
         name: 'WildcardWithExclusion',
         value: '*, de;q=0',
-        oneOf: ['en', 'fr'],
+        oneOf: ['*'],
         noneOf: ['de'],
-        why: 'de;q=0 excludes de; * then selects another language (filtering) or the default (lookup)'
+        why: 'de;q=0 excludes de; * then selects any other supported language (filtering) or the default (lookup)'
       }
     ];
     for (const c of matchingCases) {
@@ -647,15 +647,17 @@ export class Sep2792LanguageScenario implements ClientScenario {
       if (!answered(ex, c.id, c.name, description, refs)) continue;
       const got = selected(ex, c.id, c.name, description, refs);
       if (got === undefined) continue;
+      // A report of several languages (RFC 9110 §8.5) matches when one of
+      // them does; `*` in oneOf: any language.
       const ok =
-        c.oneOf.some((r) => tagMatches(got, r)) &&
-        !(c.noneOf ?? []).some((r) => tagMatches(got, r));
+        c.oneOf.some((r) => r === '*' || includesLanguage(got, r)) &&
+        !(c.noneOf ?? []).some((r) => includesLanguage(got, r));
       push(
         c.id,
         c.name,
         description,
         ok,
-        `acceptLanguage "${c.value}" was answered in ${quote(got)}; expected a tag matching ${c.oneOf.join(' or ')}`,
+        `acceptLanguage "${c.value}" was answered in ${quote(got)}; expected ${c.oneOf[0] === '*' ? 'any language' : `a tag matching ${c.oneOf.join(' or ')}`}${c.noneOf ? ` and none matching ${c.noneOf.join(' or ')}` : ''}`,
         refs,
         { acceptLanguage: c.value, contentLanguage: got }
       );
@@ -700,7 +702,7 @@ export class Sep2792LanguageScenario implements ClientScenario {
             'sep-2792-default-fallback',
             'DefaultFallback',
             description,
-            tagMatches(got, 'en'),
+            includesLanguage(got, 'en'),
             `acceptLanguage "${value}" was answered in ${quote(got)}; expected the default "en"`,
             [],
             { acceptLanguage: value, contentLanguage: got }
@@ -739,7 +741,7 @@ export class Sep2792LanguageScenario implements ClientScenario {
         'sep-2792-grammar-validated',
         'MalformedIgnored',
         `A malformed acceptLanguage ("${value}") is ignored as an absent preference`,
-        !tagMatches(got, 'de') &&
+        !includesLanguage(got, 'de') &&
           titles(ex) === titles(none) &&
           (got === undefined || baseline === undefined || got === baseline),
         `malformed acceptLanguage "${value}" was answered in ${quote(got)} with titles ${titles(ex)}; without a preference the answer is in ${quote(baseline)} with titles ${titles(none)}`,
@@ -761,7 +763,8 @@ export class Sep2792LanguageScenario implements ClientScenario {
       ((titlesOf(fr) !== titlesOf(de) &&
         titlesOf(fr) !== titlesOf(none) &&
         titlesOf(de) !== titlesOf(none)) ||
-        (tagMatches(reported(fr), 'fr') && tagMatches(reported(de), 'de')));
+        (includesLanguage(reported(fr), 'fr') &&
+          includesLanguage(reported(de), 'de')));
     const indistinguishable =
       'answers to "fr", "de" and no preference cannot be told apart (neither their tool titles nor a reported contentLanguage differ)';
 
@@ -857,7 +860,7 @@ export class Sep2792LanguageScenario implements ClientScenario {
       }
       if (mirror.length > 0) {
         push(
-          'sep-2792-content-language-single-line',
+          'sep-2792-single-field-line',
           `ContentLanguageSingleLine_${lang}`,
           'Content-Language is sent as exactly one field line',
           mirror.length === 1,
@@ -888,10 +891,10 @@ export class Sep2792LanguageScenario implements ClientScenario {
         name: 'MissingHeaderTolerated',
         description:
           'A request with acceptLanguage but no Accept-Language header is served from the canonical _meta value (MAY)',
-        status: tolerated && tagMatches(got, 'de') ? 'SUCCESS' : 'INFO',
+        status: tolerated && includesLanguage(got, 'de') ? 'SUCCESS' : 'INFO',
         timestamp: new Date().toISOString(),
         errorMessage: tolerated
-          ? tagMatches(got, 'de')
+          ? includesLanguage(got, 'de')
             ? undefined
             : `served, but in ${quote(got)} rather than the _meta value "de"`
           : `not tolerated (${describe(ex)}); the SEP allows this, but an intermediary that strips the header will break requests`,
