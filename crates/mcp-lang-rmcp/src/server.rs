@@ -56,7 +56,7 @@ use rmcp::{
     model::{
         ElicitRequest, ElicitRequestParams, ErrorCode, InputRequest, InputRequests,
         InputRequiredResult, JsonObject, MetaObject, NotificationMetaObject,
-        ProgressNotificationParam, ServerResult,
+        ProgressNotificationParam, RequestMetaObject, RequestParamsMeta, ServerResult,
     },
     service::{RequestContext, ServiceError},
 };
@@ -335,6 +335,45 @@ impl ServerLanguages {
     }
 }
 
+/// Whether writing `contentLanguage` replaces a value already there.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Existing {
+    /// The writer's tag wins (the public writers: the caller says what the answer is in).
+    Replace,
+    /// A value already there wins (reporting after a handler, which may have set its
+    /// own, decision R4).
+    Keep,
+}
+
+/// The one writer of `contentLanguage` in this crate: every public writer here and
+/// every report [`Localized`] adds go through it (or through [`write_in_member`]), so
+/// the key, the value's type and the rule for a value already there are decided once.
+pub(crate) fn write_content_language(meta: &mut JsonObject, tag: &str, existing: Existing) {
+    if existing == Existing::Keep && meta.contains_key(CONTENT_LANGUAGE_KEY) {
+        return;
+    }
+    meta.insert(
+        CONTENT_LANGUAGE_KEY.to_owned(),
+        Value::String(tag.to_owned()),
+    );
+}
+
+/// [`write_content_language`] into the `_meta` member of a JSON object (an error's
+/// `data`, a custom result), creating `_meta` when absent. A `_meta` that is not an
+/// object is replaced with one by [`Existing::Replace`] and left alone by
+/// [`Existing::Keep`] (the rule of `mcp-lang-meta`'s writers).
+pub(crate) fn write_in_member(object: &mut JsonObject, tag: &str, existing: Existing) {
+    let meta = object
+        .entry("_meta")
+        .or_insert_with(|| Value::Object(JsonObject::new()));
+    if existing == Existing::Replace && !meta.is_object() {
+        *meta = Value::Object(JsonObject::new());
+    }
+    if let Value::Object(meta) = meta {
+        write_content_language(meta, tag, existing);
+    }
+}
+
 /// A `_meta` object holding only `io.modelcontextprotocol/contentLanguage`.
 ///
 /// ```
@@ -343,10 +382,7 @@ impl ServerLanguages {
 /// ```
 pub fn content_language_meta(tag: &str) -> MetaObject {
     let mut meta = MetaObject::new();
-    meta.insert(
-        CONTENT_LANGUAGE_KEY.to_owned(),
-        Value::String(tag.to_owned()),
-    );
+    write_content_language(&mut meta, tag, Existing::Replace);
     meta
 }
 
@@ -359,9 +395,10 @@ pub fn content_language_meta(tag: &str) -> MetaObject {
 /// assert_eq!(meta.unwrap().get("io.modelcontextprotocol/contentLanguage").unwrap(), "ja");
 /// ```
 pub fn stamp(meta: &mut Option<MetaObject>, tag: &str) {
-    meta.get_or_insert_with(MetaObject::new).insert(
-        CONTENT_LANGUAGE_KEY.to_owned(),
-        Value::String(tag.to_owned()),
+    write_content_language(
+        meta.get_or_insert_with(MetaObject::new),
+        tag,
+        Existing::Replace,
     );
 }
 
@@ -430,9 +467,11 @@ pub fn stamp_result(result: &mut ServerResult, tag: &str) -> bool {
     let Some(meta) = result_meta_mut(result) else {
         return false;
     };
-    if reported(meta).is_none() {
-        stamp(meta, tag);
-    }
+    write_content_language(
+        meta.get_or_insert_with(MetaObject::new),
+        tag,
+        Existing::Keep,
+    );
     true
 }
 
@@ -455,18 +494,7 @@ pub fn localized_error(
     data: Option<JsonObject>,
 ) -> ErrorData {
     let mut data = data.unwrap_or_default();
-    let meta = data
-        .entry("_meta")
-        .or_insert_with(|| Value::Object(JsonObject::new()));
-    if !meta.is_object() {
-        *meta = Value::Object(JsonObject::new());
-    }
-    if let Value::Object(meta) = meta {
-        meta.insert(
-            CONTENT_LANGUAGE_KEY.to_owned(),
-            Value::String(tag.to_owned()),
-        );
-    }
+    write_in_member(&mut data, tag, Existing::Replace);
     ErrorData::new(code, message.into(), Some(Value::Object(data)))
 }
 
@@ -562,12 +590,19 @@ pub fn form_elicitation(
     requested_schema: Value,
     tag: &str,
 ) -> Result<ElicitRequestParams, serde_json::Error> {
-    serde_json::from_value(serde_json::json!({
+    let mut params: ElicitRequestParams = serde_json::from_value(serde_json::json!({
         "mode": "form",
         "message": message.into(),
         "requestedSchema": requested_schema,
-        "_meta": { CONTENT_LANGUAGE_KEY: tag },
-    }))
+    }))?;
+    write_content_language(
+        params
+            .meta_mut()
+            .get_or_insert_with(RequestMetaObject::default),
+        tag,
+        Existing::Replace,
+    );
+    Ok(params)
 }
 
 /// An `input_required` result (protocol 2026-07-28, SEP-2322) asking for one

@@ -27,8 +27,10 @@ use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, Peer, RoleServer, ServerHandler};
 use serde_json::Value;
 
-use super::{Arg, Catalog, RequestLanguage, ServerLanguages, Titles, content_language_meta};
-use crate::CONTENT_LANGUAGE_KEY;
+use super::{
+    Arg, Catalog, Existing, RequestLanguage, ServerLanguages, Titles, content_language_meta,
+    write_content_language, write_in_member,
+};
 
 /// What [`Localized`] shares with every request it serves.
 #[derive(Clone)]
@@ -743,15 +745,13 @@ impl Language {
         &self,
         mut params: LoggingMessageNotificationParam,
     ) -> Result<(), ErrorData> {
-        let meta = params
-            .meta
-            .get_or_insert_with(NotificationMetaObject::default);
-        if !meta.contains_key(CONTENT_LANGUAGE_KEY) {
-            meta.insert(
-                CONTENT_LANGUAGE_KEY.to_owned(),
-                Value::String(self.reported().to_owned()),
-            );
-        }
+        write_content_language(
+            params
+                .meta
+                .get_or_insert_with(NotificationMetaObject::default),
+            self.reported(),
+            Existing::Keep,
+        );
         self.peer()?
             .notify_logging_message(params)
             .await
@@ -807,13 +807,11 @@ fn params_meta(params: &mut ElicitRequestParams) -> &mut Option<RequestMetaObjec
 }
 
 fn stamp_request_meta(meta: &mut Option<RequestMetaObject>, tag: &str) {
-    let meta = meta.get_or_insert_with(RequestMetaObject::default);
-    if !meta.contains_key(CONTENT_LANGUAGE_KEY) {
-        meta.insert(
-            CONTENT_LANGUAGE_KEY.to_owned(),
-            Value::String(tag.to_owned()),
-        );
-    }
+    write_content_language(
+        meta.get_or_insert_with(RequestMetaObject::default),
+        tag,
+        Existing::Keep,
+    );
 }
 
 /// Writes `contentLanguage` into `error.data._meta` unless one is there: `data` made an
@@ -826,31 +824,18 @@ fn stamp_error(error: &mut ErrorData, tag: &str) {
     if data.is_null() {
         *data = Value::Object(JsonObject::new());
     }
-    let Value::Object(data) = data else {
-        return;
-    };
-    let meta = data
-        .entry("_meta")
-        .or_insert_with(|| Value::Object(JsonObject::new()));
-    if let Value::Object(meta) = meta
-        && !meta.contains_key(CONTENT_LANGUAGE_KEY)
-    {
-        meta.insert(
-            CONTENT_LANGUAGE_KEY.to_owned(),
-            Value::String(tag.to_owned()),
-        );
+    if let Value::Object(data) = data {
+        write_in_member(data, tag, Existing::Keep);
     }
 }
 
 /// Writes `contentLanguage` into a result's `_meta` unless the handler set one.
 fn stamp_meta(meta: &mut Option<MetaObject>, tag: &str) {
-    let meta = meta.get_or_insert_with(MetaObject::new);
-    if !meta.contains_key(CONTENT_LANGUAGE_KEY) {
-        meta.insert(
-            CONTENT_LANGUAGE_KEY.to_owned(),
-            Value::String(tag.to_owned()),
-        );
-    }
+    write_content_language(
+        meta.get_or_insert_with(MetaObject::new),
+        tag,
+        Existing::Keep,
+    );
 }
 
 /// An answer that can report its language.
@@ -943,17 +928,7 @@ impl Reported for ReadResourceResponse {
 impl Reported for CustomResult {
     fn report(&mut self, tag: &str) {
         if let Value::Object(result) = &mut self.0 {
-            let meta = result
-                .entry("_meta")
-                .or_insert_with(|| Value::Object(JsonObject::new()));
-            if let Value::Object(meta) = meta
-                && !meta.contains_key(CONTENT_LANGUAGE_KEY)
-            {
-                meta.insert(
-                    CONTENT_LANGUAGE_KEY.to_owned(),
-                    Value::String(tag.to_owned()),
-                );
-            }
+            write_in_member(result, tag, Existing::Keep);
         }
     }
 }
