@@ -5,7 +5,7 @@
 
 use mcp_lang_http::{ACCEPT_LANGUAGE_KEY, CONTENT_LANGUAGE_KEY};
 use mcp_lang_match::Negotiator;
-use mcp_lang_reference::{ReferenceServer, catalog::Catalog};
+use mcp_lang_reference::{ReferenceServer, catalog::ReferenceCatalog};
 use serde_json::Value;
 
 /// Each tool of the reference server, by its stable name, and the catalog
@@ -38,7 +38,7 @@ pub const TOOL_TITLES: &[(&str, &str, &str)] = &[
 #[derive(Debug)]
 pub struct Expectation {
     negotiator: Negotiator,
-    catalog: Catalog,
+    catalog: ReferenceCatalog,
 }
 
 /// How one response failed its preference.
@@ -88,7 +88,7 @@ impl Expectation {
         let negotiator = Negotiator::new(languages.supported(), languages.default_tag())?;
         Ok(Expectation {
             negotiator,
-            catalog: Catalog::load()?,
+            catalog: ReferenceCatalog::load()?,
         })
     }
 

@@ -391,14 +391,16 @@ fn escape(token: &str) -> String {
     token.replace('~', "~0").replace('/', "~1")
 }
 
-/// A source of translations for display fields.
+/// A source of translations for display fields, for [`Localizer`] at a translation
+/// boundary: it maps a field's current text to its translation. (Not a message catalog
+/// keyed by id: that is `mcp-lang-rmcp`'s `Catalog`.)
 ///
 /// Implemented for closures `Fn(&DisplayField, &str) -> Option<String>` and for a
 /// `HashMap<String, String>` from source text to translation (gettext style). Return
 /// `None` to leave a string as it is (no translation available).
 ///
 /// ```
-/// use mcp_lang_meta::{Catalog, DisplayField};
+/// use mcp_lang_meta::{Translator, DisplayField};
 ///
 /// // Key by identifier rather than by English text.
 /// let catalog = |field: &DisplayField, _source: &str| match field {
@@ -408,12 +410,12 @@ fn escape(token: &str) -> String {
 /// let field = DisplayField::ToolTitle { tool: "weather_current".into() };
 /// assert_eq!(catalog.translate(&field, "Current weather").as_deref(), Some("Aktuelles Wetter"));
 /// ```
-pub trait Catalog {
+pub trait Translator {
     /// The translation of `source`, the current text of `field`; `None` leaves it.
     ///
     /// ```
     /// use std::collections::HashMap;
-    /// use mcp_lang_meta::{Catalog, DisplayField};
+    /// use mcp_lang_meta::{Translator, DisplayField};
     ///
     /// // A `HashMap` catalog keys by source text, whatever the field.
     /// let catalog = HashMap::from([("Ping".to_owned(), "Pingen".to_owned())]);
@@ -423,7 +425,7 @@ pub trait Catalog {
     fn translate(&self, field: &DisplayField, source: &str) -> Option<String>;
 }
 
-impl<F> Catalog for F
+impl<F> Translator for F
 where
     F: Fn(&DisplayField, &str) -> Option<String>,
 {
@@ -432,7 +434,7 @@ where
     }
 }
 
-impl<S: std::hash::BuildHasher> Catalog for HashMap<String, String, S> {
+impl<S: std::hash::BuildHasher> Translator for HashMap<String, String, S> {
     fn translate(&self, _field: &DisplayField, source: &str) -> Option<String> {
         self.get(source).cloned()
     }
@@ -467,7 +469,7 @@ pub struct Localizer<'c, C: ?Sized> {
     catalog: &'c C,
 }
 
-impl<'c, C: Catalog + ?Sized> Localizer<'c, C> {
+impl<'c, C: Translator + ?Sized> Localizer<'c, C> {
     /// A localizer drawing on `catalog` (one language's catalog: the request's selection).
     ///
     /// ```

@@ -17,7 +17,7 @@
 //! | read the preference | [`extract_accept_language`], [`skim_request`] (raw bytes, no allocation), [`accept_language_from_value`] |
 //! | request scope and negotiation | [`RequestLanguage`] (raw value, well-formedness, selection; explicit language arguments via [`RequestLanguage::for_content`]) |
 //! | report the language | [`write_content_language`], [`write_result_content_language`], [`write_error_content_language`], [`write_notification_content_language`]; read it back with [`extract_content_language`], [`content_language_from_value`] |
-//! | translation boundary (D9) | [`display_fields`], [`Localizer`], [`Catalog`], [`IdentifierGuard`] |
+//! | translation boundary (D9) | [`display_fields`], [`Localizer`], [`Translator`], [`IdentifierGuard`] |
 //! | the client's privacy | [`PreferenceBuilder`] (RFC 9110 §12.5.4; `LANGUAGE`, `LC_ALL`, `LC_MESSAGES`, `LANG`) |
 //! | caching (D10) | [`ResponseCache`], [`CacheRequest`], [`Clock`] |
 //!
@@ -74,8 +74,8 @@ mod skim;
 pub mod write;
 
 pub use boundary::{
-    Catalog, Difference, DifferenceKind, DisplayField, DisplayLocation, IdentifierGuard, Localizer,
-    display_fields,
+    Difference, DifferenceKind, DisplayField, DisplayLocation, IdentifierGuard, Localizer,
+    Translator, display_fields,
 };
 pub use cache::{CacheRequest, CacheScope, Clock, ManualClock, ResponseCache, Stored, SystemClock};
 pub use extract::{

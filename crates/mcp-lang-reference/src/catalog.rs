@@ -14,9 +14,9 @@
 //! [`Localized`]: mcp_lang_rmcp::server::Localized
 //!
 //! ```
-//! use mcp_lang_reference::catalog::Catalog;
+//! use mcp_lang_reference::catalog::ReferenceCatalog;
 //!
-//! let catalog = Catalog::load().unwrap();
+//! let catalog = ReferenceCatalog::load().unwrap();
 //! assert_eq!(catalog.text("de", "tool-weather_current"), "Aktuelles Wetter");
 //! assert_eq!(
 //!     catalog.format("fr", "error-unknown-tool", &[("name", "forecast".into())]),
@@ -60,9 +60,9 @@ const SOURCES: [Source; 6] = [
 /// argument, resource and template name.
 ///
 /// ```
-/// use mcp_lang_reference::catalog::{Catalog, MESSAGE_IDS};
+/// use mcp_lang_reference::catalog::{ReferenceCatalog, MESSAGE_IDS};
 ///
-/// let catalog = Catalog::load().unwrap();
+/// let catalog = ReferenceCatalog::load().unwrap();
 /// // Every language defines every message (no silent fallback to English).
 /// for tag in catalog.languages() {
 ///     assert!(MESSAGE_IDS.iter().all(|id| catalog.has(tag, id)), "{tag}");
@@ -105,9 +105,9 @@ pub const MESSAGE_IDS: &[&str] = &[
 /// The ids of the official documents in `documents.ftl`.
 ///
 /// ```
-/// use mcp_lang_reference::catalog::{Catalog, DOCUMENT_IDS};
+/// use mcp_lang_reference::catalog::{ReferenceCatalog, DOCUMENT_IDS};
 ///
-/// let catalog = Catalog::load().unwrap();
+/// let catalog = ReferenceCatalog::load().unwrap();
 /// let irish = catalog.text("ga", DOCUMENT_IDS[0]);
 /// assert!(irish.starts_with("Saolaítear gach duine"));
 /// ```
@@ -116,10 +116,10 @@ pub const DOCUMENT_IDS: &[&str] = &["udhr-article-1"];
 /// A catalog failed to load: a Fluent syntax error or a bad folder name.
 ///
 /// ```
-/// use mcp_lang_reference::catalog::{Catalog, CatalogError};
+/// use mcp_lang_reference::catalog::{ReferenceCatalog, CatalogError};
 ///
 /// // The shipped catalogs always load; a broken one would name its language.
-/// let loaded: Result<Catalog, CatalogError> = Catalog::load();
+/// let loaded: Result<ReferenceCatalog, CatalogError> = ReferenceCatalog::load();
 /// assert!(loaded.is_ok());
 /// ```
 #[derive(Debug)]
@@ -140,25 +140,25 @@ impl std::error::Error for CatalogError {
 /// The loaded catalogs of every language.
 ///
 /// ```
-/// use mcp_lang_reference::catalog::Catalog;
+/// use mcp_lang_reference::catalog::ReferenceCatalog;
 ///
-/// let catalog = Catalog::load().unwrap();
+/// let catalog = ReferenceCatalog::load().unwrap();
 /// assert_eq!(catalog.text("fr-CA", "server"), "Serveur de référence des préférences linguistiques");
 /// assert_eq!(catalog.format("ja", "error-unknown-city", &[("city", "Osaka".into())]), "不明な都市です: Osaka");
 /// ```
-pub struct Catalog {
+pub struct ReferenceCatalog {
     fluent: FluentCatalog,
 }
 
-impl std::fmt::Debug for Catalog {
+impl std::fmt::Debug for ReferenceCatalog {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Catalog")
+        f.debug_struct("ReferenceCatalog")
             .field("languages", &self.languages().collect::<Vec<_>>())
             .finish()
     }
 }
 
-impl Catalog {
+impl ReferenceCatalog {
     /// Parses every compiled-in catalog.
     ///
     /// # Errors
@@ -166,9 +166,9 @@ impl Catalog {
     /// A [`CatalogError`] naming the language when a file does not parse.
     ///
     /// ```
-    /// use mcp_lang_reference::catalog::Catalog;
+    /// use mcp_lang_reference::catalog::ReferenceCatalog;
     ///
-    /// let catalog = Catalog::load().unwrap();
+    /// let catalog = ReferenceCatalog::load().unwrap();
     /// assert_eq!(catalog.languages().count(), 6);
     /// ```
     pub fn load() -> Result<Self, CatalogError> {
@@ -186,9 +186,9 @@ impl Catalog {
     /// The catalog languages, default first.
     ///
     /// ```
-    /// use mcp_lang_reference::catalog::Catalog;
+    /// use mcp_lang_reference::catalog::ReferenceCatalog;
     ///
-    /// let catalog = Catalog::load().unwrap();
+    /// let catalog = ReferenceCatalog::load().unwrap();
     /// assert_eq!(catalog.languages().collect::<Vec<_>>(), ["en", "fr", "fr-CA", "de", "ja", "ga"]);
     /// ```
     pub fn languages(&self) -> impl Iterator<Item = &str> + '_ {
@@ -198,9 +198,9 @@ impl Catalog {
     /// The default language (English).
     ///
     /// ```
-    /// use mcp_lang_reference::catalog::Catalog;
+    /// use mcp_lang_reference::catalog::ReferenceCatalog;
     ///
-    /// let catalog = Catalog::load().unwrap();
+    /// let catalog = ReferenceCatalog::load().unwrap();
     /// assert_eq!(catalog.default_language(), "en");
     /// assert_eq!(catalog.languages().next(), Some(catalog.default_language()));
     /// ```
@@ -211,9 +211,9 @@ impl Catalog {
     /// The Fluent catalog itself: what the server's `Localized` wrapper reads.
     ///
     /// ```
-    /// use mcp_lang_reference::catalog::Catalog;
+    /// use mcp_lang_reference::catalog::ReferenceCatalog;
     ///
-    /// let catalog = Catalog::load().unwrap();
+    /// let catalog = ReferenceCatalog::load().unwrap();
     /// // Every language defines everything English does.
     /// assert_eq!(catalog.fluent().missing("en"), []);
     /// ```
@@ -224,9 +224,9 @@ impl Catalog {
     /// Whether `tag` has a message `id` (used for document editions).
     ///
     /// ```
-    /// use mcp_lang_reference::catalog::Catalog;
+    /// use mcp_lang_reference::catalog::ReferenceCatalog;
     ///
-    /// let catalog = Catalog::load().unwrap();
+    /// let catalog = ReferenceCatalog::load().unwrap();
     /// assert!(catalog.has("de", "udhr-article-1"));
     /// assert!(!catalog.has("es", "udhr-article-1")); // no Spanish catalog
     /// assert!(!catalog.has("de", "no-such-message"));
@@ -240,9 +240,9 @@ impl Catalog {
     /// unreachable for the shipped catalogs).
     ///
     /// ```
-    /// use mcp_lang_reference::catalog::Catalog;
+    /// use mcp_lang_reference::catalog::ReferenceCatalog;
     ///
-    /// let catalog = Catalog::load().unwrap();
+    /// let catalog = ReferenceCatalog::load().unwrap();
     /// assert_eq!(catalog.text("de", "server"), "Referenzserver für Sprachpräferenzen");
     /// // A language without a catalog falls back to English.
     /// assert_eq!(catalog.text("es", "server"), "Language Preference Reference Server");
@@ -252,12 +252,12 @@ impl Catalog {
     }
 
     /// A message with string variables, in `tag`, with the same fallbacks as
-    /// [`Catalog::text`].
+    /// [`ReferenceCatalog::text`].
     ///
     /// ```
-    /// use mcp_lang_reference::catalog::Catalog;
+    /// use mcp_lang_reference::catalog::ReferenceCatalog;
     ///
-    /// let catalog = Catalog::load().unwrap();
+    /// let catalog = ReferenceCatalog::load().unwrap();
     /// // The argument is an identifier: it arrives byte for byte, without isolation marks.
     /// assert_eq!(catalog.format("de", "error-unknown-city", &[("city", "Zürich".into())]), "Unbekannte Stadt: Zürich");
     /// ```
@@ -271,9 +271,9 @@ impl Catalog {
     /// variable is missing: what the completeness tests use.
     ///
     /// ```
-    /// use mcp_lang_reference::catalog::Catalog;
+    /// use mcp_lang_reference::catalog::ReferenceCatalog;
     ///
-    /// let catalog = Catalog::load().unwrap();
+    /// let catalog = ReferenceCatalog::load().unwrap();
     /// assert_eq!(catalog.exact("ga", "error-unknown-city", &[("city", "Cork".into())]).as_deref(), Some("Cathair anaithnid: Cork"));
     /// assert_eq!(catalog.exact("ga", "error-unknown-city", &[]), None); // variable missing
     /// assert_eq!(catalog.exact("es", "server", &[]), None);             // no fallback
@@ -285,7 +285,7 @@ impl Catalog {
 
 /// The server's display text for `mcp-lang-rmcp`: what `Localized` and the
 /// per-request `Language` look up.
-impl mcp_lang_rmcp::server::Catalog for Catalog {
+impl mcp_lang_rmcp::server::Catalog for ReferenceCatalog {
     fn message(&self, language: &str, id: &str, args: &[(&str, Arg<'_>)]) -> Option<String> {
         self.exact(language, id, args)
     }
@@ -297,7 +297,7 @@ mod tests {
 
     #[test]
     fn every_language_defines_every_message_and_document() {
-        let catalog = Catalog::load().unwrap();
+        let catalog = ReferenceCatalog::load().unwrap();
         let args: [(&str, Arg<'_>); 7] = [
             ("name", "x".into()),
             ("city", "x".into()),
@@ -323,7 +323,7 @@ mod tests {
         // A language may share a string with English only where the word is
         // genuinely the same; there is none such in these catalogs, so every
         // non-English display string must differ from English.
-        let catalog = Catalog::load().unwrap();
+        let catalog = ReferenceCatalog::load().unwrap();
         for tag in catalog.languages().filter(|t| *t != "en") {
             for id in MESSAGE_IDS {
                 assert_ne!(
@@ -361,7 +361,7 @@ mod tests {
 
     #[test]
     fn the_seps_german_elicitation_strings_word_for_word() {
-        let catalog = Catalog::load().unwrap();
+        let catalog = ReferenceCatalog::load().unwrap();
         assert_eq!(
             catalog.text("de", "elicit-email-message"),
             "Bitte geben Sie Ihre E-Mail-Adresse ein."
@@ -379,7 +379,7 @@ mod tests {
 
     #[test]
     fn identifiers_pass_through_variables_untouched() {
-        let catalog = Catalog::load().unwrap();
+        let catalog = ReferenceCatalog::load().unwrap();
         // No Unicode isolation marks around placeables: the identifier is byte-exact.
         let text = catalog.format(
             "ja",
@@ -392,7 +392,7 @@ mod tests {
 
     #[test]
     fn a_missing_message_falls_back_to_english_then_the_id() {
-        let catalog = Catalog::load().unwrap();
+        let catalog = ReferenceCatalog::load().unwrap();
         assert_eq!(
             catalog.text("xx", "server"),
             "Language Preference Reference Server"

@@ -63,7 +63,7 @@ use rmcp::{
 use serde_json::{Value, json};
 
 use crate::{
-    catalog::{Catalog, DOCUMENT_IDS},
+    catalog::{DOCUMENT_IDS, ReferenceCatalog},
     fixtures::{self, FixtureSession},
 };
 
@@ -152,7 +152,7 @@ pub struct ReferenceServer {
 /// build their answers with it.
 #[derive(Clone, Debug)]
 pub(crate) struct Handlers {
-    catalog: Arc<Catalog>,
+    catalog: Arc<ReferenceCatalog>,
     /// The official suite's fixtures ([`fixtures`]), when opted in.
     fixtures: Option<FixtureSession>,
 }
@@ -173,7 +173,7 @@ impl ReferenceServer {
     /// assert_eq!(supported, ["en", "fr", "fr-CA", "de", "ja", "ga"]);
     /// ```
     pub fn new() -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
-        let catalog = Arc::new(Catalog::load()?);
+        let catalog = Arc::new(ReferenceCatalog::load()?);
         let languages = catalog
             .fluent()
             .server_languages(catalog.default_language())?;
@@ -258,7 +258,7 @@ impl ReferenceServer {
     /// let server = ReferenceServer::new().unwrap();
     /// assert_eq!(server.catalog().text("ja", "tool-weather_current"), "現在の天気");
     /// ```
-    pub fn catalog(&self) -> &Catalog {
+    pub fn catalog(&self) -> &ReferenceCatalog {
         &self.server.inner().catalog
     }
 

@@ -3,7 +3,7 @@
 //! never share one (not even two that select the same language), and `ttlMs`
 //! bounds how long an entry is served.
 
-use mcp_lang_reference::{ReferenceServer, catalog::Catalog, server::LIST_TTL_MS};
+use mcp_lang_reference::{ReferenceServer, catalog::ReferenceCatalog, server::LIST_TTL_MS};
 use mcp_lang_rmcp::{
     CONTENT_LANGUAGE_KEY,
     cache::{CacheStats, CachingClient},
@@ -65,7 +65,7 @@ fn stats(hits: u64, misses: u64) -> CacheStats {
 #[tokio::test(flavor = "current_thread")]
 async fn two_preferences_never_share_an_entry() {
     let (running, client, clock) = connect().await;
-    let catalog = Catalog::load().unwrap();
+    let catalog = ReferenceCatalog::load().unwrap();
 
     let fr = "fr-CA,fr;q=0.9";
     let first = client.list_tools(None, Some(fr)).await.unwrap();
@@ -158,7 +158,7 @@ fn template_title(result: &ListResourceTemplatesResult) -> String {
 #[tokio::test(flavor = "current_thread")]
 async fn resource_lists_are_keyed_by_the_raw_preference() {
     let (running, client, clock) = connect().await;
-    let catalog = Catalog::load().unwrap();
+    let catalog = ReferenceCatalog::load().unwrap();
 
     let fr = "fr-CA,fr;q=0.9";
     let first = client.list_resources(None, Some(fr)).await.unwrap();

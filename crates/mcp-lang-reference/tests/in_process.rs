@@ -5,7 +5,7 @@
 mod common;
 
 use common::RecordingClient;
-use mcp_lang_reference::{ReferenceServer, catalog::Catalog};
+use mcp_lang_reference::{ReferenceServer, catalog::ReferenceCatalog};
 use mcp_lang_rmcp::client::{content_language, send_with_preference};
 use mcp_lang_rmcp::{ACCEPT_LANGUAGE_KEY, CONTENT_LANGUAGE_KEY};
 use rmcp::{
@@ -92,7 +92,7 @@ fn titles(result: &ServerResult) -> Vec<(String, String)> {
 async fn tools_list_titles_follow_each_request_and_names_stay() {
     let (client, _) = legacy().await;
     let peer = client.peer();
-    let catalog = Catalog::load().unwrap();
+    let catalog = ReferenceCatalog::load().unwrap();
     let cases = [
         ("fr-CA,fr;q=0.9,en;q=0.5", "fr-CA"),
         ("de", "de"),
@@ -195,7 +195,7 @@ async fn server_info_title_is_localized_by_the_initialize_request() {
 async fn explicit_language_argument_wins_for_the_document() {
     let (client, _) = legacy().await;
     let peer = client.peer();
-    let catalog = Catalog::load().unwrap();
+    let catalog = ReferenceCatalog::load().unwrap();
     let result = send_with_preference(
         peer,
         call(
