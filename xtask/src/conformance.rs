@@ -433,21 +433,14 @@ pub(crate) fn official_sep() -> Result<()> {
     for (mode, extra) in [("stateless", None), ("sessions", Some("--sessions"))] {
         let (_server, addr) = reference_server(&binary, extra)?;
         for scenario in SEP_SCENARIOS {
-            let out = results.join(mode);
-            // The runner's own exit status counts FAILURE only; the checks are read below.
-            let _ = node22()
-                .args(["node_modules/.bin/tsx", "src/index.ts", "server", "--url"])
-                .arg(format!("http://{addr}/mcp"))
-                .args(["--scenario", scenario, "-o"])
-                .arg(&out)
-                .status()?;
-            let mut checks = Vec::new();
-            collect_checks(&out, &mut checks)?;
-            verdicts.push(Verdict {
+            let url = format!("http://{addr}/mcp");
+            verdicts.push(run_scenario(
+                node22(),
+                ["server", "--url", url.as_str()],
                 scenario,
-                against: format!("`mcp-lang serve --http --conformance-fixtures` ({mode})"),
-                checks,
-            });
+                &results.join(mode),
+                format!("`mcp-lang serve --http --conformance-fixtures` ({mode})"),
+            )?);
         }
     }
     let clients = [
@@ -464,25 +457,13 @@ pub(crate) fn official_sep() -> Result<()> {
     ];
     for (dir, against, command) in clients {
         for scenario in SEP_CLIENT_SCENARIOS {
-            let out = results.join(dir);
-            let _ = node22()
-                .args([
-                    "node_modules/.bin/tsx",
-                    "src/index.ts",
-                    "client",
-                    "--command",
-                ])
-                .arg(&command)
-                .args(["--scenario", scenario, "-o"])
-                .arg(&out)
-                .status()?;
-            let mut checks = Vec::new();
-            collect_checks(&out, &mut checks)?;
-            verdicts.push(Verdict {
+            verdicts.push(run_scenario(
+                node22(),
+                ["client", "--command", command.as_str()],
                 scenario,
-                against: against.to_owned(),
-                checks,
-            });
+                &results.join(dir),
+                against.to_owned(),
+            )?);
         }
     }
     let mut failed = Vec::new();
@@ -823,6 +804,31 @@ struct Verdict<'a> {
     scenario: &'a str,
     against: String,
     checks: Vec<(String, String, String, String)>,
+}
+
+/// Runs one scenario of the official runner (`server --url URL` or `client --command
+/// COMMAND` in `mode`) with its results under `out`, and reads back its checks. The
+/// runner's own exit status counts FAILURE only, so the checks are what is judged.
+fn run_scenario<'a, const N: usize>(
+    runner: Cmd,
+    mode: [&str; N],
+    scenario: &'a str,
+    out: &Path,
+    against: String,
+) -> Result<Verdict<'a>> {
+    let _ = runner
+        .args(["node_modules/.bin/tsx", "src/index.ts"])
+        .args(mode)
+        .args(["--scenario", scenario, "-o"])
+        .arg(out)
+        .status()?;
+    let mut checks = Vec::new();
+    collect_checks(out, &mut checks)?;
+    Ok(Verdict {
+        scenario,
+        against,
+        checks,
+    })
 }
 
 /// The pull request: a scratch repository with the pinned tree committed as base and the
