@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex};
 use mcp_lang_grammar::AcceptLanguage;
 use mcp_lang_match::Reason;
 use mcp_lang_reference::ReferenceServer;
+use mcp_lang_reference::fixtures::LanguageFixture;
 use mcp_lang_rmcp::server::result_meta_mut;
 use rmcp::{
     ErrorData, RoleServer, ServerHandler,
@@ -227,7 +228,13 @@ impl AlteredServer {
         let Some(fault) = self.fault() else {
             return Ok(original);
         };
-        let tool = call.as_ref().map(|c| c.name.to_string());
+        // A conformance fixture is the reference tool it stands for: a fault
+        // of that tool acts on the fixture too.
+        let tool = call.as_ref().map(|c| match LanguageFixture::named(&c.name) {
+            Some(LanguageFixture::Elicitation) => "send_confirmation".to_owned(),
+            Some(LanguageFixture::Progress) => "prepare_report".to_owned(),
+            _ => c.name.to_string(),
+        });
         let raw = preference
             .as_ref()
             .and_then(Value::as_str)
@@ -793,7 +800,10 @@ impl ServerHandler for AlteredServer {
         mut context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let preference = self.before(Some(&mut request), &mut context)?;
-        if self.fault() == Some(Fault::LogWithoutLanguage) && request.name == "prepare_report" {
+        if self.fault() == Some(Fault::LogWithoutLanguage)
+            && (request.name == "prepare_report"
+                || LanguageFixture::named(&request.name) == Some(LanguageFixture::Progress))
+        {
             self.log_without_language(&context).await;
         }
         let explicit = request

@@ -19,8 +19,10 @@ import https from 'node:https';
 import {
   ClientScenario,
   ConformanceCheck,
+  DATED_SPEC_VERSIONS,
   DRAFT_PROTOCOL_VERSION,
-  type SpecReference
+  type SpecReference,
+  type SpecVersion
 } from '../../types';
 import {
   buildStandardHeaders,
@@ -89,6 +91,137 @@ interface Preference {
    * `meta` (a conformant client), `[]` sends none.
    */
   header?: string[];
+  /**
+   * Send the request on a connection of its own, as its first request: a
+   * server (or a proxy in front of it) that reads its own bytes may look only
+   * at the first request of a connection.
+   */
+  fresh?: boolean;
+}
+
+/**
+ * Malformed `acceptLanguage` values (RFC 9110 §12.5.4 with the list rule
+ * of §5.6.1, the weight of §12.4.2 and RFC 4647 §2.1 basic ranges), each
+ * naming `fr`, a supported language other than the default: a server that
+ * repairs the value in any way (drops the bad element, trims a character
+ * that is not OWS, reads a number loosely, takes a space or `;` for a
+ * comma) answers in `fr`; one that ignores it as absent, as the SEP
+ * requires, answers as without a preference.
+ */
+const MALFORMED_VECTORS: Array<[string, string]> = [
+  ['leading-space-malformed', ' fr'],
+  ['trailing-space-malformed', 'fr '],
+  ['space-instead-of-comma', 'fr fr'],
+  ['semicolon-separator', 'fr;fr'],
+  ['newline-is-not-ows', 'fr,\nfr'],
+  ['crlf-after-range', 'fr\r\n'],
+  ['nul-byte', 'fr\u0000'],
+  ['vertical-tab-not-ows', 'fr\u000b,fr'],
+  ['nbsp-not-ows', 'fr,\u00a0fr'],
+  ['non-ascii-range', 'fr,\u00e9'],
+  ['non-ascii-inside-range', 'fr\u00e9'],
+  ['range-empty-subtag', 'fr--US'],
+  ['range-trailing-hyphen', 'fr-'],
+  ['range-later-subtag-nine', 'fr-123456789'],
+  ['range-underscore', 'fr_US'],
+  ['extended-range-not-basic', 'fr-*-DE'],
+  ['other-parameter', 'fr;level=1'],
+  ['parameter-after-weight', 'fr;q=0.5;x=y'],
+  ['second-weight', 'fr;q=0.5;q=0.4'],
+  ['missing-q', 'fr;'],
+  ['q-without-equals', 'fr;q'],
+  ['q-space-equals', 'fr;q =0.5'],
+  ['missing-qvalue', 'fr;q='],
+  ['space-after-equals', 'fr;q= 0.5'],
+  ['weight-then-space-end', 'fr;q=0.5 '],
+  ['qvalue-bad-0dot1234', 'fr;q=0.1234'],
+  ['qvalue-bad-1dot001', 'fr;q=1.001'],
+  ['qvalue-bad-1dot1', 'fr;q=1.1'],
+  ['qvalue-bad-1dot0001', 'fr;q=1.0001'],
+  ['qvalue-bad-0dot0000', 'fr;q=0.0000'],
+  ['qvalue-bad-2', 'fr;q=2'],
+  ['qvalue-bad-9', 'fr;q=9'],
+  ['qvalue-bad-dot5', 'fr;q=.5'],
+  ['qvalue-bad-minus0', 'fr;q=-0'],
+  ['qvalue-bad-plus1', 'fr;q=+1'],
+  ['qvalue-bad-1eminus1', 'fr;q=1e-1'],
+  ['qvalue-bad-1E0', 'fr;q=1E0'],
+  ['qvalue-bad-NaN', 'fr;q=NaN'],
+  ['qvalue-bad-inf', 'fr;q=inf'],
+  ['qvalue-bad-00', 'fr;q=00'],
+  ['qvalue-bad-01', 'fr;q=01'],
+  ['qvalue-bad-10', 'fr;q=10'],
+  ['qvalue-bad-0comma5', 'fr;q=0,5'],
+  ['qvalue-bad-0dot5dot', 'fr;q=0.5.'],
+  ['qvalue-bad-1dot0dot0', 'fr;q=1.0.0'],
+  ['qvalue-bad-0x1', 'fr;q=0x1'],
+  ['qvalue-bad-\u00bd', 'fr;q=\u00bd'],
+  ['qvalue-four-decimals-rejected', 'fr;q=1.0000'],
+  ['qvalue-0-0001-rejected', 'fr;q=0.0001'],
+  ['qvalue-1-010-rejected', 'fr;q=1.010'],
+  ['weight-twice-rejected', 'fr;q=0.5;q=0.3'],
+  ['weight-trailing-semicolon-rejected', 'fr;q=0.5;'],
+  ['field-value-vertical-tab-rejected', 'fr\u000b'],
+  ['range-extended-wildcard-rejected', 'fr-*']
+];
+/**
+ * Well-formed values at the edges of the same grammar (empty list elements,
+ * OWS of spaces and tabs, `Q=`, every qvalue spelling of 0*3 digits), with
+ * the language each selects: `fr`, or the default `en` for a list with no
+ * ranges. A server that takes one for malformed answers in the default.
+ */
+const WELL_FORMED_VECTORS: Array<[string, string, string]> = [
+  ['sep-example', 'fr-CA,fr;q=0.9,fr;q=0.5', 'fr'],
+  ['rfc9110-example', 'fr, fr-gb;q=0.8, fr;q=0.7', 'fr'],
+  ['single-range', 'fr', 'fr'],
+  ['wildcard-weighted-first', '*;q=0.5, fr', 'fr'],
+  ['duplicates-kept', 'fr, fr;q=0.5, fr', 'fr'],
+  ['browser-like', 'fr-US,fr;q=0.9,fr-FR;q=0.8,fr;q=0.7,fr;q=0.6', 'fr'],
+  ['empty-value-no-preference', '', 'en'],
+  ['only-comma', ',', 'en'],
+  ['only-commas-and-ows', ' , \t,, ', 'en'],
+  ['leading-empty-element', ',fr', 'fr'],
+  ['leading-ows-comma', ' ,fr', 'fr'],
+  ['trailing-empty-element', 'fr,', 'fr'],
+  ['trailing-comma-ows', 'fr, ', 'fr'],
+  ['inner-empty-elements', 'fr,,, ,fr', 'fr'],
+  ['ows-around-comma', 'fr \t, \tfr', 'fr'],
+  ['ows-around-semicolon', 'fr \t; \tq=0.5', 'fr'],
+  ['uppercase-q', 'fr;Q=0.3', 'fr'],
+  ['qvalue-ok-0dot5', 'fr;q=0.5', 'fr'],
+  ['qvalue-ok-0dot50', 'fr;q=0.50', 'fr'],
+  ['qvalue-ok-0dot500', 'fr;q=0.500', 'fr'],
+  ['qvalue-ok-0dot05', 'fr;q=0.05', 'fr'],
+  ['qvalue-ok-0dot005', 'fr;q=0.005', 'fr'],
+  ['qvalue-ok-0dot001', 'fr;q=0.001', 'fr'],
+  ['qvalue-ok-0dot999', 'fr;q=0.999', 'fr'],
+  ['qvalue-ok-0dot123', 'fr;q=0.123', 'fr'],
+  ['qvalue-ok-1', 'fr;q=1', 'fr'],
+  ['qvalue-ok-1dot', 'fr;q=1.', 'fr'],
+  ['qvalue-ok-1dot0', 'fr;q=1.0', 'fr'],
+  ['qvalue-ok-1dot00', 'fr;q=1.00', 'fr'],
+  ['qvalue-ok-1dot000', 'fr;q=1.000', 'fr'],
+  ['weight-ows-around-semicolon', 'fr ; q=0.5', 'fr'],
+  ['weight-htab-around-semicolon', 'fr\t;\tq=0.5', 'fr'],
+  ['weight-capital-q', 'fr;Q=0.5', 'fr'],
+  ['list-ows-before-comma', 'fr;q=0.5 , fr', 'fr'],
+  ['list-htab-around-comma', 'fr;q=0.5\t,\tfr', 'fr'],
+  ['list-empty-elements-with-ows', 'fr, ,fr', 'fr'],
+  ['list-empty-element-with-htab', 'fr,\t,fr', 'fr'],
+  ['list-trailing-comma', 'fr;q=0.5,', 'fr'],
+  ['list-only-commas', ',,,', 'en']
+];
+
+/**
+ * Whether a value can be sent as an `Accept-Language` field value: printable
+ * ASCII or HTAB, no whitespace around it. Other values go without the header.
+ */
+function sendable(value: string): boolean {
+  return (
+    /^[\t\x20-\x7e]*$/.test(value) &&
+    !/^[ \t]/.test(value) &&
+    !/[ \t]$/.test(value)
+  );
 }
 
 /** One `Content-Language` tag of RFC 9110 §8.5 (a BCP 47 language tag, simplified to its shape). */
@@ -192,6 +325,43 @@ function describe(ex: Exchange): string {
   return `HTTP ${ex.status}`;
 }
 
+/**
+ * Long preferences whose last range, `fr`, is the only supported language
+ * rated highest: 100 ranges, 300 ranges, and as many as fit in 4 KiB after a
+ * low-weighted `de` that a server reading only the first ranges would pick.
+ * The other ranges are `xx…` languages, which the fixture contract excludes.
+ */
+function longLists(): string[] {
+  const letters = 'abcdefghijklmnopqrstuvwxyz';
+  const unsupported = (n: number, weight: string): string[] =>
+    Array.from(
+      { length: n },
+      (_, i) =>
+        `xx${letters[Math.floor(i / 26) % 26]}${letters[i % 26]}${weight}`
+    );
+  const cases = [
+    `${unsupported(100, '').join(', ')}, fr`,
+    `${unsupported(300, ';q=0.9').join(', ')}, fr`
+  ];
+  const head = 'de;q=0.1, ';
+  const tail = ', fr';
+  let body = '';
+  for (const range of unsupported(676, ';q=0.5')) {
+    const next = body === '' ? range : `${body}, ${range}`;
+    if (head.length + next.length + tail.length > 4096) break;
+    body = next;
+  }
+  cases.push(`${head}${body}${tail}`);
+  return cases;
+}
+
+/** A preference for a message: quoted, cut after 60 characters with its length when longer. */
+function shown(value: string): string {
+  return value.length <= 60
+    ? JSON.stringify(value)
+    : `${JSON.stringify(value.slice(0, 60))}… (${value.length} bytes)`;
+}
+
 function quote(value: string | undefined): string {
   return value === undefined ? '(absent)' : JSON.stringify(value);
 }
@@ -206,18 +376,19 @@ export class Sep2792LanguageScenario implements ClientScenario {
 - The server honors \`_meta["io.modelcontextprotocol/acceptLanguage"]\` on \`tools/list\` and supports at least the languages \`en\` (its default), \`fr\` and \`de\`. It may support more (for example \`fr-CA\`); it must not support a language tag starting with \`xx\`.
 - \`tools/list\` lists at least one tool with a \`title\`, and that title differs between \`en\`, \`fr\` and \`de\`.
 - Every \`tools/list\` answer to a request that carries a preference reports the language used in \`result._meta["io.modelcontextprotocol/contentLanguage"]\`.
-- A tool \`test_localized_error\` answers every \`tools/call\` with a JSON-RPC error whose \`message\` is in the request's selected language (it differs between \`en\` and \`fr\`).
+- A tool \`test_localized_error\` answers every \`tools/call\` with a JSON-RPC error. Its \`message\` may be in the request's selected language (the SEP's MAY); when it is, the error's checks below apply to its localized form.
 - A tool \`test_explicit_language\` takes a \`language\` argument (one of \`en\`, \`fr\`, \`de\`) naming the language of the content it returns.
 - A tool \`test_localized_elicitation\` (no arguments) answers \`tools/call\` without \`inputResponses\` with an \`input_required\` result whose \`inputRequests\` hold an \`elicitation/create\` request: its \`message\` and the \`title\` or \`description\` of each property of its \`requestedSchema\` in the request's selected language.
 - A tool \`test_localized_progress\` (no arguments), called with a \`progressToken\` in \`_meta\`, sends \`notifications/progress\` for that token with a \`message\` in the request's selected language before its result.
 
 **Checked (MUST unless noted):**
 
-- Matching compatible with RFC 9110 §12.5.4 and RFC 4647: supported selection, weights, \`q=0\` exclusion, case-insensitive ranges and the wildcard. Both readings of \`*\` the SEP allows are accepted (RFC 4647 lookup, which skips \`*\`, and filtering / RFC 9110, where \`*\` matches every tag no other range names).
-- Default fallback, without an error, for an unmatched preference; a malformed value treated as absent, without an error.
+- Matching compatible with RFC 9110 §12.5.4 and RFC 4647: supported selection, weights (each of three decimals), \`q=0\` exclusion (of a region only, of every language when nothing else is named), the default weighed like any supported language, regions the server lacks, lists of hundreds of ranges (up to 4 KiB; the other ranges name \`xx…\` languages), case-insensitive ranges and the wildcard (never reaching a language another range names). Both readings of \`*\` the SEP allows are accepted (RFC 4647 lookup, which skips \`*\`, and filtering / RFC 9110, where \`*\` matches every tag no other range names).
+- Default fallback, without an error, for an unmatched preference; a malformed value treated as absent, without an error, for each of 57 malformed values (a value that cannot be a field value goes without \`Accept-Language\`, and only when the server tolerates that); each of 39 well-formed values at the grammar's edges read as RFC 9110 reads it.
 - Request scope: on consecutive requests over one connection, a changed or omitted preference is never served with an earlier one.
 - Localized \`tools/list\` titles (SHOULD) with stable tool names and schema property keys, and a reported, well-formed \`contentLanguage\`.
-- The localized error: \`error.data\` an object whose \`_meta\` reports the language, \`error.code\` the same in every language.
+- The error of \`test_localized_error\`: \`error.code\` the same in every language; when its message is translated, \`error.data\` an object whose \`_meta\` reports the language; when it is not, any language it reports is the default's.
+- \`serverInfo.name\` of \`server/discover\` the same in every language; the preference of a \`server/discover\` not kept for a later request without one.
 - The explicit \`language\` argument of \`test_explicit_language\` taking precedence over the preference (SHOULD); the result reports the language of its content.
 - The elicitation's message, property titles and descriptions translated (SHOULD), its request key, mode and schema (property keys, types, formats, \`required\`) the same in every language, the language reported in \`result._meta\` when the text is translated.
 - Progress messages translated (SHOULD), each translated notification reporting its language in \`params._meta\`, every notification carrying the client's \`progressToken\` untouched.
@@ -230,6 +401,13 @@ export class Sep2792LanguageScenario implements ClientScenario {
       ? new https.Agent({ keepAlive: true, maxSockets: 1 })
       : new http.Agent({ keepAlive: true, maxSockets: 1 });
     let nextId = 1;
+    /**
+     * The protocol version the requests speak: the runner's, or the newest
+     * dated one a server that does not speak it names (SEP-2792 applies to
+     * every version that carries `_meta`), with that version's session.
+     */
+    let version: SpecVersion = ctx.specVersion;
+    let sessionId: string | undefined;
 
     /** Every exchange, by what was sent, for the event-stream check at the end. */
     const exchanges: Array<{ what: string; ex: Exchange }> = [];
@@ -260,7 +438,7 @@ export class Sep2792LanguageScenario implements ClientScenario {
       const ex = await exchange(method, params, pref);
       const name = typeof extra.name === 'string' ? ` ${extra.name}` : '';
       exchanges.push({
-        what: `${method}${name} with acceptLanguage ${quote(pref.meta)}`,
+        what: `${method}${name} with acceptLanguage ${pref.meta === undefined ? quote(undefined) : shown(pref.meta)}`,
         ex
       });
       return ex;
@@ -274,16 +452,19 @@ export class Sep2792LanguageScenario implements ClientScenario {
       const headerLines =
         pref.header ?? (pref.meta === undefined ? [] : [pref.meta]);
       const id = nextId++;
+      const notification = method.startsWith('notifications/');
       const body = JSON.stringify({
         jsonrpc: '2.0',
-        id,
+        ...(notification ? {} : { id }),
         method,
-        params: withRequestMeta(params, ctx.specVersion)
+        params:
+          version !== DRAFT_PROTOCOL_VERSION || notification
+            ? params
+            : withRequestMeta(params, version)
       });
       const headers: Record<string, string | string[]> = {
-        ...buildStandardHeaders(method, params, {
-          specVersion: ctx.specVersion
-        }),
+        ...buildStandardHeaders(method, params, { specVersion: version }),
+        ...(sessionId === undefined ? {} : { 'Mcp-Session-Id': sessionId }),
         'Content-Length': String(Buffer.byteLength(body))
       };
       if (headerLines.length > 0) {
@@ -295,10 +476,42 @@ export class Sep2792LanguageScenario implements ClientScenario {
       return new Promise((resolve) => {
         const req = lib.request(
           ctx.serverUrl,
-          { method: 'POST', headers, agent, timeout: 10000 },
+          {
+            method: 'POST',
+            headers,
+            agent: pref.fresh ? false : agent,
+            timeout: 10000
+          },
           (res) => {
             const chunks: Buffer[] = [];
-            res.on('data', (c: Buffer) => chunks.push(c));
+            // Before the draft, an elicitation is a request the server sends
+            // on the call's stream, which stays open until the client
+            // answers: it is declined as it arrives.
+            let seen = 0;
+            res.on('data', (c: Buffer) => {
+              chunks.push(c);
+              const events = Buffer.concat(chunks)
+                .toString('utf8')
+                .split(/\r?\n/)
+                .filter(
+                  (line) => line.startsWith('data:') && line.slice(5).trim()
+                );
+              for (const line of events.slice(seen)) {
+                seen++;
+                try {
+                  const event = JSON.parse(line.slice(5).trim());
+                  if (
+                    event?.method === 'elicitation/create' &&
+                    event.id !== undefined
+                  ) {
+                    void answer(event.id, { action: 'decline' });
+                  }
+                } catch {
+                  seen--; // an event cut across chunks: read again
+                  break;
+                }
+              }
+            });
             res.on('end', () => {
               const lines: Array<[string, string]> = [];
               for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) {
@@ -315,7 +528,9 @@ export class Sep2792LanguageScenario implements ClientScenario {
                 const messages: Array<Record<string, unknown>> = [];
                 if (contentType.includes('text/event-stream')) {
                   for (const line of text.split(/\r?\n/)) {
-                    if (!line.startsWith('data:')) continue;
+                    // An event without data (a priming event) carries no message.
+                    if (!line.startsWith('data:') || !line.slice(5).trim())
+                      continue;
                     const event = JSON.parse(line.slice(5).trim());
                     if (event && typeof event === 'object') {
                       messages.push(event);
@@ -346,6 +561,38 @@ export class Sep2792LanguageScenario implements ClientScenario {
             problem: `request failed: ${e.message}`
           })
         );
+        req.end(body);
+      });
+    };
+
+    /** Answers a request the server sent, as a response POSTed back. */
+    const answer = (id: unknown, result: Record<string, unknown>) => {
+      const body = JSON.stringify({ jsonrpc: '2.0', id, result });
+      const lib = ctx.serverUrl.startsWith('https:') ? https : http;
+      return new Promise<void>((resolve) => {
+        const req = lib.request(
+          ctx.serverUrl,
+          {
+            method: 'POST',
+            agent: false,
+            timeout: 10000,
+            headers: {
+              'Content-Type': 'application/json',
+              Accept: 'application/json, text/event-stream',
+              'MCP-Protocol-Version': version,
+              ...(sessionId === undefined
+                ? {}
+                : { 'Mcp-Session-Id': sessionId }),
+              'Content-Length': String(Buffer.byteLength(body))
+            }
+          },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve());
+          }
+        );
+        req.on('timeout', () => req.destroy());
+        req.on('error', () => resolve());
         req.end(body);
       });
     };
@@ -421,6 +668,40 @@ export class Sep2792LanguageScenario implements ClientScenario {
       }
       return got;
     };
+
+    // A server that does not speak the runner's version (every server on a
+    // 1.x SDK, under the draft) answers with the versions it does: the
+    // scenario then speaks the newest of them, after its handshake.
+    {
+      const probe = await exchange('tools/list', {}, {});
+      const error = probe.body?.error as
+        | { message?: unknown; data?: { supported?: unknown } }
+        | undefined;
+      const named = Array.isArray(error?.data?.supported)
+        ? (error.data.supported as unknown[]).map(String)
+        : typeof error?.message === 'string'
+          ? (/supported versions?:?\s*([^)]*)/i.exec(error.message)?.[1] ?? '')
+              .split(',')
+              .map((v) => v.trim())
+          : [];
+      const older = [...DATED_SPEC_VERSIONS]
+        .reverse()
+        .find((v) => named.includes(v));
+      if (toolsOf(probe) === undefined && older !== undefined) {
+        version = older;
+        const init = await exchange(
+          'initialize',
+          {
+            protocolVersion: older,
+            capabilities: { elicitation: {} },
+            clientInfo: { name: 'sep-2792-conformance', version: '1.0.0' }
+          },
+          {}
+        );
+        sessionId = fieldValues(init, 'mcp-session-id')[0];
+        await exchange('notifications/initialized', {}, {});
+      }
+    }
 
     // Baselines: the default (no preference) and the three contract languages.
     const none = await send({});
@@ -574,7 +855,10 @@ export class Sep2792LanguageScenario implements ClientScenario {
     // ---- Weights, exclusion, wildcard, case ----
     // Each case: the value, the ranges the answer may match (any one), the ranges it must not match.
     const matchingCases: Array<{
-      id: 'sep-2792-matching' | 'sep-2792-field-interpretation';
+      id:
+        | 'sep-2792-matching'
+        | 'sep-2792-field-interpretation'
+        | 'sep-2792-default-fallback';
       name: string;
       value: string;
       oneOf: string[];
@@ -638,10 +922,90 @@ export class Sep2792LanguageScenario implements ClientScenario {
         oneOf: ['*'],
         noneOf: ['de'],
         why: 'de;q=0 excludes de; * then selects any other supported language (filtering) or the default (lookup)'
-      }
+      },
+      {
+        id: 'sep-2792-field-interpretation',
+        name: 'WildcardSparesExcluded',
+        value: 'fr;q=0, *',
+        oneOf: ['*'],
+        noneOf: ['fr'],
+        why: '* covers only languages no other range names (filtering) and lookup never returns an excluded language, so fr stays excluded'
+      },
+      {
+        id: 'sep-2792-field-interpretation',
+        name: 'WildcardZeroSparesNamed',
+        value: 'fr, *;q=0',
+        oneOf: ['fr'],
+        why: '*;q=0 excludes only the languages no other range names; fr is named with q=1'
+      },
+      ...['0', '0.0', '0.000'].map((zero) => ({
+        id: 'sep-2792-field-interpretation' as const,
+        name: `ZeroWeightAlone_${zero}`,
+        value: `fr;q=${zero}`,
+        oneOf: ['en'],
+        noneOf: ['fr'],
+        why: `q=${zero} makes fr not acceptable and nothing else is named, so the default answers`
+      })),
+      ...['en, fr;q=0.5', 'fr;q=0.5, en', 'fr;q=0.8, en;q=0.9'].map(
+        (value, i) => ({
+          id: 'sep-2792-matching' as const,
+          name: `DefaultNegotiated_${i + 1}`,
+          value,
+          oneOf: ['en'],
+          why: 'the default language is a supported language weighed like the others, not only the fallback'
+        })
+      ),
+      ...[
+        'fr;q=0.5, de;q=0.45',
+        'de;q=0.45, fr;q=0.5',
+        'de;q=0.5, fr;q=1',
+        'de;q=0.04, fr;q=0.05',
+        'de;q=0.004, fr;q=0.005'
+      ].map((value, i) => ({
+        id: 'sep-2792-field-interpretation' as const,
+        name: `WeightDecimals_${i + 1}`,
+        value,
+        oneOf: ['fr'],
+        why: 'a weight is a decimal fraction of up to three digits: each digit counts, and 0.5 outweighs 0.45'
+      })),
+      {
+        id: 'sep-2792-matching',
+        name: 'ExcludedRegionSparesLanguage',
+        value: 'fr-ZZ;q=0, fr;q=0.5, de;q=0.4',
+        oneOf: ['fr'],
+        why: 'fr-ZZ;q=0 excludes only tags starting with fr-ZZ; fr keeps its own weight 0.5, above de'
+      },
+      {
+        id: 'sep-2792-matching',
+        name: 'ExcludedRegionKeepsLanguage',
+        value: 'de-ZZ;q=0, de',
+        oneOf: ['de'],
+        why: 'excluding the region de-ZZ does not exclude the language de'
+      },
+      ...['fr-ZZ', 'de-ZZ'].map((value) => ({
+        id: 'sep-2792-matching' as const,
+        name: `UnsupportedRegion_${value}`,
+        value,
+        oneOf: [value.slice(0, 2), 'en'],
+        why: `a region of a supported language that the server lacks gets that language (lookup truncates ${value} to ${value.slice(0, 2)}) or the default (filtering finds nothing), never another language`
+      })),
+      ...longLists().map((value, i) => ({
+        id: 'sep-2792-matching' as const,
+        name: `LongList_${i + 1}`,
+        value,
+        oneOf: ['fr'],
+        why: `of ${value.split(',').length} ranges (${value.length} bytes), the last, fr, is the only supported language rated highest: every range counts, however many there are`
+      })),
+      ...['xx', 'xx, *;q=0', 'xx-x-private'].map((value, i) => ({
+        id: 'sep-2792-default-fallback' as const,
+        name: `DefaultFallback_${i + 1}`,
+        value,
+        oneOf: ['en'],
+        why: 'no supported language matches, so the default answers, without an error'
+      }))
     ];
     for (const c of matchingCases) {
-      const description = `acceptLanguage "${c.value}": ${c.why}`;
+      const description = `acceptLanguage ${shown(c.value)}: ${c.why}`;
       const refs = [RFC_4647, RFC_9110_ACCEPT_LANGUAGE];
       const ex = await send({ meta: c.value });
       if (!answered(ex, c.id, c.name, description, refs)) continue;
@@ -657,10 +1021,52 @@ export class Sep2792LanguageScenario implements ClientScenario {
         c.name,
         description,
         ok,
-        `acceptLanguage "${c.value}" was answered in ${quote(got)}; expected ${c.oneOf[0] === '*' ? 'any language' : `a tag matching ${c.oneOf.join(' or ')}`}${c.noneOf ? ` and none matching ${c.noneOf.join(' or ')}` : ''}`,
+        `acceptLanguage ${shown(c.value)} was answered in ${quote(got)}; expected ${c.oneOf[0] === '*' ? 'any language' : `a tag matching ${c.oneOf.join(' or ')}`}${c.noneOf ? ` and none matching ${c.noneOf.join(' or ')}` : ''}`,
         refs,
-        { acceptLanguage: c.value, contentLanguage: got }
+        { acceptLanguage: shown(c.value), contentLanguage: got }
       );
+    }
+
+    // ---- The wildcard read one way throughout ----
+    // `*;q=0.5, fr;q=0.1`: filtering rates every language but fr at 0.5 and
+    // picks another; lookup skips `*` and picks fr. Either reading is
+    // allowed, but the server's reading then decides `en;q=0, *`: filtering
+    // accepts any supported language but en; lookup ends on `*` and falls
+    // back to the default.
+    {
+      const id = 'sep-2792-field-interpretation';
+      const name = 'WildcardReadingConsistent';
+      const probe = '*;q=0.5, fr;q=0.1';
+      const value = 'en;q=0, *';
+      const description = `acceptLanguage "${value}" is read as the server reads "${probe}" (filtering or lookup)`;
+      const refs = [RFC_4647, RFC_9110_ACCEPT_LANGUAGE];
+      const first = await send({ meta: probe });
+      const second = await send({ meta: value });
+      if (
+        answered(first, id, name, description, refs) &&
+        answered(second, id, name, description, refs)
+      ) {
+        const reading = selected(first, id, name, description, refs);
+        const got =
+          reading === undefined
+            ? undefined
+            : selected(second, id, name, description, refs);
+        if (reading !== undefined && got !== undefined) {
+          const lookup = includesLanguage(reading, 'fr');
+          push(
+            id,
+            name,
+            description,
+            // A report of several languages (RFC 9110 §8.5) passes when one
+            // of them is not the excluded en.
+            lookup ||
+              got.split(',').some((tag) => !tagMatches(tag.trim(), 'en')),
+            `"${probe}" was answered in ${quote(reading)} (filtering: * rates every language fr is not), so "${value}" must be answered in a supported language other than the excluded en, not ${quote(got)}`,
+            refs,
+            { [probe]: reading, [value]: got }
+          );
+        }
+      }
     }
 
     // ---- Default fallback ----
@@ -754,6 +1160,108 @@ export class Sep2792LanguageScenario implements ClientScenario {
       );
     }
 
+    // ---- Every malformed test vector ignored, every well-formed edge read ----
+    {
+      // Values that cannot be a field value go without Accept-Language,
+      // which a server MAY refuse: then they are not sent.
+      const bare = await send({ meta: 'de', header: [] });
+      const headerless = toolsOf(bare) !== undefined;
+      const titles = (e: Exchange) =>
+        JSON.stringify(toolsOf(e)?.map((t) => [t.name, t.title]));
+      const baseline = reported(none);
+      const errors: string[] = [];
+      const repaired: string[] = [];
+      const misread: string[] = [];
+      const results: Array<Record<string, unknown>> = [];
+      let skipped = 0;
+      const probe = async (value: string): Promise<Exchange | undefined> => {
+        if (sendable(value)) return send({ meta: value });
+        if (!headerless) {
+          skipped++;
+          return undefined;
+        }
+        return send({ meta: value, header: [] });
+      };
+      for (const [name, value] of MALFORMED_VECTORS) {
+        const ex = await probe(value);
+        if (ex === undefined) continue;
+        const got = reported(ex);
+        results.push({
+          vector: name,
+          acceptLanguage: value,
+          contentLanguage: got,
+          status: ex.status
+        });
+        if (toolsOf(ex) === undefined) {
+          errors.push(`${name} ${JSON.stringify(value)}: ${describe(ex)}`);
+        } else if (
+          includesLanguage(got, 'fr') ||
+          titles(ex) !== titles(none) ||
+          (got !== undefined && baseline !== undefined && got !== baseline)
+        ) {
+          repaired.push(
+            `${name} ${JSON.stringify(value)} answered in ${quote(got)}`
+          );
+        }
+      }
+      for (const [name, value, want] of WELL_FORMED_VECTORS) {
+        const ex = await probe(value);
+        if (ex === undefined) continue;
+        const got = reported(ex);
+        results.push({
+          vector: name,
+          acceptLanguage: value,
+          contentLanguage: got,
+          status: ex.status
+        });
+        if (toolsOf(ex) === undefined) {
+          misread.push(`${name} ${JSON.stringify(value)}: ${describe(ex)}`);
+        } else if (
+          want === 'en'
+            ? titles(ex) !== titles(none) ||
+              (got !== undefined && baseline !== undefined && got !== baseline)
+            : got === undefined
+              ? titles(ex) !== titles(fr)
+              : !includesLanguage(got, want)
+        ) {
+          misread.push(
+            `${name} ${JSON.stringify(value)} answered in ${quote(got)}, expected ${want === 'en' ? 'the answer without a preference' : `"${want}"`}`
+          );
+        }
+      }
+      const note =
+        skipped > 0
+          ? ` (${skipped} values that cannot be a field value not sent: the server refuses a request without Accept-Language)`
+          : '';
+      push(
+        'sep-2792-malformed-no-error',
+        'MalformedVectorsNoError',
+        `None of ${MALFORMED_VECTORS.length} malformed acceptLanguage values produces an error${note}`,
+        errors.length === 0,
+        `malformed values were rejected: ${errors.join('; ')}`,
+        [RFC_9110_ACCEPT_LANGUAGE],
+        { rejected: errors }
+      );
+      push(
+        'sep-2792-grammar-validated',
+        'MalformedVectorsIgnored',
+        `Each of ${MALFORMED_VECTORS.length} malformed acceptLanguage values naming "fr" is ignored as an absent preference, never repaired${note}`,
+        repaired.length === 0,
+        `malformed values were read instead of ignored: ${repaired.join('; ')}`,
+        [RFC_9110_ACCEPT_LANGUAGE, RFC_4647],
+        { repaired, results }
+      );
+      push(
+        'sep-2792-field-interpretation',
+        'WellFormedEdges',
+        `Each of ${WELL_FORMED_VECTORS.length} well-formed acceptLanguage values at the grammar's edges (empty elements, OWS, Q=, qvalue spellings) is read as RFC 9110 reads it${note}`,
+        misread.length === 0,
+        `well-formed values were misread: ${misread.join('; ')}`,
+        [RFC_9110_ACCEPT_LANGUAGE, RFC_9110_FIELD_VALUES],
+        { misread }
+      );
+    }
+
     /** The tool titles of a tools/list answer, by name. */
     const titlesOf = (ex: Exchange) =>
       JSON.stringify((toolsOf(ex) ?? []).map((t) => [t.name, t.title]));
@@ -767,6 +1275,55 @@ export class Sep2792LanguageScenario implements ClientScenario {
           includesLanguage(reported(de), 'de')));
     const indistinguishable =
       'answers to "fr", "de" and no preference cannot be told apart (neither their tool titles nor a reported contentLanguage differ)';
+
+    // ---- server/discover: serverInfo stable; its preference not kept for later requests ----
+    {
+      const discovered = new Map<string, Exchange>();
+      for (const lang of ['en', 'fr', 'de']) {
+        discovered.set(lang, await post('server/discover', {}, { meta: lang }));
+      }
+      const after = await send({});
+      /** serverInfo.name, from result._meta (draft) or result.serverInfo. */
+      const serverName = (ex: Exchange): string | undefined => {
+        const result = ex.body?.result as Record<string, unknown> | undefined;
+        const meta = result?._meta as Record<string, unknown> | undefined;
+        const info = (meta?.['io.modelcontextprotocol/serverInfo'] ??
+          result?.serverInfo) as Record<string, unknown> | undefined;
+        return typeof info?.name === 'string' ? info.name : undefined;
+      };
+      const names = [...discovered].map(
+        ([lang, ex]) => [lang, serverName(ex)] as const
+      );
+      // serverInfo is a SHOULD of server/discover: without it, nothing to compare.
+      if (names.every(([, name]) => name !== undefined)) {
+        push(
+          'sep-2792-identifiers-stable',
+          'ServerNameStable',
+          'serverInfo.name, an identifier, is the same in every language',
+          new Set(names.map(([, name]) => name)).size === 1,
+          `server/discover named the server ${names.map(([lang, name]) => `${quote(name)} under "${lang}"`).join(', ')}`,
+          [],
+          Object.fromEntries(names)
+        );
+      }
+      // The last discover asked for "de"; the tools/list after it has no
+      // preference and must be answered as the first one without.
+      if (toolsOf(after) !== undefined && toolsOf(none) !== undefined) {
+        const same =
+          reported(after) === reported(none) &&
+          JSON.stringify(toolsOf(after)?.map((t) => [t.name, t.title])) ===
+            JSON.stringify(toolsOf(none)?.map((t) => [t.name, t.title]));
+        push(
+          'sep-2792-no-reuse',
+          'NoHandshakeBinding',
+          'A request without a preference is not answered with the preference of an earlier server/discover',
+          same,
+          `tools/list without a preference, after server/discover with "de", was answered in ${quote(reported(after))}; the first such request was answered in ${quote(reported(none))}`,
+          [],
+          { after: reported(after), first: reported(none) }
+        );
+      }
+    }
 
     // ---- Request scope: change and omission on consecutive requests over one connection ----
     // Each answer must match the first answer given to the same preference
@@ -1136,7 +1693,9 @@ export class Sep2792LanguageScenario implements ClientScenario {
       }
     ];
     for (const c of agreement) {
-      const ex = await send({ meta: c.meta, header: c.header });
+      // Each on a connection of its own: a server that reads its own bytes
+      // (or a proxy in front of it) sees every edge case as written.
+      const ex = await send({ meta: c.meta, header: c.header, fresh: true });
       const shown = c.header.map((h) => JSON.stringify(h)).join(' + ');
       const rejected =
         ex.status === 400 && ex.body?.error?.code === HEADER_MISMATCH;
@@ -1183,8 +1742,39 @@ export class Sep2792LanguageScenario implements ClientScenario {
       const name = 'ErrorDataObject';
       const description =
         'An error localized under "fr" carries contentLanguage in error.data._meta, error.data being an object';
-      if (!enError || !frError || enError.message === frError.message) {
-        const reason = `test_localized_error did not answer "en" and "fr" with JSON-RPC errors whose messages differ (en: ${describe(en_)}; fr: ${describe(fr_)})`;
+      const codes = [...answers.values()].map((ex) => ex.body?.error?.code);
+      const codeCheck = (): void =>
+        push(
+          'sep-2792-identifiers-stable',
+          'ErrorCodeStable',
+          'error.code of the localized error is the same in en, fr and de',
+          codes.every((c) => c !== undefined && c === codes[0]),
+          `error.code under en, fr and de: ${codes.map((c) => (c === undefined ? '(none)' : String(c))).join(', ')}`,
+          [],
+          { codes }
+        );
+      if (enError && frError && enError.message === frError.message) {
+        // Error.message is a MAY: left untranslated, the error may report
+        // the language its text is in (the default's), or nothing.
+        const data = frError.data;
+        const got =
+          typeof data === 'object' && data !== null && !Array.isArray(data)
+            ? metaLanguage((data as Record<string, unknown>)._meta)
+            : undefined;
+        codeCheck();
+        if (got !== undefined) {
+          push(
+            'sep-2792-content-language-reported',
+            'ErrorContentLanguageReported',
+            'An error reports the language its text is in: left untranslated under "fr", the default "en"',
+            includesLanguage(got, 'en'),
+            `the error left untranslated under "fr" (its message is the "en" one) reports ${quote(got)} in error.data._meta["${CONTENT_LANGUAGE}"]`,
+            [],
+            { error: frError }
+          );
+        }
+      } else if (!enError || !frError) {
+        const reason = `test_localized_error did not answer "en" and "fr" with JSON-RPC errors (en: ${describe(en_)}; fr: ${describe(fr_)})`;
         checks.push(
           untestableCheck(id, name, description, reason, SPEC_REFS),
           untestableCheck(
@@ -1220,16 +1810,7 @@ export class Sep2792LanguageScenario implements ClientScenario {
           [],
           { error: frError }
         );
-        const codes = [...answers.values()].map((ex) => ex.body?.error?.code);
-        push(
-          'sep-2792-identifiers-stable',
-          'ErrorCodeStable',
-          'error.code of the localized error is the same in en, fr and de',
-          codes.every((c) => c !== undefined && c === codes[0]),
-          `error.code under en, fr and de: ${codes.map((c) => (c === undefined ? '(none)' : String(c))).join(', ')}`,
-          [],
-          { codes }
-        );
+        codeCheck();
         if (got !== undefined && !isEventStream(fr_)) {
           const mirror = fieldValues(fr_, 'content-language');
           push(
@@ -1329,7 +1910,15 @@ export class Sep2792LanguageScenario implements ClientScenario {
       ): { key: string; request: Record<string, unknown> } | undefined => {
         const result = ex.body?.result;
         const requests = result?.inputRequests;
-        if (result?.resultType !== 'input_required') return undefined;
+        // Before the draft: the request the server sent on the call's stream.
+        const sent = ex.messages.find(
+          (m) => m.method === 'elicitation/create' && m.id !== undefined
+        );
+        if (result?.resultType !== 'input_required') {
+          return sent === undefined
+            ? undefined
+            : { key: 'elicitation/create', request: sent };
+        }
         if (typeof requests !== 'object' || requests === null) return undefined;
         for (const [key, request] of Object.entries(requests)) {
           if (
@@ -1369,7 +1958,31 @@ export class Sep2792LanguageScenario implements ClientScenario {
         'ElicitationContentLanguageReported',
         'An input_required result with localized elicitation text reports the language used in result._meta'
       ] as const;
-      if (missing.length > 0) {
+      if (
+        missing.length > 0 &&
+        version !== DRAFT_PROTOCOL_VERSION &&
+        sessionId === undefined
+      ) {
+        // Before the draft an elicitation is a request on a session's
+        // stream; a server that opened no session cannot send one.
+        const reason = `protocol ${version} without a session: the server cannot send an elicitation/create request, so its text cannot be seen`;
+        for (const [id, name, description] of [
+          textCheck,
+          keysCheck,
+          reportCheck
+        ]) {
+          checks.push({
+            id,
+            name,
+            description,
+            status: 'INFO',
+            timestamp: new Date().toISOString(),
+            errorMessage: reason,
+            specReferences: SPEC_REFS,
+            details: {}
+          });
+        }
+      } else if (missing.length > 0) {
         const reason = `test_localized_elicitation did not answer with an input_required result holding an elicitation/create request (${missing.map(([lang, ex]) => `"${lang}": ${describe(ex)}`).join('; ')})`;
         checks.push(
           untestableCheck(...textCheck, reason, SPEC_REFS, 'WARNING'),
@@ -1430,7 +2043,9 @@ export class Sep2792LanguageScenario implements ClientScenario {
               untranslated.push(`"${lang}" ${path}`);
             }
           }
-          const got = reported(answers.get(lang)!);
+          // The result's report; before the draft, the request's own.
+          const got =
+            reported(answers.get(lang)!) ?? metaLanguage(params._meta);
           const unchanged = params.message === base.message;
           if (got === undefined) {
             // Text left in the default language need not report one.
@@ -1525,7 +2140,7 @@ export class Sep2792LanguageScenario implements ClientScenario {
       const reportCheck = [
         'sep-2792-content-language-reported',
         'ProgressContentLanguageReported',
-        'Each localized progress notification reports the language used in params._meta'
+        'Each localized progress notification, and each translated log message sent with them, reports the language used in params._meta'
       ] as const;
       const baseMessages = messagesOf(runs.get('en')!.notes);
       const silent = [...runs].filter(
@@ -1574,6 +2189,26 @@ export class Sep2792LanguageScenario implements ClientScenario {
             }
           }
         }
+        // A log message sent while handling the call, its text translated,
+        // reports its language like the progress messages beside it.
+        const logTexts = (ex: Exchange) =>
+          ex.messages
+            .filter((m) => m.method === 'notifications/message')
+            .map((m) => paramsOf(m))
+            .filter((p) => typeof p.data === 'string');
+        const baseLogs = logTexts(runs.get('en')!.ex).map((p) => p.data);
+        for (const [lang, run] of runs) {
+          if (lang === 'en') continue;
+          for (const params of logTexts(run.ex)) {
+            if (baseLogs.includes(params.data)) continue;
+            const got = metaLanguage(params._meta);
+            if (!includesLanguage(got, lang)) {
+              reports.push(
+                `"${lang}": the log message ${quote(params.data as string)} is translated but reports ${quote(got)}`
+              );
+            }
+          }
+        }
         const details = Object.fromEntries(
           [...runs].map(([lang, run]) => [
             lang,
@@ -1607,6 +2242,84 @@ export class Sep2792LanguageScenario implements ClientScenario {
           details
         );
       }
+    }
+
+    // ---- A prompt left untranslated is not labelled with another language ----
+    // `test_simple_prompt` (the suite's prompt fixture), when the server has
+    // it: its text under "fr", unchanged from the text the server itself
+    // labels "en", may not be reported as "fr" only.
+    {
+      const listed = await post('prompts/list', {}, { meta: 'en' });
+      const prompts = (
+        listed.body?.result as Record<string, unknown> | undefined
+      )?.prompts;
+      const has =
+        Array.isArray(prompts) &&
+        prompts.some(
+          (p) => (p as Record<string, unknown>)?.name === 'test_simple_prompt'
+        );
+      if (has) {
+        const call = { name: 'test_simple_prompt', arguments: {} };
+        const enPrompt = await post('prompts/get', call, { meta: 'en' });
+        const frPrompt = await post('prompts/get', call, { meta: 'fr' });
+        const text = (ex: Exchange) =>
+          JSON.stringify(
+            (ex.body?.result as Record<string, unknown> | undefined)?.messages
+          );
+        const enLabel = reported(enPrompt);
+        const frLabel = reported(frPrompt);
+        if (
+          text(enPrompt) !== undefined &&
+          text(enPrompt) === text(frPrompt) &&
+          includesLanguage(enLabel, 'en') &&
+          frLabel !== undefined
+        ) {
+          push(
+            'sep-2792-content-language-reported',
+            'UntranslatedPromptLabel',
+            'A prompt whose messages stay as in "en" under "fr" reports the language they are in',
+            includesLanguage(frLabel, 'en'),
+            `prompts/get test_simple_prompt under "fr" returned the messages it labels "en" under "en", but reports ${quote(frLabel)}`,
+            [RFC_9110_CONTENT_LANGUAGE],
+            { en: enLabel, fr: frLabel }
+          );
+        }
+      }
+    }
+
+    // ---- JSON responses: every contentLanguage of the run mirrored ----
+    // The per-language checks above look at "fr" and "de"; here every JSON
+    // answer of the run that reports a language (regional, weighted and
+    // wildcard preferences, errors) must carry it in Content-Language.
+    {
+      const reporting = exchanges.filter(
+        ({ ex }) =>
+          !isEventStream(ex) &&
+          ex.body !== undefined &&
+          messageLanguage(ex.body as unknown as Record<string, unknown>) !==
+            undefined
+      );
+      const unmirrored = reporting.filter(
+        ({ ex }) =>
+          fieldValues(ex, 'content-language').join(', ') !==
+          messageLanguage(ex.body as unknown as Record<string, unknown>)
+      );
+      push(
+        'sep-2792-content-language-mirrored',
+        'ContentLanguageMirroredThroughout',
+        'Every JSON response of the run that carries contentLanguage mirrors it into Content-Language',
+        unmirrored.length === 0,
+        unmirrored
+          .slice(0, 5)
+          .map(
+            ({ what, ex }) =>
+              `${what}: Content-Language ${quote(fieldValues(ex, 'content-language').join(', ') || undefined)}, contentLanguage ${quote(messageLanguage(ex.body as unknown as Record<string, unknown>))}`
+          )
+          .join('; ') +
+          (unmirrored.length > 5 ? ` (${unmirrored.length} in all)` : ''),
+        [RFC_9110_CONTENT_LANGUAGE],
+        { responses: reporting.length, unmirrored: unmirrored.length }
+      );
     }
 
     // ---- Event streams: a Content-Language sent agrees with every message ----
