@@ -492,6 +492,11 @@ pub(crate) fn official_sep() -> Result<()> {
         );
     }
     let tested = traceability(&tree, &results)?;
+    // Both suites agree fault by fault as the published table says.
+    Cmd::cargo()
+        .args(["build", "-p", "mcp-lang-faults"])
+        .run()?;
+    fault_agreement(&tree, false)?;
     write_pull_request(&upstream, &work, &verdicts, &tested)
 }
 
@@ -686,54 +691,80 @@ pub(crate) fn official_faults(write: bool) -> Result<()> {
     Cmd::cargo()
         .args(["build", "-p", "mcp-lang-faults"])
         .run()?;
+    fault_agreement(&tree, write)
+}
+
+/// How many fault servers run at once while the runner goes through them.
+const FAULT_SERVERS_AT_ONCE: usize = 16;
+
+/// The agreement table of [`official_faults`], from one Node process that runs the
+/// scenario against every fault server in turn (`xtask/assets/fault-runs.ts`), the
+/// servers started [`FAULT_SERVERS_AT_ONCE`] at a time; compared with
+/// [`FAULT_AGREEMENT`], or written there with `write`. Needs `mcp-lang-faults` built.
+fn fault_agreement(tree: &Path, write: bool) -> Result<()> {
     let faults = Metadata::load()?.target_dir.join("debug/mcp-lang-faults");
     let claims = official_ids_by_scenario()?;
     let results = root().join("target/official-sep/fault-results");
     let _ = std::fs::remove_dir_all(&results);
+    std::fs::write(
+        tree.join("fault-runs.ts"),
+        include_str!("../assets/fault-runs.ts"),
+    )?;
+    std::fs::create_dir_all(&results)?;
+    let log = results.join("runs.log");
+    let rows = self_test_rows()?;
+    for batch in rows.chunks(FAULT_SERVERS_AT_ONCE) {
+        let mut servers = Vec::new();
+        let mut targets = Vec::new();
+        for (name, kind, _) in batch {
+            let port = TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
+            let addr = format!("127.0.0.1:{port}");
+            let mut command = Command::new(&faults);
+            command
+                .args(["serve", "--http", &addr, "--conformance-fixtures"])
+                .env("RUST_LOG", "error")
+                .stdout(Stdio::null())
+                .stderr(Stdio::null());
+            match kind.as_str() {
+                "fault" => {
+                    command.args(["--fault", name]);
+                }
+                "latitude" => {
+                    command.args(["--latitude", name]);
+                }
+                _ => {}
+            }
+            servers.push(Server(command.spawn()?));
+            targets.push((name, addr));
+        }
+        let deadline = Instant::now() + Duration::from_secs(30);
+        for (name, addr) in &targets {
+            while TcpStream::connect(addr).is_err() {
+                if Instant::now() > deadline {
+                    bail!("mcp-lang-faults serve ({name}) did not listen on {addr}");
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        }
+        // The checks are read back below; a run that records none says so there.
+        node22(tree)
+            .args(["node_modules/.bin/tsx", "fault-runs.ts", SEP_SCENARIOS[0]])
+            .arg(&results)
+            .args(
+                targets
+                    .iter()
+                    .map(|(name, addr)| format!("{name}=http://{addr}/mcp")),
+            )
+            .run_logged(&log)?;
+        drop(servers);
+    }
     let mut table = String::from(
         "| alteration | kind | this suite (HTTP, profile) | official ids claiming it | official run: not passed | agree |\n|---|---|---|---|---|---|\n",
     );
     let mut disagreements = 0;
-    for (name, kind, ours) in self_test_rows()? {
-        let port = TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
-        let addr = format!("127.0.0.1:{port}");
-        let mut command = Command::new(&faults);
-        command
-            .args(["serve", "--http", &addr, "--conformance-fixtures"])
-            .env("RUST_LOG", "error")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null());
-        match kind.as_str() {
-            "fault" => {
-                command.args(["--fault", &name]);
-            }
-            "latitude" => {
-                command.args(["--latitude", &name]);
-            }
-            _ => {}
-        }
-        let _server = Server(command.spawn()?);
-        let deadline = Instant::now() + Duration::from_secs(30);
-        while TcpStream::connect(&addr).is_err() {
-            if Instant::now() > deadline {
-                bail!("mcp-lang-faults serve ({name}) did not listen on {addr}");
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        let out = results.join(&name);
-        let mut runner = Command::new("npx");
-        runner
-            .args(["-y", "node@22", "node_modules/.bin/tsx", "src/index.ts"])
-            .args(["server", "--url", &format!("http://{addr}/mcp")])
-            .args(["--scenario", SEP_SCENARIOS[0], "-o"])
-            .arg(&out)
-            .current_dir(&tree)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null());
-        // The runner's exit status counts FAILURE only; the checks are read below.
-        let _ = runner.status()?;
+    for (name, kind, ours) in rows {
         let mut checks = Vec::new();
-        collect_checks(&out, &mut checks)?;
+        collect_checks(&results.join(&name), &mut checks)?;
         let mut failed: Vec<&str> = checks
             .iter()
             .filter(|c| c.2 == "FAILURE" || c.2 == "WARNING")
@@ -774,10 +805,9 @@ pub(crate) fn official_faults(write: bool) -> Result<()> {
             id_cell(&claimed),
             id_cell(&failed)
         );
-        print!("{row}");
         table.push_str(&row);
     }
-    println!("{disagreements} disagreement(s)");
+    println!("fault agreement: {disagreements} disagreement(s)");
     let published = root().join(FAULT_AGREEMENT);
     let text = std::fs::read_to_string(&published).unwrap_or_default();
     let heading = text
@@ -790,6 +820,10 @@ pub(crate) fn official_faults(write: bool) -> Result<()> {
         return Ok(());
     }
     if text != document {
+        let old: Vec<&str> = text.lines().collect();
+        for line in document.lines().filter(|l| !old.contains(l)) {
+            println!("  now: {line}");
+        }
         bail!(
             "the fault agreement table is not the published one ({FAULT_AGREEMENT}): check it, then `cargo xtask conformance --official-faults --write`"
         );

@@ -27,7 +27,8 @@
 //!   baseline.
 //! - `conformance --official-faults`: the contribution's official SEP-2792 server scenario
 //!   against the fault server with each fault and latitude of the self-test, compared with
-//!   this suite's verdicts (`contrib/conformance/fault-agreement.md`; `--write` updates it).
+//!   this suite's verdicts (`contrib/conformance/fault-agreement.md`; `--write` updates it);
+//!   the `official-sep` step of `ci` runs the same comparison.
 //! - `docs`: records the specification chapter's example exchanges (`--check`: stale?).
 //!
 //! Nothing here is hard-coded to today's crates: packages, benchmark targets and fuzz

@@ -62,6 +62,8 @@ const RFC_9110_VARY: SpecReference = {
 const ACCEPT_LANGUAGE = 'io.modelcontextprotocol/acceptLanguage';
 const CONTENT_LANGUAGE = 'io.modelcontextprotocol/contentLanguage';
 const HEADER_MISMATCH = -32020;
+/** The key of an elicitation sent as a request on the call's stream (before the draft). */
+const STREAMED_ELICITATION = '(streamed request)';
 
 /** What one raw request returned. */
 interface Exchange {
@@ -388,7 +390,9 @@ export class Sep2792LanguageScenario implements ClientScenario {
 - Request scope: on consecutive requests over one connection, a changed or omitted preference is never served with an earlier one.
 - Localized \`tools/list\` titles (SHOULD) with stable tool names and schema property keys, and a reported, well-formed \`contentLanguage\`.
 - The error of \`test_localized_error\`: \`error.code\` the same in every language; when its message is translated, \`error.data\` an object whose \`_meta\` reports the language; when it is not, any language it reports is the default's.
-- \`serverInfo.name\` of \`server/discover\` the same in every language; the preference of a \`server/discover\` not kept for a later request without one.
+- \`serverInfo.name\` of \`server/discover\` the same in every language; the preference of a \`server/discover\` not kept for a later request without one; the retry of the elicitation's \`input_required\` result (declining it) answered for its own preference, not the first call's.
+- Tool results: the keys of \`structuredContent\` the same in every language, for each fixture tool that returns one; \`test_simple_prompt\`, when the server has it, not labelled with a language its untranslated messages are not in.
+- A server that does not speak the runner's protocol version (a server on a 1.x SDK, which answers the draft with the versions it supports) is checked in the newest dated version it names, after the \`initialize\` handshake and in its session; an elicitation it sends on a call's stream is declined, and one it cannot send for want of a session is reported as INFO.
 - The explicit \`language\` argument of \`test_explicit_language\` taking precedence over the preference (SHOULD); the result reports the language of its content.
 - The elicitation's message, property titles and descriptions translated (SHOULD), its request key, mode and schema (property keys, types, formats, \`required\`) the same in every language, the language reported in \`result._meta\` when the text is translated.
 - Progress messages translated (SHOULD), each translated notification reporting its language in \`params._meta\`, every notification carrying the client's \`progressToken\` untouched.
@@ -410,7 +414,7 @@ export class Sep2792LanguageScenario implements ClientScenario {
     let sessionId: string | undefined;
 
     /** Every exchange, by what was sent, for the event-stream check at the end. */
-    const exchanges: Array<{ what: string; ex: Exchange }> = [];
+    const exchanges: Array<{ what: string; ex: Exchange; tool?: string }> = [];
 
     /**
      * One request: `extra` are its params beside `_meta`, `meta` more `_meta`
@@ -439,7 +443,11 @@ export class Sep2792LanguageScenario implements ClientScenario {
       const name = typeof extra.name === 'string' ? ` ${extra.name}` : '';
       exchanges.push({
         what: `${method}${name} with acceptLanguage ${pref.meta === undefined ? quote(undefined) : shown(pref.meta)}`,
-        ex
+        ex,
+        tool:
+          method === 'tools/call' && typeof extra.name === 'string'
+            ? extra.name
+            : undefined
       });
       return ex;
     };
@@ -1917,7 +1925,7 @@ export class Sep2792LanguageScenario implements ClientScenario {
         if (result?.resultType !== 'input_required') {
           return sent === undefined
             ? undefined
-            : { key: 'elicitation/create', request: sent };
+            : { key: STREAMED_ELICITATION, request: sent };
         }
         if (typeof requests !== 'object' || requests === null) return undefined;
         for (const [key, request] of Object.entries(requests)) {
@@ -1943,6 +1951,33 @@ export class Sep2792LanguageScenario implements ClientScenario {
       const missing = [...answers].filter(
         ([lang]) => elicitations.get(lang) === undefined
       );
+      // The retry of the "de" call (the last one), declining, asks for
+      // "fr": a new request, never answered in the first call's language alone.
+      const first = elicitations.get('de');
+      if (first !== undefined && first.key !== STREAMED_ELICITATION) {
+        const state = answers.get('de')!.body?.result?.requestState;
+        const retry = await post(
+          'tools/call',
+          {
+            ...call,
+            inputResponses: { [first.key]: { action: 'decline' } },
+            ...(state === undefined ? {} : { requestState: state })
+          },
+          { meta: 'fr' }
+        );
+        const got = reported(retry);
+        if (got !== undefined) {
+          push(
+            'sep-2792-no-reuse',
+            'RetryOwnPreference',
+            "The retry of an input_required result is answered for its own preference, not the first call's",
+            !(includesLanguage(got, 'de') && !includesLanguage(got, 'fr')),
+            `the retry under "fr" of a call made under "de" was answered in ${quote(got)}`,
+            [],
+            { first: 'de', retry: 'fr', contentLanguage: got }
+          );
+        }
+      }
       const textCheck = [
         'sep-2792-display-text-translated',
         'ElicitationTextTranslated',
@@ -2043,9 +2078,12 @@ export class Sep2792LanguageScenario implements ClientScenario {
               untranslated.push(`"${lang}" ${path}`);
             }
           }
-          // The result's report; before the draft, the request's own.
+          // The input_required result's report; before the draft, the
+          // streamed request's own.
           const got =
-            reported(answers.get(lang)!) ?? metaLanguage(params._meta);
+            elicitations.get(lang)!.key === STREAMED_ELICITATION
+              ? metaLanguage(params._meta)
+              : reported(answers.get(lang)!);
           const unchanged = params.message === base.message;
           if (got === undefined) {
             // Text left in the default language need not report one.
@@ -2284,6 +2322,48 @@ export class Sep2792LanguageScenario implements ClientScenario {
             { en: enLabel, fr: frLabel }
           );
         }
+      }
+    }
+
+    // ---- Tool results: structuredContent keys the same in every language ----
+    {
+      /** Every object key of a value, by path, sorted. */
+      const keysOf = (value: unknown, at = ''): string[] =>
+        typeof value !== 'object' || value === null
+          ? []
+          : Array.isArray(value)
+            ? value.flatMap((v) => keysOf(v, `${at}[]`))
+            : Object.entries(value as Record<string, unknown>)
+                .flatMap(([k, v]) => [`${at}.${k}`, ...keysOf(v, `${at}.${k}`)])
+                .sort();
+      const byTool = new Map<string, Array<{ what: string; keys: string }>>();
+      for (const { what, ex, tool } of exchanges) {
+        const content = (ex.body?.result as Record<string, unknown> | undefined)
+          ?.structuredContent;
+        if (tool === undefined || content === undefined) continue;
+        const list = byTool.get(tool) ?? [];
+        list.push({ what, keys: JSON.stringify(keysOf(content)) });
+        byTool.set(tool, list);
+      }
+      const compared = [...byTool].filter(([, list]) => list.length > 1);
+      if (compared.length > 0) {
+        const differing = compared.filter(([, list]) =>
+          list.some((r) => r.keys !== list[0].keys)
+        );
+        push(
+          'sep-2792-identifiers-stable',
+          'ResultKeysStable',
+          "The keys of a tool result's structuredContent are the same in every language",
+          differing.length === 0,
+          differing
+            .map(
+              ([tool, list]) =>
+                `${tool}: ${list.map((r) => `${r.what} has keys ${r.keys}`).join('; ')}`
+            )
+            .join(' | '),
+          [],
+          { tools: compared.map(([tool]) => tool) }
+        );
       }
     }
 
