@@ -23,7 +23,13 @@
  *   but not the property labels, and reports no language;
  * - sends test_localized_progress's notifications under a token of its own,
  *   one message translated without reporting its language and one left in
- *   English, on a stream whose Content-Language is always en.
+ *   English, on a stream whose Content-Language is always en;
+ * - names itself in server/discover with the preference's language, and
+ *   translates the keys of test_explicit_language's structuredContent;
+ * - answers the retry of test_localized_elicitation in the language of the
+ *   call it retries, not the retry's own;
+ * - labels test_simple_prompt, whose text it never translates, with the
+ *   preference's language.
  *
  * The sep-2792-language scenario must emit FAILURE (WARNING for a SHOULD) for
  * each of these.
@@ -42,6 +48,9 @@ const TITLES: Record<string, string> = {
 
 // Deliberately process-wide: the preference outlives the request.
 let remembered: string | undefined;
+// Deliberately process-wide: the language of the last elicitation call,
+// which its retry reuses.
+let elicitedIn = 'en';
 
 // Deliberately keyed by the Accept-Language header, not the `_meta` value:
 // requests whose header was stripped share one entry.
@@ -110,8 +119,9 @@ app.post('/mcp', (req, res) => {
           ttlMs: 0,
           cacheScope: 'private',
           _meta: {
+            // Deliberately wrong: the name, an identifier, translated.
             'io.modelcontextprotocol/serverInfo': {
-              name: 'sep-2792-broken-language',
+              name: `sep-2792-broken-language-${used}`,
               version: '1.0.0'
             }
           }
@@ -155,6 +165,31 @@ app.post('/mcp', (req, res) => {
     }
     case 'tools/call':
       return callTool(req, res, id, used);
+    case 'prompts/list':
+      return res.json({
+        jsonrpc: '2.0',
+        id,
+        result: {
+          resultType: 'complete',
+          prompts: [{ name: 'test_simple_prompt' }]
+        }
+      });
+    case 'prompts/get':
+      // Deliberately wrong: English text labelled with the preference's language.
+      return res.json({
+        jsonrpc: '2.0',
+        id,
+        result: {
+          resultType: 'complete',
+          messages: [
+            {
+              role: 'user',
+              content: { type: 'text', text: 'This is a simple prompt.' }
+            }
+          ],
+          _meta: { 'io.modelcontextprotocol/contentLanguage': used }
+        }
+      });
     default:
       return res.status(404).json({
         jsonrpc: '2.0',
@@ -191,10 +226,26 @@ function callTool(
         result: {
           resultType: 'complete',
           content: [{ type: 'text', text: DOCUMENTS[used] }],
+          // Deliberately wrong: the keys translated.
+          structuredContent: { [`document_${used}`]: DOCUMENTS[used] },
           _meta: { 'io.modelcontextprotocol/contentLanguage': used }
         }
       });
     case 'test_localized_elicitation': {
+      if (params.inputResponses !== undefined) {
+        // Deliberately wrong: the retry answered in the first call's language.
+        return res.json({
+          jsonrpc: '2.0',
+          id,
+          result: {
+            resultType: 'complete',
+            content: [{ type: 'text', text: ELICITATIONS[elicitedIn].message }],
+            isError: true,
+            _meta: { 'io.modelcontextprotocol/contentLanguage': elicitedIn }
+          }
+        });
+      }
+      elicitedIn = used;
       // Deliberately wrong: the property key translated, its labels not,
       // no language reported.
       const { message, key } = ELICITATIONS[used];
