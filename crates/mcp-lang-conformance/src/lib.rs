@@ -276,7 +276,7 @@
 //! | "one or more BCP 47 language tags" in `contentLanguage` (RFC 9110 §8.5) | the selected language is read from the list by the preference; a reported-in check accepts a list that includes it | `several-content-languages` |
 //! | "A server MAY omit Content-Language on text/event-stream" (or send one that describes every message) | `sse.header-agrees` compares when a header is sent and skips otherwise | the reference (omits), `stream-content-language` (sends) |
 //! | which of several equally acceptable tags to pick (RFC 4647 §3.3) | a range is followed by any tag it basic-filters | `other-equal-choice` |
-//! | "The server MAY tolerate a missing or stripped Accept-Language header" | required: the SEP's Backward Compatibility section calls removal "always safe" | fault `reject-missing-header` |
+//! | "The server MAY tolerate a missing or stripped Accept-Language header" (or decline the request) | `http.missing-header` and the stripped-header scenarios skip on a refusal; a server that serves the request must use the `_meta` value (decision C31) | `reject-missing-header` (declines); fault `missing-header-default` |
 //! | an explicit argument "MAY provide a fallback" when absent | `explicit.argument-wins` requires nothing of the call without it | the reference (falls back), `explicit-without-fallback` (does not) |
 //! | the SHOULDs: translate titles, elicitation text and progress messages; let an explicit argument take precedence | a warning, not a failure (a `--strict` run fails on it) | the faults that decline them are caught by warnings |
 //! | answering with an event stream rather than JSON | the JSON-mirror scenarios skip on a stream | the self-test's `http+sessions` runs |

@@ -230,11 +230,13 @@ impl AlteredServer {
         };
         // A conformance fixture is the reference tool it stands for: a fault
         // of that tool acts on the fixture too.
-        let tool = call.as_ref().map(|c| match LanguageFixture::named(&c.name) {
-            Some(LanguageFixture::Elicitation) => "send_confirmation".to_owned(),
-            Some(LanguageFixture::Progress) => "prepare_report".to_owned(),
-            _ => c.name.to_string(),
-        });
+        let tool = call
+            .as_ref()
+            .map(|c| match LanguageFixture::named(&c.name) {
+                Some(LanguageFixture::Elicitation) => "send_confirmation".to_owned(),
+                Some(LanguageFixture::Progress) => "prepare_report".to_owned(),
+                _ => c.name.to_string(),
+            });
         let raw = preference
             .as_ref()
             .and_then(Value::as_str)

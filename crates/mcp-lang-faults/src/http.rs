@@ -167,6 +167,11 @@ where
                 {
                     Ok(handshake_only(inner, request).await)
                 }
+                Some(Alteration::Latitude(Latitude::RejectMissingHeader))
+                    if request.method() == Method::POST =>
+                {
+                    Ok(reject_missing_header(inner, request).await)
+                }
                 _ => {
                     let mut inner = inner;
                     let response = inner.call(request).await?;
@@ -266,6 +271,41 @@ pub(super) const HANDSHAKE_VERSIONS: &[&str] = &[
 /// [`HANDSHAKE_VERSIONS`] is refused as the TypeScript SDK 1.x refuses it
 /// (HTTP 400, a -32000 error without an id naming the supported versions);
 /// everything else reaches the server.
+/// [`Latitude::RejectMissingHeader`]: a request whose `_meta` carries a
+/// preference but no `Accept-Language` field line is answered HTTP 400 with
+/// an Invalid Request error; every other request passes through.
+async fn reject_missing_header<S, B>(mut inner: S, request: Request<Body>) -> Response<Body>
+where
+    S: Service<Request<Body>, Response = Response<B>, Error = Infallible>,
+    B: http_body::Body<Data = bytes::Bytes> + Send + 'static,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    let (parts, body) = request.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, LIMIT).await else {
+        return json_response(StatusCode::PAYLOAD_TOO_LARGE, &json!({}));
+    };
+    let message: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+    let preference = message
+        .pointer("/params/_meta")
+        .and_then(|m| m.get(ACCEPT_LANGUAGE_KEY))
+        .is_some();
+    if preference && accept_language_lines(&parts.headers).is_empty() {
+        let id = message.get("id").cloned().unwrap_or(Value::Null);
+        return json_response(
+            StatusCode::BAD_REQUEST,
+            &json!({ "jsonrpc": "2.0", "id": id, "error": {
+                "code": -32600, "message": "Accept-Language header required" } }),
+        );
+    }
+    match inner
+        .call(Request::from_parts(parts, Body::from(bytes)))
+        .await
+    {
+        Ok(response) => response.map(Body::new),
+        Err(never) => match never {},
+    }
+}
+
 async fn handshake_only<S, B>(mut inner: S, request: Request<Body>) -> Response<Body>
 where
     S: Service<Request<Body>, Response = Response<B>, Error = Infallible>,
@@ -489,12 +529,15 @@ where
         Fault::RejectAcceptLanguage if !lines.is_empty() => {
             return mismatch(&id);
         }
-        Fault::RejectMissingHeader if meta.is_some() && lines.is_empty() => {
-            return json_response(
-                StatusCode::BAD_REQUEST,
-                &json!({ "jsonrpc": "2.0", "id": id, "error": {
-                    "code": -32020, "message": "Accept-Language header required" } }),
-            );
+        // Tolerated, but the canonical value is dropped rather than used.
+        Fault::MissingHeaderDefault if meta.is_some() && lines.is_empty() => {
+            if let Some(meta) = message
+                .pointer_mut("/params/_meta")
+                .and_then(Value::as_object_mut)
+            {
+                meta.remove(ACCEPT_LANGUAGE_KEY);
+                body_changed = true;
+            }
         }
         Fault::BareHeaderPreference => {
             if meta.is_none()

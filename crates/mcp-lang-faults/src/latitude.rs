@@ -126,6 +126,9 @@ latitudes! {
     TranslateSchemaLabels = "translate-schema-labels", Handler,
         "translates the titles and descriptions inside tool input and output schemas (never their property keys, enum or const values), and gives each language's tool list its own ttlMs",
         "A server MAY translate other natural-language, model-facing, or returned content, but this is not expected in ordinary circumstances. … Language-dependent responses remain cacheable. Existing ttlMs and cacheScope freshness and sharing semantics are unchanged.";
+    RejectMissingHeader = "reject-missing-header", Http,
+        "refuses a request whose _meta preference comes without Accept-Language (HTTP 400, -32600 Invalid Request)",
+        "The server MAY tolerate a missing or stripped Accept-Language header and use the canonical _meta value.";
     HandshakeOnly = "handshake-only", Handler,
         "speaks only the protocol versions with the `initialize` handshake (2025-11-25 and before), as a server on the TypeScript SDK 1.x does: on stdio `server/discover` is answered -32601 \"Method not found\"; on Streamable HTTP a request (other than `initialize`) whose MCP-Protocol-Version it does not support is answered HTTP 400 with a -32000 error naming the versions it supports",
         "SEP-2792 applies to every protocol version that carries `_meta`; MCP lets client and server settle on a version both support (the client offers, the server answers with one it supports or an error naming them).";

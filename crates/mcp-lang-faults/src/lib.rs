@@ -353,8 +353,8 @@ faults! {
         "looks only at the first Accept-Language field line";
     GrammarBeforeAgreement = "grammar-before-agreement", Http, ["agree.before-grammar"],
         "checks grammar before agreement: a malformed value is dropped first";
-    RejectMissingHeader = "reject-missing-header", Http, ["http.missing-header"],
-        "rejects a request whose _meta preference has no Accept-Language";
+    MissingHeaderDefault = "missing-header-default", Http, ["http.missing-header"],
+        "serves a request whose _meta preference has no Accept-Language, but in its default language: the canonical _meta value is not used";
     BareHeaderPreference = "bare-header-preference", Http, ["http.bare-header"],
         "takes a bare Accept-Language (no _meta) as the preference";
     DropVary = "drop-vary", Http, ["cache.vary", "sse.vary"],

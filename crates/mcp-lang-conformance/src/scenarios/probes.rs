@@ -354,10 +354,20 @@ async fn run_probes(ctx: &mut Ctx, valid: bool) -> Step<()> {
     // The text of each language, for answers that report none.
     let mut texts: HashMap<String, Option<Value>> = HashMap::new();
     let mut decided = 0;
+    // A value that cannot be a field value goes without the header, which a
+    // server may decline (decision C31): then such values are not sent.
+    let mut headerless = None;
     for probe in &probes {
         let header = if sendable(&probe.value) {
             HeaderPlan::Mirror
         } else {
+            let tolerated = match headerless {
+                Some(tolerated) => tolerated,
+                None => *headerless.insert(super::binding::tolerates_missing_header(ctx).await?),
+            };
+            if !tolerated {
+                continue;
+            }
             HeaderPlan::Omit
         };
         let call = Call::new("tools/list")
