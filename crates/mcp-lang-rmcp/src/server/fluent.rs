@@ -3,12 +3,23 @@
 //!
 //! Unicode isolation marks are turned off, so that an identifier passed as an argument
 //! (a tool name, a city) reaches the client byte for byte.
+//!
+//! A number argument ([`Arg::Number`]) selects plural forms by the language's plural
+//! rules and is written the way the language writes numbers (ICU4X's decimal formatting,
+//! from CLDR): `1234.5` is `1,234.5` in English, `1 234,5` in French (a narrow no-break
+//! space), `1.234,5` in German. Fluent's `NUMBER()` options for fraction digits and
+//! grouping are applied first.
 
 use std::borrow::Cow;
 use std::fmt;
 
+use fixed_decimal::{Decimal, FloatPrecision, SignedRoundingMode, UnsignedRoundingMode};
 use fluent_bundle::{FluentArgs, FluentResource, FluentValue, concurrent::FluentBundle};
 use fluent_syntax::ast;
+use icu_decimal::DecimalFormatter;
+use icu_decimal::options::{DecimalFormatterOptions, GroupingStrategy};
+use intl_memoizer::Memoizable;
+use intl_memoizer::concurrent::IntlLangMemoizer;
 use unic_langid::LanguageIdentifier;
 
 use super::{Arg, Catalog, LanguagesError, ServerLanguages};
@@ -66,6 +77,54 @@ impl fmt::Display for FluentError {
 
 impl std::error::Error for FluentError {}
 
+/// A language's decimal formatter, built once per bundle by Fluent's memoizer; the
+/// argument says whether digits are grouped (Fluent's `useGrouping`).
+struct LocaleNumbers(DecimalFormatter);
+
+impl Memoizable for LocaleNumbers {
+    type Args = (bool,);
+    type Error = ();
+
+    fn construct(language: LanguageIdentifier, (grouping,): (bool,)) -> Result<Self, ()> {
+        let locale: icu_locale_core::Locale = language.to_string().parse().map_err(|_| ())?;
+        let mut options = DecimalFormatterOptions::default();
+        options.grouping_strategy = Some(if grouping {
+            GroupingStrategy::Auto
+        } else {
+            GroupingStrategy::Never
+        });
+        DecimalFormatter::try_new(locale.into(), options)
+            .map(LocaleNumbers)
+            .map_err(|_| ())
+    }
+}
+
+/// Fluent's formatter hook: a number in the bundle's language, after the fraction-digit
+/// options of `NUMBER()`; `None` (Fluent's own writing) for anything else.
+fn write_number(value: &FluentValue, memoizer: &IntlLangMemoizer) -> Option<String> {
+    let FluentValue::Number(number) = value else {
+        return None;
+    };
+    let mut decimal = Decimal::try_from_f64(number.value, FloatPrecision::RoundTrip).ok()?;
+    let options = &number.options;
+    if let Some(most) = options.maximum_fraction_digits {
+        // Half away from zero, as ECMA-402's `Intl.NumberFormat` rounds.
+        decimal.round_with_mode(
+            -i16::try_from(most).ok()?,
+            SignedRoundingMode::Unsigned(UnsignedRoundingMode::HalfExpand),
+        );
+        decimal.absolute.trim_end();
+    }
+    if let Some(least) = options.minimum_fraction_digits {
+        decimal.pad_end(-i16::try_from(least).ok()?);
+    }
+    memoizer
+        .with_try_get::<LocaleNumbers, _, _>((options.use_grouping,), |numbers| {
+            numbers.0.format(&decimal).to_string()
+        })
+        .ok()
+}
+
 struct Language {
     tag: String,
     bundle: FluentBundle<FluentResource>,
@@ -89,6 +148,16 @@ struct Language {
 /// assert_eq!(catalog.message("fr", "tool-divide.annotation-title", &[]).as_deref(), Some("Division (lecture seule)"));
 /// assert_eq!(catalog.message("fr", "step", &[("n", 3.into())]).as_deref(), Some("Plus que 3…"));
 /// assert_eq!(catalog.message("fr", "divide-by-zero", &[]), None); // no fallback here
+///
+/// // Numbers are written as each language writes them.
+/// let catalog = FluentCatalog::new()
+///     .add("en", "total = { $n } km")?
+///     .add("fr", "total = { $n } km")?
+///     .add("de", "total = { $n } km")?;
+/// let n = [("n", 12345.5.into())];
+/// assert_eq!(catalog.message("en", "total", &n).as_deref(), Some("12,345.5 km"));
+/// assert_eq!(catalog.message("fr", "total", &n).as_deref(), Some("12\u{202F}345,5 km"));
+/// assert_eq!(catalog.message("de", "total", &n).as_deref(), Some("12.345,5 km"));
 /// # Ok::<(), mcp_lang_rmcp::server::FluentError>(())
 /// ```
 #[derive(Default)]
@@ -178,6 +247,10 @@ impl FluentCatalog {
                     tag.parse().map_err(|_| FluentError::Tag(tag.to_owned()))?;
                 let mut bundle = FluentBundle::new_concurrent(vec![locale]);
                 bundle.set_use_isolating(false);
+                bundle.set_formatter(Some(write_number));
+                // `NUMBER()`, Fluent's one built-in function; adding it to a new
+                // bundle cannot clash with anything.
+                let _ = bundle.add_builtins();
                 self.languages.push(Language {
                     tag: tag.to_owned(),
                     bundle,
@@ -354,4 +427,66 @@ macro_rules! include_fluent {
             $(($tag, include_str!(concat!($folder, "/", $tag, ".ftl")))),+
         ])
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn catalog(source: &str) -> FluentCatalog {
+        ["en", "fr", "fr-CA", "de", "ga", "ja"]
+            .into_iter()
+            .fold(FluentCatalog::new(), |c, tag| c.add(tag, source).unwrap())
+    }
+
+    fn number(catalog: &FluentCatalog, tag: &str, n: f64) -> String {
+        catalog.message(tag, "n", &[("n", Arg::Number(n))]).unwrap()
+    }
+
+    #[test]
+    fn numbers_are_written_as_each_language_writes_them() {
+        let catalog = catalog("n = { $n }");
+        let cases = [
+            ("en", "1,234,567.25"),
+            ("fr", "1\u{202F}234\u{202F}567,25"),
+            ("fr-CA", "1\u{A0}234\u{A0}567,25"),
+            ("de", "1.234.567,25"),
+            ("ga", "1,234,567.25"),
+            ("ja", "1,234,567.25"),
+        ];
+        for (tag, want) in cases {
+            assert_eq!(number(&catalog, tag, 1_234_567.25), want, "{tag}");
+        }
+        assert_eq!(number(&catalog, "de", -0.5), "-0,5");
+        assert_eq!(number(&catalog, "fr", 3.0), "3");
+    }
+
+    #[test]
+    fn number_options_apply_before_the_language_writes_the_number() {
+        let catalog = catalog(
+            "n = { NUMBER($n, minimumFractionDigits: 2) }\n\
+             short = { NUMBER($n, maximumFractionDigits: 1) }\n\
+             plain = { NUMBER($n, useGrouping: \"false\") }",
+        );
+        assert_eq!(number(&catalog, "de", 1234.0), "1.234,00");
+        let short = |tag| {
+            catalog
+                .message(tag, "short", &[("n", Arg::Number(2.25))])
+                .unwrap()
+        };
+        assert_eq!(short("fr"), "2,3");
+        let plain = |tag| {
+            catalog
+                .message(tag, "plain", &[("n", Arg::Number(12345.0))])
+                .unwrap()
+        };
+        assert_eq!(plain("en"), "12345");
+    }
+
+    #[test]
+    fn plural_forms_still_follow_the_number() {
+        let catalog = catalog("n = { $n ->\n    [one] { $n } file\n   *[other] { $n } files\n}");
+        assert_eq!(number(&catalog, "en", 1.0), "1 file");
+        assert_eq!(number(&catalog, "de", 1000.0), "1.000 files");
+    }
 }
