@@ -28,6 +28,10 @@
 //! time and count with the ratio peer/ours (above 1 means ours is faster). Above it: the
 //! date, the machine and its load; below it: the project's targets, met or not, in both
 //! measures.
+//!
+//! With `--write`, the same block also replaces what the workspace README holds between
+//! [`START_MARKER`] and [`END_MARKER`]: that block is the one source of every performance
+//! figure the documents quote (`xtask/tests/figures.rs` fails on any other).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -43,14 +47,23 @@ use crate::process::Cmd;
 use crate::workspace::Metadata;
 use crate::{Result, bail};
 
-pub(crate) const USAGE: &str = "  bench [--profile NAME]… [--no-callgrind] [-- CRITERION_ARGS…]
+pub(crate) const USAGE: &str =
+    "  bench [--profile NAME]… [--no-callgrind] [--write] [-- CRITERION_ARGS…]
       Runs the benchmarks of mcp-lang-benches, ours beside the peers, in the `bench` and
       `bench-lto` profiles (or those given with --profile), counts the instructions of every
       operation under valgrind's callgrind (skipped with --no-callgrind), and prints one
       markdown table: per operation and profile, our time and instruction count (per byte
       where the input size is known) and each peer's with the ratio peer/ours, then the
-      targets. Criterion arguments go after `--` (default `--noplot`); a filter such as
-      `-- parse` also limits the instruction counts to the ids containing it.";
+      targets. --write also puts the same block into README.md between
+      `<!-- bench:start -->` and `<!-- bench:end -->`, the figures every document quotes.
+      Criterion arguments go after `--` (default `--noplot`); a filter such as `-- parse`
+      also limits the instruction counts to the ids containing it.";
+
+/// The line of the workspace README after which the generated block starts.
+pub(crate) const START_MARKER: &str = "<!-- bench:start -->";
+
+/// The line of the workspace README before which the generated block ends.
+pub(crate) const END_MARKER: &str = "<!-- bench:end -->";
 
 /// The benchmarks package.
 pub(crate) const PACKAGE: &str = "mcp-lang-benches";
@@ -95,8 +108,16 @@ const VALUED_OPTIONS: [&str; 14] = [
 pub(crate) fn run(mut args: Args) -> Result<()> {
     let mut profiles = args.values("--profile")?;
     let callgrind = !args.flag("--no-callgrind");
+    let write = args.flag("--write");
     let mut criterion_args = args.passthrough().to_vec();
     args.finish()?;
+    // The README's block is the one source of the documents' figures: only a whole run
+    // (every benchmark, both profiles, with instruction counts) may replace it.
+    if write
+        && (!profiles.is_empty() || !callgrind || !criterion_filters(&criterion_args).is_empty())
+    {
+        bail!("--write writes the whole table: no --profile, --no-callgrind or filter with it");
+    }
     if profiles.is_empty() {
         profiles = PROFILES.iter().map(|p| (*p).to_owned()).collect();
     }
@@ -110,6 +131,9 @@ pub(crate) fn run(mut args: Args) -> Result<()> {
     };
     let valgrind = callgrind && valgrind_available();
     if callgrind && !valgrind {
+        if write {
+            bail!("--write needs valgrind: the table written must have its instruction counts");
+        }
         eprintln!("xtask bench: valgrind not found; the table has no instruction counts");
     }
     let started = Machine::now();
@@ -141,10 +165,52 @@ pub(crate) fn run(mut args: Args) -> Result<()> {
         bail!("the run measured nothing (is a filter excluding everything?)");
     }
     let ended = Machine::now();
-    println!("\n{}", started.describe(&ended, &profiles));
-    println!("\n{}", markdown_table(&results, &profiles));
-    println!("{}", targets_report(&results, &profiles));
+    let block = format!(
+        "{}\n\n{}\n{}",
+        started.describe(&ended, &profiles),
+        markdown_table(&results, &profiles),
+        targets_report(&results, &profiles)
+    );
+    println!("\n{block}");
+    if write {
+        let readme = crate::workspace::root().join("README.md");
+        let text = fs::read_to_string(&readme)?;
+        let spliced = splice(&text, &block).map_err(|e| format!("{}: {e}", readme.display()))?;
+        fs::write(&readme, spliced)?;
+        eprintln!(
+            "xtask bench: the table is written into {}",
+            readme.display()
+        );
+    }
     Ok(())
+}
+
+/// `document` with what lies between the [`START_MARKER`] line and the [`END_MARKER`]
+/// line replaced by `block` (the markers kept, each on its own line). An error when a
+/// marker is missing, appears twice, or the end comes before the start.
+pub(crate) fn splice(document: &str, block: &str) -> Result<String, String> {
+    let find = |marker: &str| -> Result<usize, String> {
+        let mut found = document.match_indices(marker).map(|(at, _)| at);
+        match (found.next(), found.next()) {
+            (Some(at), None) => Ok(at),
+            (None, _) => Err(format!("no `{marker}` marker")),
+            (Some(_), Some(_)) => Err(format!("the `{marker}` marker appears twice")),
+        }
+    };
+    let start = find(START_MARKER)? + START_MARKER.len();
+    let end = find(END_MARKER)?;
+    if end < start {
+        return Err(format!("`{END_MARKER}` comes before `{START_MARKER}`"));
+    }
+    let mut out = String::with_capacity(document.len() + block.len());
+    out.push_str(&document[..start]);
+    out.push('\n');
+    out.push_str(block);
+    if !block.is_empty() && !block.ends_with('\n') {
+        out.push('\n');
+    }
+    out.push_str(&document[end..]);
+    Ok(out)
 }
 
 /// One figure of one benchmark in one profile: a time, an instruction count, or both.
@@ -969,6 +1035,48 @@ mod tests {
         let found = executables_from_messages(messages);
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].path, PathBuf::from("/t/deps/grammar-1"));
+    }
+
+    #[test]
+    fn the_block_is_spliced_between_the_markers() {
+        let document = "# R\n\nText.\n\n<!-- bench:start -->\nMeasured then.\n\n| old |\n<!-- bench:end -->\n\nAfter.\n";
+        let spliced = splice(document, "Measured now.\n\n| new |\n").unwrap();
+        assert_eq!(
+            spliced,
+            "# R\n\nText.\n\n<!-- bench:start -->\nMeasured now.\n\n| new |\n<!-- bench:end -->\n\nAfter.\n"
+        );
+        assert_eq!(
+            splice(&spliced, "Measured now.\n\n| new |").unwrap(),
+            spliced,
+            "a block without its last newline gets one; splicing again changes nothing"
+        );
+        let empty = splice("<!-- bench:start --><!-- bench:end -->", "").unwrap();
+        assert_eq!(empty, "<!-- bench:start -->\n<!-- bench:end -->");
+    }
+
+    #[test]
+    fn missing_repeated_or_reversed_markers_are_errors() {
+        let block = "| new |\n";
+        assert_eq!(
+            splice("text\n<!-- bench:end -->\n", block).unwrap_err(),
+            "no `<!-- bench:start -->` marker"
+        );
+        assert_eq!(
+            splice("<!-- bench:start -->\ntext\n", block).unwrap_err(),
+            "no `<!-- bench:end -->` marker"
+        );
+        assert_eq!(
+            splice("<!-- bench:end -->\nold\n<!-- bench:start -->\n", block).unwrap_err(),
+            "`<!-- bench:end -->` comes before `<!-- bench:start -->`"
+        );
+        assert_eq!(
+            splice(
+                "<!-- bench:start -->\n<!-- bench:end -->\n<!-- bench:start -->\n",
+                block
+            )
+            .unwrap_err(),
+            "the `<!-- bench:start -->` marker appears twice"
+        );
     }
 
     #[test]

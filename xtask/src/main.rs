@@ -12,7 +12,8 @@
 //!   outcome per target.
 //! - `bench`: runs the criterion benchmarks in the `bench` and `bench-lto` profiles, counts
 //!   instructions under callgrind, and prints one markdown table of ours beside each peer,
-//!   in both profiles, in time and in instructions, then the performance targets.
+//!   in both profiles, in time and in instructions, then the performance targets;
+//!   `--write` also puts it into the workspace README, the source of every figure quoted.
 //! - `callgrind`: the instruction counts of the hot paths against their committed
 //!   baselines (`--bless` moves them); a CI step.
 //! - `seed-corpus`: writes the fuzz seed corpora from the shared cases in `testdata/`.
