@@ -25,9 +25,10 @@
 //! these units (of tests, checks, crates, lines, bytes, RFC sections, protocol versions,
 //! percentages, milliseconds) are not figures and are not checked.
 
+mod common;
+
+use common::{git_ls_files, root};
 use std::collections::BTreeSet;
-use std::path::Path;
-use std::process::Command;
 
 /// The source of the figures.
 const SOURCE: &str = "README.md";
@@ -302,38 +303,11 @@ fn offenders(path: &str, text: &str, held: &Figures) -> Vec<String> {
         .collect()
 }
 
-/// The workspace root.
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("xtask/ is in the workspace root")
-}
-
-/// The tracked files that match a git pathspec, relative to the workspace root.
-fn git_ls_files(pattern: &str) -> Vec<String> {
-    let output = Command::new("git")
-        .current_dir(root())
-        .args(["ls-files", "-z", pattern])
-        .output()
-        .expect("git runs");
-    assert!(
-        output.status.success(),
-        "git ls-files failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout)
-        .expect("tracked paths are UTF-8")
-        .split('\0')
-        .filter(|p| !p.is_empty())
-        .map(str::to_owned)
-        .collect()
-}
-
 /// The documents checked, each with the text read: the Markdown files as they are, the
 /// crate roots as their `//!` docs.
 fn documents() -> Vec<(String, String)> {
     let mut documents = Vec::new();
-    for path in git_ls_files("*.md") {
+    for path in git_ls_files(Some("*.md")) {
         if path == SOURCE || NOT_CHECKED.iter().any(|skip| path.starts_with(skip)) {
             continue;
         }
@@ -342,7 +316,7 @@ fn documents() -> Vec<(String, String)> {
             documents.push((path, text));
         }
     }
-    for path in git_ls_files("crates/*/src/lib.rs") {
+    for path in git_ls_files(Some("crates/*/src/lib.rs")) {
         if let Ok(text) = std::fs::read_to_string(root().join(&path)) {
             documents.push((path, crate_docs(&text)));
         }

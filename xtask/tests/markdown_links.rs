@@ -17,9 +17,10 @@
 //! the SEP that the conformance crate's tests hold its requirements to: that file
 //! is the upstream text as published, links and all.
 
+mod common;
+
+use common::{git_ls_files, root};
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
-use std::process::Command;
 
 use pulldown_cmark::{BrokenLink, Event, LinkType, Options, Parser, Tag, TagEnd};
 
@@ -285,32 +286,6 @@ fn all_anchors(repository: &Repository) -> BTreeMap<String, BTreeSet<String>> {
         .markdown
         .iter()
         .map(|(path, text)| (path.clone(), read(text).anchors))
-        .collect()
-}
-
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("xtask/ is in the workspace root")
-}
-
-fn git_ls_files(pattern: Option<&str>) -> Vec<String> {
-    let mut command = Command::new("git");
-    command.current_dir(root()).args(["ls-files", "-z"]);
-    if let Some(pattern) = pattern {
-        command.arg(pattern);
-    }
-    let output = command.output().expect("git runs");
-    assert!(
-        output.status.success(),
-        "git ls-files failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout)
-        .expect("tracked paths are UTF-8")
-        .split('\0')
-        .filter(|p| !p.is_empty())
-        .map(str::to_owned)
         .collect()
 }
 

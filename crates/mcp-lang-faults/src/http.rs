@@ -256,6 +256,16 @@ fn json_response(status: StatusCode, body: &Value) -> Response<Body> {
     response
 }
 
+/// A request body and the JSON-RPC message in it (`null` when it is not JSON);
+/// a body over [`LIMIT`] is answered 413.
+async fn read_message(body: Body) -> Result<(bytes::Bytes, Value), Response<Body>> {
+    let Ok(bytes) = axum::body::to_bytes(body, LIMIT).await else {
+        return Err(json_response(StatusCode::PAYLOAD_TOO_LARGE, &json!({})));
+    };
+    let message = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+    Ok((bytes, message))
+}
+
 /// The protocol versions a server on the TypeScript SDK 1.x supports, newest
 /// first: every version with the `initialize` handshake.
 pub(super) const HANDSHAKE_VERSIONS: &[&str] = &[
@@ -266,11 +276,6 @@ pub(super) const HANDSHAKE_VERSIONS: &[&str] = &[
     "2024-10-07",
 ];
 
-/// [`Latitude::HandshakeOnly`] on Streamable HTTP: a request other than
-/// `initialize` whose `MCP-Protocol-Version` is not one of
-/// [`HANDSHAKE_VERSIONS`] is refused as the TypeScript SDK 1.x refuses it
-/// (HTTP 400, a -32000 error without an id naming the supported versions);
-/// everything else reaches the server.
 /// [`Latitude::RejectMissingHeader`]: a request whose `_meta` carries a
 /// preference but no `Accept-Language` field line is answered HTTP 400 with
 /// an Invalid Request error; every other request passes through.
@@ -281,10 +286,10 @@ where
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
 {
     let (parts, body) = request.into_parts();
-    let Ok(bytes) = axum::body::to_bytes(body, LIMIT).await else {
-        return json_response(StatusCode::PAYLOAD_TOO_LARGE, &json!({}));
+    let (bytes, message) = match read_message(body).await {
+        Ok(read) => read,
+        Err(too_large) => return too_large,
     };
-    let message: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
     let preference = message
         .pointer("/params/_meta")
         .and_then(|m| m.get(ACCEPT_LANGUAGE_KEY))
@@ -306,6 +311,11 @@ where
     }
 }
 
+/// [`Latitude::HandshakeOnly`] on Streamable HTTP: a request other than
+/// `initialize` whose `MCP-Protocol-Version` is not one of
+/// [`HANDSHAKE_VERSIONS`] is refused as the TypeScript SDK 1.x refuses it
+/// (HTTP 400, a -32000 error without an id naming the supported versions);
+/// everything else reaches the server.
 async fn handshake_only<S, B>(mut inner: S, request: Request<Body>) -> Response<Body>
 where
     S: Service<Request<Body>, Response = Response<B>, Error = Infallible>,
@@ -313,10 +323,10 @@ where
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
 {
     let (parts, body) = request.into_parts();
-    let Ok(bytes) = axum::body::to_bytes(body, LIMIT).await else {
-        return json_response(StatusCode::PAYLOAD_TOO_LARGE, &json!({}));
+    let (bytes, message) = match read_message(body).await {
+        Ok(read) => read,
+        Err(too_large) => return too_large,
     };
-    let message: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
     let initialize = message.get("method").and_then(Value::as_str) == Some("initialize");
     let version = parts
         .headers
@@ -362,10 +372,10 @@ where
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
 {
     let (mut parts, body) = request.into_parts();
-    let Ok(bytes) = axum::body::to_bytes(body, LIMIT).await else {
-        return json_response(StatusCode::PAYLOAD_TOO_LARGE, &json!({}));
+    let (bytes, mut message) = match read_message(body).await {
+        Ok(read) => read,
+        Err(too_large) => return too_large,
     };
-    let mut message: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
     let id = message.get("id").cloned().unwrap_or(Value::Null);
     let method = message
         .get("method")
@@ -806,10 +816,10 @@ where
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
 {
     let (parts, body) = request.into_parts();
-    let Ok(bytes) = axum::body::to_bytes(body, LIMIT).await else {
-        return json_response(StatusCode::PAYLOAD_TOO_LARGE, &json!({}));
+    let (bytes, message) = match read_message(body).await {
+        Ok(read) => read,
+        Err(too_large) => return too_large,
     };
-    let message: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
     let single_message = message
         .get("method")
         .and_then(Value::as_str)
