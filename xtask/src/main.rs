@@ -155,16 +155,11 @@ const TASKS: &[Task] = &[
         usage: corpus::USAGE,
         run: corpus::run,
     },
-    Task {
-        name: process::MEASURE_TASK,
-        usage: "",
-        run: process::measure_child,
-    },
 ];
 
 fn help() -> String {
     let mut out = String::from("usage: cargo xtask <task> [options]\n\ntasks:\n");
-    for task in TASKS.iter().filter(|t| !t.usage.is_empty()) {
+    for task in TASKS {
         out.push_str(task.usage);
         out.push('\n');
     }
@@ -172,9 +167,6 @@ fn help() -> String {
 }
 
 fn main() -> ExitCode {
-    if let Some(code) = semver::rustdoc_wrapper() {
-        return code;
-    }
     let mut args = Args::from_env();
     let Some(name) = args.next_positional() else {
         eprint!("{}", help());

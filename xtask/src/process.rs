@@ -8,38 +8,7 @@ use std::path::Path;
 use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::args::Args;
 use crate::{Result, bail, workspace};
-
-/// The path of this program, to start it again (`__measure`, the rustdoc wrapper).
-///
-/// A `cargo xtask ci` run builds the workspace, xtask included: when a step's build writes
-/// a new `target/debug/xtask`, the running program's file is gone, and
-/// `std::env::current_exe` names a path that no longer exists. Then the running program is
-/// copied, once, from `/proc/self/exe` (which still reads it) to `xtask-self-PID` beside
-/// it, and that copy is started instead.
-pub(crate) fn self_exe() -> Result<std::path::PathBuf> {
-    // Held while copying, so that no thread starts a half-written copy.
-    static COPY: std::sync::Mutex<Option<std::path::PathBuf>> = std::sync::Mutex::new(None);
-    let mut copied = COPY.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some(copy) = copied.as_ref() {
-        return Ok(copy.clone());
-    }
-    let exe = std::env::current_exe()?;
-    if exe.is_file() {
-        return Ok(exe);
-    }
-    let dir = exe.parent().unwrap_or(workspace::root());
-    let copy = dir.join(format!("xtask-self-{}", std::process::id()));
-    fs::copy("/proc/self/exe", &copy).map_err(|e| {
-        format!(
-            "{} was replaced while it ran, and it cannot be copied from /proc/self/exe: {e}",
-            exe.display()
-        )
-    })?;
-    *copied = Some(copy.clone());
-    Ok(copy)
-}
 
 /// A command with a printable spelling (`NAME=value program args…`).
 pub(crate) struct Cmd {
@@ -208,37 +177,38 @@ impl Cmd {
         check(&self.shown, status)
     }
 
-    /// Runs through `cargo xtask __measure`, which reports the CPU time the command used
-    /// (itself and every descendant it waited for). Output goes to `log`.
-    pub(crate) fn run_measured(self, log: &Path) -> Result<Measured> {
-        let cpu_file = log.with_extension("cpu");
+    /// Runs with stdout and stderr written to `log`, from the workspace root, and
+    /// measures it: its wall time, and the CPU time it and every descendant it waited for
+    /// used. The CPU time is read from `/proc/PID/stat` (Linux) once the command has
+    /// exited and before it is reaped, so that commands measured in parallel do not mix.
+    pub(crate) fn run_measured(mut self, log: &Path) -> Result<Measured> {
         let log_file = fs::File::create(log)?;
-        let mut outer = Command::new(self_exe()?);
-        outer
-            .arg(MEASURE_TASK)
-            .arg(&cpu_file)
-            .arg(self.command.get_program())
-            .args(self.command.get_args())
+        self.command
             .current_dir(workspace::root())
             .stdout(log_file.try_clone()?)
             .stderr(log_file)
             .stdin(Stdio::null());
-        for (key, value) in self.command.get_envs() {
-            match value {
-                Some(v) => outer.env(key, v),
-                None => outer.env_remove(key),
-            };
-        }
         let started = Instant::now();
-        let status = outer
-            .status()
+        let mut child = self
+            .command
+            .spawn()
             .map_err(|e| format!("cannot start `{}`: {e}", self.shown))?;
-        let wall = started.elapsed();
-        let cpu = fs::read_to_string(&cpu_file)
-            .ok()
-            .and_then(|s| s.trim().parse::<f64>().ok())
-            .map(Duration::from_secs_f64);
-        Ok(Measured { status, wall, cpu })
+        let stat = format!("/proc/{}/stat", child.id());
+        let mut cpu = None;
+        // Until it is a zombie: then its figures are final and still readable.
+        while let Ok(text) = fs::read_to_string(&stat) {
+            if let Some(seconds) = exited_cpu_seconds(&text) {
+                cpu = Some(Duration::from_secs_f64(seconds));
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let status = child.wait()?;
+        Ok(Measured {
+            status,
+            wall: started.elapsed(),
+            cpu,
+        })
     }
 }
 
@@ -259,43 +229,24 @@ fn check(shown: &str, status: ExitStatus) -> Result<()> {
     }
 }
 
-/// The hidden task behind [`Cmd::run_measured`].
-pub(crate) const MEASURE_TASK: &str = "__measure";
-
-/// `cargo xtask __measure CPU_FILE PROGRAM ARGS…`: runs the program, then writes the CPU
-/// seconds of its process tree to `CPU_FILE` and exits with its status.
-///
-/// Linux only: the children's CPU time is read from `/proc/self/stat` (`cutime` + `cstime`,
-/// in `USER_HZ` ticks, which Linux fixes at 100 for user space). Being its own process, it
-/// measures one command even while others run in parallel.
-pub(crate) fn measure_child(_: Args) -> Result<()> {
-    // Read the raw arguments: the measured command may itself contain `--`.
-    let raw: Vec<String> = std::env::args().skip(2).collect();
-    let [cpu_file, program, rest @ ..] = raw.as_slice() else {
-        bail!("usage: {MEASURE_TASK} CPU_FILE PROGRAM [ARGS…]");
-    };
-    let status = Command::new(program).args(rest).status()?;
-    if let Some(seconds) = children_cpu_seconds() {
-        fs::write(cpu_file, format!("{seconds:.2}\n"))?;
-    }
-    match status.code() {
-        Some(0) => Ok(()),
-        Some(code) => std::process::exit(code),
-        None => bail!("`{program}` was killed ({status})"),
-    }
-}
-
-/// CPU seconds used by this process's waited-for children, from `/proc/self/stat`.
-fn children_cpu_seconds() -> Option<f64> {
+/// The CPU seconds of an exited process and of the descendants it waited for, from the
+/// text of its `/proc/PID/stat` (`utime`, `stime`, `cutime`, `cstime`, in `USER_HZ`
+/// ticks, which Linux fixes at 100 for user space); `None` while it still runs.
+fn exited_cpu_seconds(stat: &str) -> Option<f64> {
     const USER_HZ: f64 = 100.0;
-    let stat = fs::read_to_string("/proc/self/stat").ok()?;
     // The command name (field 2) may hold spaces; the fields after it start past the ')'.
     let after_name = &stat[stat.rfind(')')? + 1..];
     let fields: Vec<&str> = after_name.split_whitespace().collect();
-    // Field 3 (state) is fields[0]; cutime and cstime are fields 16 and 17.
-    let cutime: f64 = fields.get(13)?.parse().ok()?;
-    let cstime: f64 = fields.get(14)?.parse().ok()?;
-    Some((cutime + cstime) / USER_HZ)
+    // Field 3 (state) is fields[0]; utime, stime, cutime and cstime are fields 14 to 17.
+    if fields.first() != Some(&"Z") {
+        return None;
+    }
+    let ticks: f64 = fields
+        .get(11..15)?
+        .iter()
+        .map(|f| f.parse::<f64>().ok())
+        .sum::<Option<f64>>()?;
+    Some(ticks / USER_HZ)
 }
 
 /// A sequence of named steps, each printed with its duration; stops at the first failure.

@@ -16,16 +16,15 @@
 //! shares it too. (Left to itself, `cargo semver-checks --baseline-rev` builds every crate's
 //! dependencies in a project of its own, twice: 19 minutes here where this takes a few.)
 //! rustdoc's JSON output is unstable, so rustdoc, and only rustdoc, runs with
-//! `RUSTC_BOOTSTRAP=1`: this binary is cargo's `RUSTDOC` for that build (see
-//! [`rustdoc_wrapper`]). Setting it for the whole build would change how `proc-macro2` and
-//! the crates after it are built, and rebuild them.
+//! `RUSTC_BOOTSTRAP=1`: a two-line shell script in the target directory
+//! (`rustdoc-json.sh`) is cargo's `RUSTDOC` for that build. Setting it for the whole build
+//! would change how `proc-macro2` and the crates after it are built, and rebuild them.
 //!
 //! `cargo xtask semver --set-baseline REV` moves the baseline to a commit (after a
 //! release), rewriting the file and the local tag.
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode};
 
 use serde_json::Value;
 
@@ -163,27 +162,6 @@ fn ensure_commit(baseline: &Baseline) -> Result<()> {
     Ok(())
 }
 
-/// The variable that makes this binary act as rustdoc: it holds the real rustdoc's path.
-const RUSTDOC_ENV: &str = "XTASK_REAL_RUSTDOC";
-
-/// When this binary runs as cargo's `RUSTDOC` (the variable [`RUSTDOC_ENV`] is set), runs
-/// the real rustdoc with the same arguments and `RUSTC_BOOTSTRAP=1`, and returns its exit
-/// code; otherwise `None`. `main` calls it first.
-pub(crate) fn rustdoc_wrapper() -> Option<ExitCode> {
-    let real = std::env::var_os(RUSTDOC_ENV)?;
-    let status = Command::new(&real)
-        .args(std::env::args_os().skip(1))
-        .env("RUSTC_BOOTSTRAP", "1")
-        .status();
-    Some(match status {
-        Ok(s) => ExitCode::from(s.code().map_or(1, |c| u8::try_from(c).unwrap_or(1))),
-        Err(e) => {
-            eprintln!("xtask: cannot run rustdoc {}: {e}", real.to_string_lossy());
-            ExitCode::FAILURE
-        }
-    })
-}
-
 /// The rustdoc of the toolchain that runs cargo.
 fn real_rustdoc() -> Result<PathBuf> {
     let sysroot = Cmd::new("rustc")
@@ -206,11 +184,24 @@ fn lib_name(package: &str) -> String {
 /// Builds the rustdoc JSON of `packages` (libraries, all features) of the workspace at
 /// `manifest` in `target_dir`, and moves each to `out/<lib>.json`.
 fn rustdoc_json(manifest: &Path, packages: &[String], target_dir: &Path, out: &Path) -> Result<()> {
-    let exe = crate::process::self_exe()?;
+    // rustdoc alone runs with RUSTC_BOOTSTRAP=1 (JSON output is unstable): set for all of
+    // cargo, it would also change what build scripts probing for nightly features find.
+    fs::create_dir_all(target_dir)?;
+    let wrapper = target_dir.join("rustdoc-json.sh");
+    fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\nRUSTC_BOOTSTRAP=1 exec '{}' \"$@\"\n",
+            real_rustdoc()?.display()
+        ),
+    )?;
+    fs::set_permissions(
+        &wrapper,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )?;
     let mut cmd = Cmd::cargo()
         .env("CARGO_TARGET_DIR", &target_dir.to_string_lossy())
-        .env("RUSTDOC", &exe.to_string_lossy())
-        .env(RUSTDOC_ENV, &real_rustdoc()?.to_string_lossy())
+        .env("RUSTDOC", &wrapper.to_string_lossy())
         .env("RUSTDOCFLAGS", "-Z unstable-options --output-format json")
         .arg("doc")
         .arg("--manifest-path")
