@@ -166,10 +166,11 @@ pub(crate) fn run(mut args: Args) -> Result<()> {
     }
     let ended = Machine::now();
     let block = format!(
-        "{}\n\n{}\n{}",
+        "{}\n\n{}\n{}{}",
         started.describe(&ended, &profiles),
         markdown_table(&results, &profiles),
-        targets_report(&results, &profiles)
+        targets_report(&results, &profiles),
+        budgets_report(&results)
     );
     println!("\n{block}");
     if write {
@@ -183,6 +184,26 @@ pub(crate) fn run(mut args: Args) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// The HTTP layer's budgets (decision X10) on this run's `bench` counts, the table that
+/// `cargo xtask callgrind` checks; empty when the run counted no instructions there.
+fn budgets_report(results: &[Measurement]) -> String {
+    let counts: std::collections::BTreeMap<String, f64> = results
+        .iter()
+        .filter(|m| m.profile == "bench")
+        .filter_map(|m| {
+            let id = format!("{}/{}", m.operation, m.implementation);
+            Some((id, m.instructions?))
+        })
+        .collect();
+    if counts.is_empty() {
+        return String::new();
+    }
+    format!(
+        "\nBudgets of the HTTP layer per request, instructions in the `bench` profile (decision X10; `cargo xtask callgrind` fails over them):\n\n{}",
+        crate::callgrind::budgets_table(&counts)
+    )
 }
 
 /// `document` with what lies between the [`START_MARKER`] line and the [`END_MARKER`]
@@ -1084,5 +1105,47 @@ mod tests {
         assert_eq!(utc(0), "1970-01-01 00:00");
         assert_eq!(utc(951_782_400), "2000-02-29 00:00");
         assert_eq!(utc(1_798_761_599), "2026-12-31 23:59");
+    }
+
+    #[test]
+    fn the_block_shows_the_budgets_on_the_bench_profiles_counts() {
+        let results = [
+            counted("http-layer/1k-body/mcp-lang", "bench", 11187.0, None),
+            counted("http-layer/1k-body/no-layer", "bench", 2978.0, None),
+            counted(
+                "meta-extract/layer-request-1k/mcp-lang",
+                "bench",
+                3542.0,
+                None,
+            ),
+            counted(
+                "meta-extract/layer-request-1k/serde_json-typed",
+                "bench",
+                6721.0,
+                None,
+            ),
+            counted(
+                "meta-extract/layer-response/mcp-lang",
+                "bench",
+                1612.0,
+                None,
+            ),
+            counted(
+                "meta-extract/layer-response/serde_json-typed",
+                "bench",
+                3270.0,
+                None,
+            ),
+            // Another profile's count is not the budgets' business.
+            counted("http-layer/1k-body/mcp-lang", "bench-lto", 99999.0, None),
+        ];
+        let report = budgets_report(&results);
+        assert!(
+            report.contains("| http-layer/1k-body/own-work | 3,055 | at most 3,500 | ok |"),
+            "{report}"
+        );
+        assert!(report.contains("3,542 (52.7%) | at most 55%"), "{report}");
+        // Counted nothing in `bench`: no budgets shown.
+        assert_eq!(budgets_report(&results[6..]), "");
     }
 }

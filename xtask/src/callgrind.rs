@@ -387,6 +387,14 @@ fn check_budgets(counts: &BTreeMap<String, f64>) -> Vec<BudgetCheck> {
         .collect()
 }
 
+/// The budgets on the counts of one `cargo xtask bench` run (ids as `group/function`, the
+/// `bench` profile's), as the table the README's benchmark block shows beside the others.
+pub(crate) fn budgets_table(counts: &BTreeMap<String, f64>) -> String {
+    let mut counts = counts.clone();
+    insert_differences(&mut counts);
+    budgets_verdict(&check_budgets(&counts)).0
+}
+
 /// The budgets as a table, and their verdict.
 fn budgets_verdict(checks: &[BudgetCheck]) -> (String, Result<()>) {
     let mut table = String::from("| budget | now | limit | |\n|---|---:|---|---|\n");
