@@ -32,8 +32,8 @@ pub(crate) const USAGE: &str =
       with default, no, each and all features), package (each published crate's tests built from its .crate),
       semver (cargo-semver-checks against .ci/semver-baseline), deny (licences, bans,
       sources), install (cargo install of mcp-lang, then its demo), fuzz (a smoke run of
-      every target, default 20 s each). The cargo-hack, semver and deny tools are installed
-      in the background from the start of the run.
+      every target, default 20 s each). cargo-hack, cargo-semver-checks, cargo-deny and
+      cargo-fuzz are installed in the background from the start of the run.
       --keep-going runs the remaining steps after a failure (still exiting non-zero).
       `.ci/run` calls this.";
 
@@ -233,6 +233,9 @@ pub(crate) fn run(mut args: Args) -> Result<()> {
     }
     if selected("deny") {
         tools.push(&crate::deny::CARGO_DENY);
+    }
+    if selected("fuzz") {
+        tools.push(&fuzz::CARGO_FUZZ);
     }
     let log = Metadata::load()?.target_dir.join("tool-install.log");
     let mut ci = Ci {
@@ -524,6 +527,7 @@ fn remove_stale_extractions(cargo_home: &Path, ours: &[&str]) -> Result<usize> {
 }
 
 fn fuzz_smoke(ci: &mut Ci) -> Result<()> {
+    ci.tools.wait()?;
     fuzz::run_and_report(&Plan::smoke(ci.fuzz_seconds), "fuzz smoke")
 }
 
