@@ -28,12 +28,12 @@ pub(crate) const USAGE: &str =
       repository, with its baseline), official-sep (the SEP-2792 contribution to the official conformance
       repository, over its pinned copy), nginx (the reference server behind a real nginx proxy_cache; installs
       nginx with apt-get when missing), doc, bench (build only), callgrind (instruction
-      counts against their baselines), features (each published crate alone with no, each
-      and all features), package (each published crate's tests built from its .crate),
+      counts against their baselines), features (cargo-hack: each published crate alone
+      with default, no, each and all features), package (each published crate's tests built from its .crate),
       semver (cargo-semver-checks against .ci/semver-baseline), deny (licences, bans,
       sources), install (cargo install of mcp-lang, then its demo), fuzz (a smoke run of
-      every target, default 20 s each). The semver and deny tools are installed in the
-      background from the start of the run.
+      every target, default 20 s each). cargo-hack, cargo-semver-checks, cargo-deny and
+      cargo-fuzz are installed in the background from the start of the run.
       --keep-going runs the remaining steps after a failure (still exiting non-zero).
       `.ci/run` calls this.";
 
@@ -117,7 +117,7 @@ const STEPS: &[Step] = &[
     },
     Step {
         name: "features",
-        about: "cargo clippy -p CRATE -- -D warnings of each published crate alone: no default features, each feature alone, default, all features (and all targets)",
+        about: "cargo hack clippy --each-feature --lib --bins, then --all-features --all-targets, of each published crate alone, -D warnings (cargo-hack: default, no default, each and all features)",
         run: features,
     },
     Step {
@@ -225,11 +225,17 @@ pub(crate) fn run(mut args: Args) -> Result<()> {
         !skip.iter().any(|s| s == name) && (only.is_empty() || only.iter().any(|s| s == name))
     };
     let mut tools = Vec::new();
+    if selected("features") {
+        tools.push(&crate::features::CARGO_HACK);
+    }
     if selected("semver") {
         tools.push(&crate::semver::CARGO_SEMVER_CHECKS);
     }
     if selected("deny") {
         tools.push(&crate::deny::CARGO_DENY);
+    }
+    if selected("fuzz") {
+        tools.push(&fuzz::CARGO_FUZZ);
     }
     let log = Metadata::load()?.target_dir.join("tool-install.log");
     let mut ci = Ci {
@@ -457,7 +463,8 @@ fn msrv(_: &mut Ci) -> Result<()> {
     crate::msrv::check().map(drop)
 }
 
-fn features(_: &mut Ci) -> Result<()> {
+fn features(ci: &mut Ci) -> Result<()> {
+    ci.tools.wait()?;
     crate::features::check()
 }
 
@@ -520,6 +527,7 @@ fn remove_stale_extractions(cargo_home: &Path, ours: &[&str]) -> Result<usize> {
 }
 
 fn fuzz_smoke(ci: &mut Ci) -> Result<()> {
+    ci.tools.wait()?;
     fuzz::run_and_report(&Plan::smoke(ci.fuzz_seconds), "fuzz smoke")
 }
 

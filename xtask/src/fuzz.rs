@@ -1,9 +1,10 @@
 //! Fuzzing with cargo-fuzz: the short smoke run of `cargo xtask ci` and the long runs of
 //! `cargo xtask fuzz`.
 //!
-//! - Targets are the `[[bin]]` blocks of `fuzz/Cargo.toml`; a `fuzz/fuzz_targets/*.rs` file
-//!   that no block declares is an error (cargo-fuzz would silently never build it).
-//! - cargo-fuzz is installed with `cargo install --locked` when `cargo fuzz` is missing.
+//! - Targets are the `[[bin]]` targets of `fuzz/Cargo.toml`, as `cargo metadata` reads them;
+//!   a `fuzz/fuzz_targets/*.rs` file that none declares is an error (cargo-fuzz would
+//!   silently never build it).
+//! - cargo-fuzz is a pinned [`Tool`], installed when missing or another version.
 //! - Toolchain: `cargo +nightly fuzz` when a nightly toolchain answers, else the stable
 //!   toolchain with `RUSTC_BOOTSTRAP=1` (cargo-fuzz passes `-Z` flags to rustc). Both work
 //!   with and without AddressSanitizer here (stable ships the sanitizer runtimes too).
@@ -36,7 +37,10 @@ use std::time::Duration;
 
 use crate::args::Args;
 use crate::corpus;
+use serde_json::Value;
+
 use crate::process::{Cmd, Measured, secs};
+use crate::tools::Tool;
 use crate::{Result, bail, workspace};
 
 pub(crate) const USAGE: &str =
@@ -50,9 +54,13 @@ pub(crate) const USAGE: &str =
       same scratch corpus), so a busy machine still gives every target its full budget.
       --merge adds the inputs that reach new coverage to the checked-in fuzz/corpus/.";
 
-/// The cargo-fuzz release that `cargo xtask` installs when `cargo fuzz` is missing (pinned
-/// so that CI on a fresh machine builds what was tested here).
-const CARGO_FUZZ_VERSION: &str = "0.13.2";
+/// cargo-fuzz, pinned (installed when `cargo fuzz` is missing or another version, so that
+/// CI on a fresh machine builds what was tested here).
+pub(crate) const CARGO_FUZZ: Tool = Tool {
+    krate: "cargo-fuzz",
+    subcommand: "fuzz",
+    version: "0.13.2",
+};
 
 /// Seconds one input may take before libFuzzer reports it as a hang.
 const INPUT_TIMEOUT_SECS: u64 = 10;
@@ -64,29 +72,47 @@ pub(crate) struct FuzzTarget {
     pub(crate) name: String,
 }
 
-/// The fuzz targets, in the order `fuzz/Cargo.toml` declares them.
+/// The fuzz targets: the `[[bin]]` targets `cargo metadata` reads from `fuzz/Cargo.toml`.
 pub(crate) fn targets(root: &Path) -> Result<Vec<FuzzTarget>> {
     let fuzz_dir = root.join("fuzz");
-    let manifest = fs::read_to_string(fuzz_dir.join("Cargo.toml"))?;
-    let declared = declared_bins(&manifest);
+    let json = Cmd::cargo()
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--manifest-path",
+        ])
+        .arg(fuzz_dir.join("Cargo.toml"))
+        .read_stdout()?;
+    let metadata: Value =
+        serde_json::from_str(&json).map_err(|e| format!("cargo metadata: bad JSON: {e}"))?;
+    let mut bins = Vec::new();
+    for target in metadata["packages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|p| p["targets"].as_array().into_iter().flatten())
+        .filter(|t| {
+            t["kind"]
+                .as_array()
+                .is_some_and(|k| k.iter().any(|k| k == "bin"))
+        })
+    {
+        let (Some(name), Some(path)) = (target["name"].as_str(), target["src_path"].as_str())
+        else {
+            bail!("cargo metadata: a fuzz target without name or src_path");
+        };
+        let path =
+            fs::canonicalize(path).map_err(|e| format!("fuzz target {name}: {path}: {e}"))?;
+        bins.push((name.to_owned(), path));
+    }
     let mut undeclared = Vec::new();
-    let sources = fuzz_dir.join("fuzz_targets");
-    if sources.is_dir() {
-        for entry in fs::read_dir(&sources)? {
-            let path = entry?.path();
-            if path.extension().is_none_or(|e| e != "rs") {
-                continue;
-            }
-            let relative = format!(
-                "fuzz_targets/{}",
-                path.file_name().unwrap_or_default().to_string_lossy()
-            );
-            if !declared
-                .iter()
-                .any(|(_, p)| p.as_deref() == Some(relative.as_str()))
-            {
-                undeclared.push(relative);
-            }
+    for entry in fs::read_dir(fuzz_dir.join("fuzz_targets"))? {
+        let path = fs::canonicalize(entry?.path())?;
+        if path.extension().is_some_and(|e| e == "rs") && !bins.iter().any(|(_, p)| *p == path) {
+            let file = path.file_name().unwrap_or_default().to_string_lossy();
+            undeclared.push(format!("fuzz_targets/{file}"));
         }
     }
     if !undeclared.is_empty() {
@@ -96,45 +122,10 @@ pub(crate) fn targets(root: &Path) -> Result<Vec<FuzzTarget>> {
             undeclared.join(", ")
         );
     }
-    Ok(declared
+    Ok(bins
         .into_iter()
         .map(|(name, _)| FuzzTarget { name })
         .collect())
-}
-
-/// `(name, path)` of each `[[bin]]` table, read line by line (the manifest is ours and
-/// plain: one key per line).
-fn declared_bins(manifest: &str) -> Vec<(String, Option<String>)> {
-    let mut bins: Vec<(Option<String>, Option<String>)> = Vec::new();
-    let mut in_bin = false;
-    for line in manifest.lines() {
-        let line = line.trim();
-        if line.starts_with('[') {
-            in_bin = line == "[[bin]]";
-            if in_bin {
-                bins.push((None, None));
-            }
-            continue;
-        }
-        let (Some((key, value)), true) = (line.split_once('='), in_bin) else {
-            continue;
-        };
-        let value = value.trim().trim_matches('"').to_owned();
-        if let Some(bin) = bins.last_mut() {
-            match key.trim() {
-                "name" => bin.0 = Some(value),
-                "path" => bin.1 = Some(value),
-                _ => {}
-            }
-        }
-    }
-    bins.into_iter()
-        .filter_map(|(name, path)| {
-            let name = name?;
-            let path = path.or_else(|| Some(format!("fuzz_targets/{name}.rs")));
-            Some((name, path))
-        })
-        .collect()
 }
 
 /// The checked-in corpus of a target.
@@ -315,7 +306,7 @@ pub(crate) fn run_plan(plan: &Plan) -> Result<Vec<Outcome>> {
         println!("fuzz/Cargo.toml declares no fuzz target yet: nothing to run");
         return Ok(Vec::new());
     }
-    ensure_cargo_fuzz()?;
+    CARGO_FUZZ.ensure()?;
     let toolchain = Toolchain::from_flag(plan.toolchain.clone())?;
     let sanitizer = match plan.sanitizer.as_str() {
         s @ ("none" | "address") => s,
@@ -700,75 +691,9 @@ impl LibFuzzerStats {
     }
 }
 
-/// Installs cargo-fuzz unless `cargo fuzz` already answers.
-fn ensure_cargo_fuzz() -> Result<()> {
-    if Cmd::cargo().args(["fuzz", "--version"]).succeeds_quietly() {
-        return Ok(());
-    }
-    println!("cargo-fuzz is missing: installing {CARGO_FUZZ_VERSION}");
-    Cmd::cargo()
-        .args([
-            "install",
-            "--locked",
-            "cargo-fuzz",
-            "--version",
-            CARGO_FUZZ_VERSION,
-        ])
-        .run()?;
-    if !Cmd::cargo().args(["fuzz", "--version"]).succeeds_quietly() {
-        bail!(
-            "cargo-fuzz was installed but `cargo fuzz --version` still fails (is ~/.cargo/bin on PATH?)"
-        );
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn reads_bin_blocks_of_the_fuzz_manifest() {
-        let manifest = r#"
-[package]
-name = "mcp-lang-fuzz"
-
-[dependencies]
-libfuzzer-sys = "0.4"
-
-[[bin]]
-name = "grammar_accept_language"
-path = "fuzz_targets/grammar_accept_language.rs"
-test = false
-
-[[bin]]
-path = "fuzz_targets/other_file.rs"
-name = "agree_lines"
-
-[[bin]]
-name = "match_negotiate"
-
-[workspace]
-members = ["."]
-"#;
-        assert_eq!(
-            declared_bins(manifest),
-            [
-                (
-                    "grammar_accept_language".to_owned(),
-                    Some("fuzz_targets/grammar_accept_language.rs".to_owned())
-                ),
-                (
-                    "agree_lines".to_owned(),
-                    Some("fuzz_targets/other_file.rs".to_owned())
-                ),
-                (
-                    "match_negotiate".to_owned(),
-                    Some("fuzz_targets/match_negotiate.rs".to_owned())
-                ),
-            ]
-        );
-    }
 
     #[test]
     fn reads_libfuzzer_stats_of_a_clean_run() {

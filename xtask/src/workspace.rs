@@ -26,10 +26,6 @@ pub(crate) struct Package {
     pub(crate) benches: Vec<String>,
     /// False for `publish = false` (cargo metadata's `"publish": []`).
     pub(crate) publishable: bool,
-    /// Its features, sorted, without `default`.
-    pub(crate) features: Vec<String>,
-    /// Whether it declares a `default` feature set.
-    pub(crate) has_default_features: bool,
 }
 
 /// The workspace as `cargo metadata --no-deps` describes it.
@@ -68,16 +64,6 @@ impl Metadata {
                 publishable: p["publish"]
                     .as_array()
                     .is_none_or(|registries| !registries.is_empty()),
-                features: p["features"]
-                    .as_object()
-                    .map(|f| {
-                        let mut names: Vec<String> =
-                            f.keys().filter(|k| *k != "default").cloned().collect();
-                        names.sort();
-                        names
-                    })
-                    .unwrap_or_default(),
-                has_default_features: p["features"].get("default").is_some(),
             })
             .collect();
         Ok(Metadata {
@@ -112,7 +98,7 @@ mod tests {
             "target_directory": "/w/target",
             "packages": [
                 {"name": "a", "publish": null, "targets": [{"kind": ["lib"], "name": "a"}]},
-                {"name": "b", "publish": [], "features": {"x": [], "default": ["x"], "a": []}, "targets": [
+                {"name": "b", "publish": [], "targets": [
                     {"kind": ["lib"], "name": "b"},
                     {"kind": ["bench"], "name": "parse"},
                     {"kind": ["bench"], "name": "negotiate"}
@@ -126,9 +112,5 @@ mod tests {
         assert_eq!(m.packages[1].benches, ["parse", "negotiate"]);
         assert!(m.packages[0].publishable);
         assert!(!m.packages[1].publishable);
-        assert!(m.packages[0].features.is_empty());
-        assert!(!m.packages[0].has_default_features);
-        assert_eq!(m.packages[1].features, ["a", "x"]);
-        assert!(m.packages[1].has_default_features);
     }
 }
