@@ -223,6 +223,71 @@ fn the_conformance_job_checks_out_the_pinned_commit() {
     assert_eq!(refs, [pinned[0]]);
 }
 
+/// The cargo tools xtask pins: each `Tool { krate: "…", …, version: "…" }` in its sources.
+fn xtask_pins() -> BTreeMap<String, String> {
+    let mut pins = BTreeMap::new();
+    let dir = root().join("xtask/src");
+    for entry in std::fs::read_dir(&dir).expect("xtask/src") {
+        let text = std::fs::read_to_string(entry.expect("an entry").path()).unwrap_or_default();
+        for declaration in text.split("Tool {").skip(1) {
+            let field = |name: &str| {
+                let (_, after) = declaration.split_once(&format!("{name}: \""))?;
+                after.split('"').next().map(str::to_owned)
+            };
+            if let (Some(krate), Some(version)) = (field("krate"), field("version")) {
+                pins.insert(krate, version);
+            }
+        }
+    }
+    pins
+}
+
+/// Every `tool@version` that `taiki-e/install-action` installs in the workflows, and any
+/// tool it installs without a version.
+fn installed_tools() -> Vec<(String, Option<String>)> {
+    workflows()
+        .iter()
+        .flat_map(|w| jobs(w).into_iter().map(|(_, job)| job.clone()))
+        .flat_map(|job| job["steps"].as_vec().cloned().unwrap_or_default())
+        .filter(|step| {
+            step["uses"]
+                .as_str()
+                .is_some_and(|uses| uses.starts_with("taiki-e/install-action"))
+        })
+        .filter_map(|step| step["with"]["tool"].as_str().map(str::to_owned))
+        .flat_map(|tools| {
+            tools
+                .split(',')
+                .map(|tool| match tool.trim().split_once('@') {
+                    Some((name, version)) => (name.to_owned(), Some(version.to_owned())),
+                    None => (tool.trim().to_owned(), None),
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// A hosted job installs each cargo tool at the version xtask pins, so that it runs what
+/// runs here and is not rebuilt from source by `cargo xtask ci`.
+#[test]
+fn hosted_jobs_install_the_tools_xtask_pins() {
+    let pins = xtask_pins();
+    for krate in ["cargo-deny", "cargo-fuzz", "cargo-hack", "cargo-semver-checks"] {
+        assert!(pins.contains_key(krate), "xtask pins {krate}: {pins:?}");
+    }
+    let installed = installed_tools();
+    assert!(!installed.is_empty(), "the workflows install tools");
+    let problems: Vec<String> = installed
+        .iter()
+        .filter_map(|(tool, version)| match (pins.get(tool), version) {
+            (Some(pin), Some(v)) if pin == v => None,
+            (Some(pin), v) => Some(format!("{tool}@{v:?} where xtask pins {pin}")),
+            (None, _) => None,
+        })
+        .collect();
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 #[test]
 fn the_rules_catch_what_they_are_for() {
     assert_eq!(
