@@ -17,8 +17,8 @@
 //!   an in-memory pipe to a server started with `rmcp::serve_server`, its answer line
 //!   read back.
 //!
-//! `cargo xtask callgrind` reports the difference of each pair as a share of the plain
-//! server's request (`…/sep-share`) and holds it under its budget.
+//! `cargo xtask callgrind` reports the difference of each pair (`…/sep`) and holds it to
+//! its baseline: it may fall, not rise.
 
 use std::hint::black_box;
 use std::sync::Arc;

@@ -272,7 +272,12 @@ fn installed_tools() -> Vec<(String, Option<String>)> {
 #[test]
 fn hosted_jobs_install_the_tools_xtask_pins() {
     let pins = xtask_pins();
-    for krate in ["cargo-deny", "cargo-fuzz", "cargo-hack", "cargo-semver-checks"] {
+    for krate in [
+        "cargo-deny",
+        "cargo-fuzz",
+        "cargo-hack",
+        "cargo-semver-checks",
+    ] {
         assert!(pins.contains_key(krate), "xtask pins {krate}: {pins:?}");
     }
     let installed = installed_tools();
