@@ -37,7 +37,6 @@ use std::time::Duration;
 
 use crate::args::Args;
 use crate::corpus;
-use serde_json::Value;
 
 use crate::process::{Cmd, Measured, secs};
 use crate::tools::Tool;
@@ -75,18 +74,7 @@ pub(crate) struct FuzzTarget {
 /// The fuzz targets: the `[[bin]]` targets `cargo metadata` reads from `fuzz/Cargo.toml`.
 pub(crate) fn targets(root: &Path) -> Result<Vec<FuzzTarget>> {
     let fuzz_dir = root.join("fuzz");
-    let json = Cmd::cargo()
-        .args([
-            "metadata",
-            "--format-version",
-            "1",
-            "--no-deps",
-            "--manifest-path",
-        ])
-        .arg(fuzz_dir.join("Cargo.toml"))
-        .read_stdout()?;
-    let metadata: Value =
-        serde_json::from_str(&json).map_err(|e| format!("cargo metadata: bad JSON: {e}"))?;
+    let metadata = workspace::metadata_json(Some(&fuzz_dir.join("Cargo.toml")))?;
     let mut bins = Vec::new();
     for target in metadata["packages"]
         .as_array()

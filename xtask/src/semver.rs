@@ -26,8 +26,6 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use serde_json::Value;
-
 use crate::args::Args;
 use crate::package;
 use crate::process::Cmd;
@@ -253,18 +251,7 @@ fn baseline_sources(baseline: &Baseline, work: &Path) -> Result<PathBuf> {
 
 /// The names of the members of the workspace at `manifest`.
 fn members(manifest: &Path) -> Result<Vec<String>> {
-    let json = Cmd::cargo()
-        .args([
-            "metadata",
-            "--format-version",
-            "1",
-            "--no-deps",
-            "--manifest-path",
-        ])
-        .arg(manifest)
-        .read_stdout()?;
-    let v: Value =
-        serde_json::from_str(&json).map_err(|e| format!("cargo metadata: bad JSON: {e}"))?;
+    let v = crate::workspace::metadata_json(Some(manifest))?;
     Ok(v["packages"]
         .as_array()
         .into_iter()

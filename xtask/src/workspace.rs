@@ -37,18 +37,23 @@ pub(crate) struct Metadata {
     pub(crate) packages: Vec<Package>,
 }
 
+/// `cargo metadata --no-deps` of the workspace at `manifest` (`None`: this one), as JSON.
+pub(crate) fn metadata_json(manifest: Option<&Path>) -> Result<Value> {
+    let mut cmd = Cmd::cargo().args(["metadata", "--format-version", "1", "--no-deps"]);
+    if let Some(manifest) = manifest {
+        cmd = cmd.arg("--manifest-path").arg(manifest);
+    }
+    let json = cmd.read_stdout()?;
+    Ok(serde_json::from_str(&json).map_err(|e| format!("cargo metadata: bad JSON: {e}"))?)
+}
+
 impl Metadata {
     /// Asks cargo.
     pub(crate) fn load() -> Result<Metadata> {
-        let json = Cmd::cargo()
-            .args(["metadata", "--format-version", "1", "--no-deps"])
-            .read_stdout()?;
-        Metadata::from_json(&json)
+        Metadata::from_value(&metadata_json(None)?)
     }
 
-    fn from_json(json: &str) -> Result<Metadata> {
-        let v: Value =
-            serde_json::from_str(json).map_err(|e| format!("cargo metadata: bad JSON: {e}"))?;
+    fn from_value(v: &Value) -> Result<Metadata> {
         let target_dir = v["target_directory"]
             .as_str()
             .map(PathBuf::from)
@@ -105,7 +110,7 @@ mod tests {
                 ]}
             ]
         }"#;
-        let m = Metadata::from_json(json).unwrap();
+        let m = Metadata::from_value(&serde_json::from_str(json).unwrap()).unwrap();
         assert_eq!(m.target_dir, PathBuf::from("/w/target"));
         assert_eq!(m.packages.len(), 2);
         assert!(m.packages[0].benches.is_empty());
