@@ -112,7 +112,7 @@ const STEPS: &[Step] = &[
     },
     Step {
         name: "callgrind",
-        about: "cargo xtask callgrind: instruction counts of the hot paths under valgrind (bench profile), failing on a rise of more than 5% over benches/callgrind-baseline.json (installs valgrind with apt-get when missing)",
+        about: "cargo xtask callgrind: instruction counts of the hot paths under valgrind (bench profile), failing on a rise of more than 5% over benches/callgrind-baseline.json (25% when the CPU model is not the baseline's) or on the HTTP layer's two budgets (installs valgrind with apt-get when missing)",
         run: callgrind_gate,
     },
     Step {
