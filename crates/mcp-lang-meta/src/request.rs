@@ -20,7 +20,7 @@
 //! assert_eq!((first.selected(), second.selected()), ("ja", "en"));
 //! ```
 
-use mcp_lang_grammar::{AcceptLanguage, Quality};
+use mcp_lang_grammar::Quality;
 use mcp_lang_match::{Negotiator, Reason};
 use serde_json::Value;
 
@@ -96,12 +96,11 @@ impl RequestLanguage {
             RawPreference::NotString => {
                 (false, negotiator.negotiate_header(None), Reason::Malformed)
             }
+            // One pass: the value is validated while it is negotiated, and a malformed
+            // one gives the default with `Reason::Malformed`.
             RawPreference::String(s) => {
-                let (well_formed, n) = match AcceptLanguage::parse(s) {
-                    Ok(header) => (true, negotiator.negotiate(&header)),
-                    Err(_) => (false, negotiator.negotiate_header(Some(s))),
-                };
-                (well_formed, n, n.reason())
+                let n = negotiator.negotiate_header(Some(s));
+                (n.reason() != Reason::Malformed, n, n.reason())
             }
         };
         RequestLanguage {
