@@ -8,9 +8,11 @@
 //! result and error. A handler sends localized errors, progress, log messages and
 //! elicitations through the [`Language`], which reports them too.
 //!
-//! Nothing is stored between requests: the preference is read afresh from each
+//! No preference is carried from one request to another: it is read afresh from each
 //! request's `_meta`, as SEP-2792 requires ("A server MUST NOT bind it to a connection
-//! or logical session").
+//! or logical session"). What [`ServerLanguages`] keeps is the outcome of negotiating a
+//! preference string, found again only by the same string (decision R20): a client that
+//! sends the same preference on every request pays for its negotiation once.
 //!
 //! The pieces [`Localized`] is built from are public for servers that do it by hand:
 //! [`ServerLanguages::for_request`] negotiates, [`Titles`] localizes listed items,
@@ -45,7 +47,7 @@ pub use catalog::{Arg, Catalog, Field, FnCatalog, Titles, catalog_fn};
 pub use fluent::{FluentCatalog, FluentError};
 pub use localized::{Language, Localized};
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use mcp_lang_agree::MetaValue;
 use mcp_lang_grammar::LanguageTag;
@@ -122,6 +124,12 @@ pub use mcp_lang_meta::RequestLanguage;
 /// A server's languages: its supported tags in its own order of preference and
 /// its default, compiled once and shared by every request.
 ///
+/// It keeps the outcomes of the last eight preference strings of at most 256 bytes
+/// (decision R20): negotiating a string again costs a comparison, not a negotiation.
+/// An outcome depends only on the string and the supported tags, so a kept one is
+/// exactly what negotiating the request's own string gives; a request that finds the
+/// outcomes in use by another negotiates instead of waiting.
+///
 /// ```
 /// use mcp_lang_rmcp::server::ServerLanguages;
 ///
@@ -135,6 +143,30 @@ pub struct ServerLanguages {
     tags: Vec<Arc<str>>,
     default: usize,
     negotiator: Negotiator,
+    /// The outcome for a request without a preference, and for one whose preference is
+    /// not a string: the same for every such request.
+    absent: Arc<RequestLanguage>,
+    not_string: Arc<RequestLanguage>,
+    recent: Mutex<Recent>,
+}
+
+/// How many outcomes [`ServerLanguages`] keeps by preference string (decision R20).
+const RECENT: usize = 8;
+
+/// The longest preference string whose outcome is kept; a longer one is negotiated
+/// every time. Browsers send well under 100 bytes.
+const RECENT_MAX_LEN: usize = 256;
+
+/// The last [`RECENT`] negotiations of well-sized preference strings, replaced in turn.
+///
+/// A cache of a pure function: an outcome depends only on the preference string and
+/// the supported list, which never changes, so a kept outcome is exactly what
+/// negotiating the request's own string gives. It is found only by the request's own
+/// string; a request without one never sees another's.
+#[derive(Debug, Default)]
+struct Recent {
+    outcomes: [Option<Arc<RequestLanguage>>; RECENT],
+    next: usize,
 }
 
 impl ServerLanguages {
@@ -177,7 +209,16 @@ impl ServerLanguages {
         Ok(Self {
             tags,
             default: default_index,
+            absent: Arc::new(RequestLanguage::from_raw(
+                RawPreference::Absent,
+                &negotiator,
+            )),
+            not_string: Arc::new(RequestLanguage::from_raw(
+                RawPreference::NotString,
+                &negotiator,
+            )),
             negotiator,
+            recent: Mutex::new(Recent::default()),
         })
     }
 
@@ -227,7 +268,37 @@ impl ServerLanguages {
     /// assert_eq!(languages.negotiate_raw(Some("fr;q=1.5")).selected(), "en"); // malformed
     /// ```
     pub fn negotiate_raw(&self, raw: Option<&str>) -> RequestLanguage {
-        RequestLanguage::negotiate(raw, &self.negotiator)
+        RequestLanguage::clone(&self.negotiate_shared(raw_preference(raw)))
+    }
+
+    /// The outcome for `raw`, shared: one kept for the same string when there is one
+    /// (decision R20), else negotiated now and kept. A request never waits for another
+    /// to use the kept outcomes; it negotiates instead.
+    pub(crate) fn negotiate_shared(&self, raw: RawPreference<'_>) -> Arc<RequestLanguage> {
+        let text = match &raw {
+            RawPreference::Absent => return Arc::clone(&self.absent),
+            RawPreference::NotString => return Arc::clone(&self.not_string),
+            RawPreference::String(text) if text.len() > RECENT_MAX_LEN => {
+                return Arc::new(RequestLanguage::from_raw(raw, &self.negotiator));
+            }
+            RawPreference::String(text) => text.as_ref(),
+        };
+        if let Ok(recent) = self.recent.try_lock()
+            && let Some(kept) = recent
+                .outcomes
+                .iter()
+                .flatten()
+                .find(|kept| kept.raw() == Some(text))
+        {
+            return Arc::clone(kept);
+        }
+        let outcome = Arc::new(RequestLanguage::from_raw(raw.clone(), &self.negotiator));
+        if let Ok(mut recent) = self.recent.try_lock() {
+            let at = recent.next;
+            recent.outcomes[at] = Some(Arc::clone(&outcome));
+            recent.next = (at + 1) % RECENT;
+        }
+        outcome
     }
 
     /// Negotiates from a request's `_meta` object (`None`: no `_meta`).
@@ -245,12 +316,7 @@ impl ServerLanguages {
     /// assert_eq!(languages.negotiate_meta(None).selected(), "en");
     /// ```
     pub fn negotiate_meta(&self, meta: Option<&JsonObject>) -> RequestLanguage {
-        let raw = match meta.and_then(|m| m.get(ACCEPT_LANGUAGE_KEY)) {
-            None => RawPreference::Absent,
-            Some(Value::String(raw)) => RawPreference::String(raw.as_str().into()),
-            Some(_) => RawPreference::NotString,
-        };
-        RequestLanguage::from_raw(raw, &self.negotiator)
+        RequestLanguage::clone(&self.negotiate_shared(meta_preference(meta)))
     }
 
     /// The language of the request an rmcp handler is processing.
@@ -313,10 +379,19 @@ impl ServerLanguages {
         &self,
         context: &RequestContext<RoleServer>,
     ) -> Result<RequestLanguage, ErrorData> {
+        self.shared_for_request(context)
+            .map(|language| RequestLanguage::clone(&language))
+    }
+
+    /// [`for_request`](ServerLanguages::for_request), the outcome shared.
+    pub(crate) fn shared_for_request(
+        &self,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<Arc<RequestLanguage>, ErrorData> {
         let meta: &JsonObject = &context.meta.0.0;
         if let Some(parts) = context.extensions.get::<http::request::Parts>() {
             if let Some(verdict) = parts.extensions.get::<mcp_lang_http::LanguagePreference>() {
-                return Ok(self.negotiate_raw(verdict.raw()));
+                return Ok(self.negotiate_shared(raw_preference(verdict.raw())));
             }
             let value = match meta.get(ACCEPT_LANGUAGE_KEY) {
                 None => MetaValue::Absent,
@@ -331,7 +406,23 @@ impl ServerLanguages {
                 );
             }
         }
-        Ok(self.negotiate_meta(Some(meta)))
+        Ok(self.negotiate_shared(meta_preference(Some(meta))))
+    }
+}
+
+/// A raw preference string (or its absence), borrowed.
+fn raw_preference(raw: Option<&str>) -> RawPreference<'_> {
+    raw.map_or(RawPreference::Absent, |raw| {
+        RawPreference::String(raw.into())
+    })
+}
+
+/// The preference of a request's `_meta` object (`None`: no `_meta`), borrowed.
+fn meta_preference(meta: Option<&JsonObject>) -> RawPreference<'_> {
+    match meta.and_then(|m| m.get(ACCEPT_LANGUAGE_KEY)) {
+        None => RawPreference::Absent,
+        Some(Value::String(raw)) => RawPreference::String(raw.as_str().into()),
+        Some(_) => RawPreference::NotString,
     }
 }
 

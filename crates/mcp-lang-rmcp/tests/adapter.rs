@@ -169,3 +169,75 @@ fn client_refuses_what_http_cannot_carry() {
         Err(PreferenceError::Malformed { .. })
     ));
 }
+
+/// What negotiating `raw` afresh gives, without the outcomes `ServerLanguages` keeps.
+fn fresh(l: &ServerLanguages, raw: Option<&str>) -> mcp_lang_meta::RequestLanguage {
+    let negotiator = mcp_lang_match::Negotiator::new(l.supported(), l.default_tag()).unwrap();
+    mcp_lang_meta::RequestLanguage::negotiate(raw, &negotiator)
+}
+
+#[test]
+fn kept_outcomes_are_what_each_request_s_own_preference_gives() {
+    let l = languages();
+    let long = format!("{}fr", "x-aaaaaaa;q=0.1, ".repeat(20)); // over 256 bytes: never kept
+    let mut preferences: Vec<Option<String>> = (0..20)
+        .map(|i| {
+            Some(format!(
+                "{}, en;q=0.{}",
+                ["fr", "de", "ja", "ga"][i % 4],
+                i % 9 + 1
+            ))
+        })
+        .collect();
+    preferences.extend([None, Some(long), Some("fr;q=2".into()), Some(String::new())]);
+    // More distinct strings than are kept, in rounds, each request after others.
+    for round in 0..3 {
+        for (i, raw) in preferences.iter().enumerate() {
+            let raw = raw.as_deref();
+            assert_eq!(l.negotiate_raw(raw), fresh(&l, raw), "round {round}, #{i}");
+            let meta = raw.map(|raw| json!({ ACCEPT_LANGUAGE_KEY: raw }));
+            let meta = meta.as_ref().and_then(Value::as_object);
+            assert_eq!(
+                l.negotiate_meta(meta),
+                fresh(&l, raw),
+                "round {round}, #{i}"
+            );
+        }
+    }
+}
+
+#[test]
+fn requests_on_many_threads_each_get_their_own_outcome() {
+    let l = std::sync::Arc::new(languages());
+    let threads: Vec<_> = (0..4)
+        .map(|t| {
+            let l = std::sync::Arc::clone(&l);
+            std::thread::spawn(move || {
+                for i in 0..500 {
+                    let raw = ["ja, fr;q=0.5", "de", "ga-IE", "fr-CA", "tlh, *;q=0.1"][(i + t) % 5];
+                    assert_eq!(l.negotiate_raw(Some(raw)), fresh(&l, Some(raw)));
+                }
+            })
+        })
+        .collect();
+    for thread in threads {
+        thread.join().unwrap();
+    }
+}
+
+proptest::proptest! {
+    /// Any sequence of preferences, repeated or not, well-formed or not: each request's
+    /// outcome is a fresh negotiation of its own string.
+    #[test]
+    fn any_sequence_of_preferences_gets_fresh_outcomes(
+        raws in proptest::collection::vec(
+            proptest::option::of("(fr|de|ja|en|ga|\\*|x)(-[A-Z]{2})?(;q=[01](\\.[0-9])?)?(, ?(fr|de|ja|\\*)(;q=0\\.[0-9])?){0,3}"),
+            0..40,
+        )
+    ) {
+        let l = languages();
+        for raw in &raws {
+            proptest::prop_assert_eq!(l.negotiate_raw(raw.as_deref()), fresh(&l, raw.as_deref()));
+        }
+    }
+}

@@ -263,7 +263,7 @@ impl<H> Localized<H> {
     /// Negotiates the request's language (checking the HTTP mirror only when rmcp passed
     /// HTTP parts without the layer's verdict), and puts the [`Language`] into the context.
     fn begin(&self, context: &mut RequestContext<RoleServer>) -> Result<Language, ErrorData> {
-        let checked = self.config.languages.for_request(context);
+        let checked = self.config.languages.shared_for_request(context);
         let request = match checked {
             Ok(request) => request,
             Err(mut error) => {
@@ -324,7 +324,7 @@ fn no_titles<T>(_: &mut T, _: Option<Titles<'_>>) -> bool {
 
 /// The state of one request: the negotiated language and whether the handler read it.
 struct State {
-    request: RequestLanguage,
+    request: Arc<RequestLanguage>,
     default: Arc<str>,
     catalog: Option<Arc<dyn Catalog>>,
     read: AtomicBool,
@@ -391,7 +391,7 @@ impl Language {
         catalog: Option<Arc<dyn Catalog>>,
     ) -> Self {
         Language(Arc::new(State {
-            request,
+            request: Arc::new(request),
             default: languages.shared_default(),
             catalog,
             read: AtomicBool::new(false),
