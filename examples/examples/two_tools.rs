@@ -11,7 +11,7 @@
 
 use std::sync::Arc;
 
-use mcp_lang_rmcp::http::LanguageService;
+use mcp_lang_rmcp::http::{LanguageService, SharedStreamableHttpService};
 use mcp_lang_rmcp::server::{Language, Localized};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
@@ -109,7 +109,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     config.json_response = true;
     let sessions = Arc::new(LocalSessionManager::default());
     let service = StreamableHttpService::new(move || Ok(server.clone()), sessions, config);
-    let service = LanguageService::new(service);
+    let service = LanguageService::new(SharedStreamableHttpService::new(service));
     let app = axum::Router::new().nest_service("/mcp", service);
     let listener = tokio::net::TcpListener::bind(&addr).await?;
     println!("listening on http://{}/mcp", listener.local_addr()?);

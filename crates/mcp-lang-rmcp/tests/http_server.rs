@@ -8,7 +8,7 @@ use axum::body::Body;
 use http::Request;
 use http::header::{CONTENT_LANGUAGE, CONTENT_TYPE, VARY};
 use http_body_util::BodyExt;
-use mcp_lang_rmcp::http::LanguageLayer;
+use mcp_lang_rmcp::http::{LanguageLayer, SharedStreamableHttpService};
 use mcp_lang_rmcp::server::{Arg, Language, Localized, ServerLanguages, catalog_fn};
 use rmcp::transport::streamable_http_server::{
     StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
@@ -242,4 +242,34 @@ async fn without_the_layer_the_handler_checks_agreement_itself() {
     let (parts, body) = send(&mut app, legacy).await;
     assert_eq!(parts.status, 200, "{body}");
     assert!(body.contains("-32020"), "{body}");
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn the_shared_service_answers_what_rmcp_s_own_answers() {
+    // The requests of the other tests, through both: the same status, the same headers
+    // the SEP names, the same body, on JSON answers, on streams and on refusals.
+    for json_response in [true, false] {
+        let mut own = app(json_response);
+        let shared = SharedStreamableHttpService::new(service(json_response));
+        let mut shared =
+            axum::Router::new().nest_service("/mcp", LanguageLayer::new().layer(shared));
+        for make in [|| list("fr"), || list("FR"), || list(""), initialize] {
+            let (own_parts, own_body) = send(&mut own, make()).await;
+            let (parts, body) = send(&mut shared, make()).await;
+            assert_eq!(parts.status, own_parts.status, "{body}");
+            for name in [CONTENT_TYPE, CONTENT_LANGUAGE, VARY] {
+                assert_eq!(
+                    header_lines(&parts, name.clone()),
+                    header_lines(&own_parts, name),
+                    "{body}"
+                );
+            }
+            // A session's id differs between two services; that there is one does not.
+            assert_eq!(
+                parts.headers.contains_key("mcp-session-id"),
+                own_parts.headers.contains_key("mcp-session-id")
+            );
+            assert_eq!(body, own_body);
+        }
+    }
 }
