@@ -49,7 +49,6 @@ pub use localized::{Language, Localized};
 
 use std::sync::{Arc, Mutex};
 
-use mcp_lang_agree::MetaValue;
 use mcp_lang_grammar::LanguageTag;
 use mcp_lang_match::Negotiator;
 use mcp_lang_meta::RawPreference;
@@ -388,25 +387,23 @@ impl ServerLanguages {
         &self,
         context: &RequestContext<RoleServer>,
     ) -> Result<Arc<RequestLanguage>, ErrorData> {
-        let meta: &JsonObject = &context.meta.0.0;
-        if let Some(parts) = context.extensions.get::<http::request::Parts>() {
-            if let Some(verdict) = parts.extensions.get::<mcp_lang_http::LanguagePreference>() {
-                return Ok(self.negotiate_shared(raw_preference(verdict.raw())));
-            }
-            let value = match meta.get(ACCEPT_LANGUAGE_KEY) {
-                None => MetaValue::Absent,
-                Some(Value::String(s)) => MetaValue::String(s),
-                Some(_) => MetaValue::NotString,
-            };
-            if let Err(mismatch) = mcp_lang_http::check_request(&parts.headers, value) {
-                return Err(
-                    serde_json::from_value(mismatch.to_error_object()).unwrap_or_else(|_| {
-                        ErrorData::new(ErrorCode::HEADER_MISMATCH, mismatch.to_string(), None)
-                    }),
-                );
-            }
+        let parts = context.extensions.get::<http::request::Parts>();
+        let verdict = parts.and_then(|p| p.extensions.get::<mcp_lang_http::LanguagePreference>());
+        if let Some(verdict) = verdict {
+            return Ok(self.negotiate_shared(raw_preference(verdict.raw())));
         }
-        Ok(self.negotiate_shared(meta_preference(Some(meta))))
+        let preference = meta_preference(Some(&context.meta.0.0));
+        if let Some(parts) = parts
+            && let Err(mismatch) =
+                mcp_lang_http::check_request(&parts.headers, preference.as_meta_value())
+        {
+            return Err(
+                serde_json::from_value(mismatch.to_error_object()).unwrap_or_else(|_| {
+                    ErrorData::new(ErrorCode::HEADER_MISMATCH, mismatch.to_string(), None)
+                }),
+            );
+        }
+        Ok(self.negotiate_shared(preference))
     }
 }
 
