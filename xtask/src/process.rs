@@ -287,15 +287,9 @@ impl Steps {
         outcome
     }
 
-    /// Notes a step that was skipped on request.
-    pub(crate) fn skip(&mut self, name: &str, why: &str) {
-        let n = self.done.len() + 1;
-        println!(
-            "\n==> {} [{n}/{}] {name}: skipped ({why})",
-            self.title, self.total
-        );
-        self.done
-            .push((format!("{name} (skipped)"), Duration::ZERO, true));
+    /// Records a step that ran elsewhere (its own output already shown) and took `took`.
+    pub(crate) fn record(&mut self, name: &str, took: Duration, ok: bool) {
+        self.done.push((name.to_owned(), took, ok));
     }
 
     /// The durations so far, as a small table.
