@@ -28,24 +28,13 @@ use crate::{Result, bail};
 
 pub(crate) const USAGE: &str =
     "  ci [--skip STEP]… [--only STEP]… [--skip-fuzz] [--fuzz-time SECS] [--keep-going] [--list]
-      Runs every gate in order, each timed, stopping at the first failure: fmt,
-      actionlint (the hosted workflows), msrv (rust-version declared alike, no dependency
-      newer), clippy, test, conformance (the SEP-2792 suite against the reference server,
-      then its self-test), interop (the official Python MCP SDK as the client of mcp-lang
-      serve, the suite against Python and TypeScript SDK servers with and without faults,
-      over stdio and HTTP, and the mutation bench: those servers behind the fault proxy), official (the official MCP conformance suite from its pinned
-      repository, with its baseline), official-sep (the SEP-2792 contribution to the official conformance
-      repository, over its pinned copy), nginx (the reference server behind a real nginx proxy_cache; installs
-      nginx with apt-get when missing), doc, bench (build only), callgrind (instruction
-      counts against their baselines), features (cargo-hack: each published crate alone
-      with default, no, each and all features), package (each published crate's tests built from its .crate),
-      semver (cargo-semver-checks against .ci/semver-baseline), deny (licences, bans,
-      sources), install (cargo install of mcp-lang, then its demo), fuzz (a smoke run of
-      every target, default 20 s each). cargo-hack, cargo-semver-checks, cargo-deny and
-      cargo-fuzz are installed in the background from the start of the run.
-      install and fuzz run beside the steps after test, in a second process under nice
-      (their log is printed when they end). --keep-going runs the remaining steps after a
-      failure (still exiting non-zero). `.ci/run` calls this.";
+      Runs every gate, each timed, stopping at the first failure; --list names the steps
+      and what each runs. The cargo tools the steps use (cargo-hack, cargo-semver-checks,
+      cargo-deny, cargo-fuzz) are installed at their pinned versions in the background from
+      the start of the run. install and fuzz run beside the steps after test, in a second
+      process under nice (their log is printed when they end). --skip-fuzz leaves out the
+      fuzz smoke run, --fuzz-time sizes it (default 20 s a target), --keep-going runs the
+      remaining steps after a failure (still exiting non-zero). `.ci/run` calls this.";
 
 /// Seconds each fuzz target runs in the smoke run.
 const DEFAULT_FUZZ_SECONDS: u64 = 20;
@@ -365,22 +354,24 @@ impl Beside {
         let log = target_dir.join("ci-beside.log");
         fs::create_dir_all(target_dir)?;
         let out = fs::File::create(&log)?;
-        let exe = std::env::current_exe()?;
         let nice = Command::new("nice")
             .arg("true")
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .status()
             .is_ok_and(|s| s.success());
+        // Through cargo, not this process's own path: the `test` step's workspace-wide
+        // build relinks xtask with the whole workspace's features, replacing the file
+        // this process was started from.
         let mut command = if nice {
             let mut c = Command::new("nice");
-            c.args(["-n", "10"]).arg(exe);
+            c.args(["-n", "10", "cargo"]);
             c
         } else {
-            Command::new(exe)
+            Command::new("cargo")
         };
         command
-            .args(["ci", "--only", &names.join(",")])
+            .args(["xtask", "ci", "--only", &names.join(",")])
             .args(["--fuzz-time", &fuzz_seconds.to_string()]);
         if keep_going {
             command.arg("--keep-going");
