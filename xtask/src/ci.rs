@@ -17,8 +17,9 @@
 use std::fmt;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::Instant;
+use std::process::{Command, ExitStatus, Stdio};
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
 
 use crate::args::Args;
 use crate::fuzz::{self, Plan};
@@ -31,10 +32,11 @@ pub(crate) const USAGE: &str =
       Runs every gate, each timed, stopping at the first failure; --list names the steps
       and what each runs. The cargo tools the steps use (cargo-hack, cargo-semver-checks,
       cargo-deny, cargo-fuzz) are installed at their pinned versions in the background from
-      the start of the run. install and fuzz run beside the steps after test, in a second
-      process under nice (their log is printed when they end). --skip-fuzz leaves out the
-      fuzz smoke run, --fuzz-time sizes it (default 20 s a target), --keep-going runs the
-      remaining steps after a failure (still exiting non-zero). `.ci/run` calls this.";
+      the start of the run. callgrind, install and fuzz run beside the steps after test,
+      in a second process under nice (their log is printed when they end). --skip-fuzz
+      leaves out the fuzz smoke run, --fuzz-time sizes it (default 20 s a target),
+      --keep-going runs the remaining steps after a failure (still exiting non-zero).
+      `.ci/run` calls this.";
 
 /// Seconds each fuzz target runs in the smoke run.
 const DEFAULT_FUZZ_SECONDS: u64 = 20;
@@ -132,7 +134,7 @@ const STEPS: &[Step] = &[
         name: "callgrind",
         about: "cargo xtask callgrind: instruction counts of the hot paths under valgrind (bench profile), failing on a rise of more than 5% over benches/callgrind-baseline.json (25% when the CPU model is not the baseline's) or on the HTTP layer's two budgets (installs valgrind with apt-get when missing)",
         run: callgrind_gate,
-        beside: false,
+        beside: true,
     },
     Step {
         name: "features",
@@ -259,17 +261,7 @@ pub(crate) fn run(mut args: Args) -> Result<()> {
     if !left_out.is_empty() {
         println!("ci: left out on request: {}", left_out.join(", "));
     }
-    // The steps beside the others go to a second process, unless they are all there is.
-    let beside: Vec<&str> = if chosen.iter().all(|s| s.beside) {
-        Vec::new()
-    } else {
-        chosen.iter().filter(|s| s.beside).map(|s| s.name).collect()
-    };
-    let in_turn: Vec<&Step> = chosen
-        .iter()
-        .copied()
-        .filter(|s| !beside.contains(&s.name))
-        .collect();
+    let (in_turn, beside) = lanes(&chosen);
 
     let mut tools = Vec::new();
     for (step, tool) in [
@@ -335,12 +327,22 @@ pub(crate) fn run(mut args: Args) -> Result<()> {
     Ok(())
 }
 
+/// The chosen steps split into those run in turn and the names of those run beside them
+/// (none when every chosen step is one of those: they then simply run in turn).
+fn lanes<'s>(chosen: &[&'s Step]) -> (Vec<&'s Step>, Vec<&'static str>) {
+    if chosen.iter().all(|s| s.beside) {
+        return (chosen.to_vec(), Vec::new());
+    }
+    let (beside, in_turn): (Vec<&Step>, Vec<&Step>) = chosen.iter().partition(|s| s.beside);
+    (in_turn, beside.iter().map(|s| s.name).collect())
+}
+
 /// The steps running beside the others: a second `xtask ci` process, under `nice` where it
 /// exists, its output in a log under the target directory.
 struct Beside {
-    child: Child,
+    /// Waits for the process; gives its exit status and how long it ran.
+    waiting: JoinHandle<std::io::Result<(ExitStatus, Duration)>>,
     log: PathBuf,
-    started: Instant,
 }
 
 impl Beside {
@@ -376,30 +378,32 @@ impl Beside {
         if keep_going {
             command.arg("--keep-going");
         }
-        let child = command
+        let started = Instant::now();
+        let mut child = command
             .current_dir(crate::workspace::root())
             .stdin(Stdio::null())
             .stdout(out.try_clone()?)
             .stderr(out)
             .spawn()
             .map_err(|e| format!("cannot start the steps beside: {e}"))?;
+        // Timed when it exits, not when this process gets round to asking.
+        let waiting = thread::spawn(move || Ok((child.wait()?, started.elapsed())));
         println!(
             "\n==> ci: {} start beside the steps below (output in {}, printed when they end)",
             names.join(", "),
             log.display()
         );
-        Ok(Beside {
-            child,
-            log,
-            started: Instant::now(),
-        })
+        Ok(Beside { waiting, log })
     }
 
-    /// Waits for the second process, prints its log, and records it as one step.
-    fn finish(mut self, steps: &mut Steps, name: &str) -> Result<()> {
+    /// Waits for the second process, prints its log, and records it as one step, with
+    /// the time it ran.
+    fn finish(self, steps: &mut Steps, name: &str) -> Result<()> {
         println!("\n==> ci: waiting for {name}");
-        let status = self.child.wait()?;
-        let took = self.started.elapsed();
+        let (status, took) = self
+            .waiting
+            .join()
+            .map_err(|_| "the thread waiting for the steps beside panicked")??;
         println!("==> ci: the log of {name} ({})", self.log.display());
         print!("{}", fs::read_to_string(&self.log).unwrap_or_default());
         let outcome = if status.success() {
@@ -725,6 +729,24 @@ mod tests {
             }
         );
         assert_eq!(t.to_string(), "tests: 14 passed, 1 failed, 1 skipped");
+    }
+
+    #[test]
+    fn steps_beside_start_after_a_step_run_in_turn() {
+        let from = STEPS.iter().find(|s| s.name == BESIDE_FROM).unwrap();
+        assert!(!from.beside);
+        let named = |names: &[&str]| -> Vec<&Step> {
+            STEPS.iter().filter(|s| names.contains(&s.name)).collect()
+        };
+        let (in_turn, beside) = lanes(&named(&["fmt", "test", "install", "fuzz"]));
+        let in_turn: Vec<&str> = in_turn.iter().map(|s| s.name).collect();
+        assert_eq!(
+            (in_turn, beside),
+            (vec!["fmt", "test"], vec!["install", "fuzz"])
+        );
+        // Alone, the steps beside run in turn, in the one process.
+        let (in_turn, beside) = lanes(&named(&["install", "fuzz"]));
+        assert_eq!((in_turn.len(), beside.len()), (2, 0));
     }
 
     #[test]
