@@ -301,18 +301,14 @@ pub(crate) fn run(mut args: Args) -> Result<()> {
         tools: crate::tools::Prefetch::start(tools, target_dir.join("tool-install.log")),
     };
     let beside_from = STEPS.iter().position(|s| s.name == BESIDE_FROM);
+    let start_lane = || Beside::start(&beside, fuzz_seconds, keep_going, &target_dir);
     let mut lane: Option<Beside> = None;
     let mut steps = Steps::new("ci", in_turn.len());
     let mut failed = Vec::new();
     for step in &in_turn {
         let position = STEPS.iter().position(|s| s.name == step.name);
         if lane.is_none() && !beside.is_empty() && position > beside_from {
-            lane = Some(Beside::start(
-                &beside,
-                fuzz_seconds,
-                keep_going,
-                &target_dir,
-            )?);
+            lane = Some(start_lane()?);
         }
         if let Err(e) = steps.run(step.name, || (step.run)(&mut ci)) {
             println!("ci: {} failed: {e}", step.name);
@@ -323,12 +319,7 @@ pub(crate) fn run(mut args: Args) -> Result<()> {
         }
     }
     if lane.is_none() && !beside.is_empty() && failed.is_empty() {
-        lane = Some(Beside::start(
-            &beside,
-            fuzz_seconds,
-            keep_going,
-            &target_dir,
-        )?);
+        lane = Some(start_lane()?);
     }
     if let Some(lane) = lane {
         let name = format!("{} (beside)", beside.join(", "));
