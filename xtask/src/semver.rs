@@ -181,6 +181,12 @@ fn lib_name(package: &str) -> String {
 
 /// Builds the rustdoc JSON of `packages` (libraries, all features) of the workspace at
 /// `manifest` in `target_dir`, and moves each to `out/<lib>.json`.
+///
+/// Both workspaces write `target_dir/doc/<lib>.json`, so each file is moved out as soon as
+/// its build ends, and one left there by an interrupted run is deleted first. A crate
+/// cargo finds up to date is not documented again: the JSON its last build wrote is the one
+/// already in `out` (each `out` only ever receives its own workspace's files). When that
+/// one is gone too, the crate's source is touched so that cargo documents it again.
 fn rustdoc_json(manifest: &Path, packages: &[String], target_dir: &Path, out: &Path) -> Result<()> {
     // rustdoc alone runs with RUSTC_BOOTSTRAP=1 (JSON output is unstable): set for all of
     // cargo, it would also change what build scripts probing for nightly features find.
@@ -197,29 +203,84 @@ fn rustdoc_json(manifest: &Path, packages: &[String], target_dir: &Path, out: &P
         &wrapper,
         std::os::unix::fs::PermissionsExt::from_mode(0o755),
     )?;
-    let mut cmd = Cmd::cargo()
-        .env("CARGO_TARGET_DIR", &target_dir.to_string_lossy())
-        .env("RUSTDOC", &wrapper.to_string_lossy())
-        .env("RUSTDOCFLAGS", "-Z unstable-options --output-format json")
-        .arg("doc")
-        .arg("--manifest-path")
-        .arg(manifest)
-        .args(["--no-deps", "--lib", "--all-features"]);
+    let build = |packages: &[String]| {
+        let mut cmd = Cmd::cargo()
+            .env("CARGO_TARGET_DIR", &target_dir.to_string_lossy())
+            .env("RUSTDOC", &wrapper.to_string_lossy())
+            .env("RUSTDOCFLAGS", "-Z unstable-options --output-format json")
+            .arg("doc")
+            .arg("--manifest-path")
+            .arg(manifest)
+            .args(["--no-deps", "--lib", "--all-features"]);
+        for package in packages {
+            cmd = cmd.args(["-p", package]);
+        }
+        cmd.run()
+    };
+    let json = |package: &str| format!("{}.json", lib_name(package));
     for package in packages {
-        cmd = cmd.args(["-p", package]);
+        let left = target_dir.join("doc").join(json(package));
+        if left.exists() {
+            fs::remove_file(left)?;
+        }
     }
-    cmd.run()?;
-    if out.exists() {
-        fs::remove_dir_all(out)?;
-    }
+    build(packages)?;
     fs::create_dir_all(out)?;
-    for package in packages {
-        let name = format!("{}.json", lib_name(package));
-        let built = target_dir.join("doc").join(&name);
-        fs::rename(&built, out.join(&name))
-            .map_err(|e| format!("no rustdoc JSON at {}: {e}", built.display()))?;
+    // Moves the fresh files out; names the crates with neither a fresh nor a kept file.
+    let take = |packages: &[String]| -> Result<Vec<String>> {
+        let mut missing = Vec::new();
+        for package in packages {
+            let built = target_dir.join("doc").join(json(package));
+            if built.exists() {
+                fs::rename(&built, out.join(json(package)))?;
+            } else if !out.join(json(package)).exists() {
+                missing.push(package.clone());
+            }
+        }
+        Ok(missing)
+    };
+    let missing = take(packages)?;
+    if missing.is_empty() {
+        return Ok(());
+    }
+    println!(
+        "cargo found {} up to date, but the JSON of its last build is gone: documenting again",
+        missing.join(", ")
+    );
+    for source in lib_sources(manifest, &missing)? {
+        fs::File::options()
+            .append(true)
+            .open(&source)?
+            .set_modified(std::time::SystemTime::now())?;
+    }
+    build(&missing)?;
+    let still = take(&missing)?;
+    if !still.is_empty() {
+        bail!("rustdoc wrote no JSON for {}", still.join(", "));
     }
     Ok(())
+}
+
+/// The source files of the libraries of `packages` in the workspace at `manifest`.
+fn lib_sources(manifest: &Path, packages: &[String]) -> Result<Vec<PathBuf>> {
+    let v = crate::workspace::metadata_json(Some(manifest))?;
+    Ok(v["packages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|p| {
+            p["name"]
+                .as_str()
+                .is_some_and(|n| packages.iter().any(|x| x == n))
+        })
+        .flat_map(|p| p["targets"].as_array().into_iter().flatten())
+        .filter(|t| {
+            t["kind"]
+                .as_array()
+                .is_some_and(|k| k.iter().any(|k| k == "lib"))
+        })
+        .filter_map(|t| t["src_path"].as_str().map(PathBuf::from))
+        .collect())
 }
 
 /// The baseline commit's sources, unpacked (once) under `work`; returns its manifest.
