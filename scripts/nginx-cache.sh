@@ -100,11 +100,18 @@ mcp_lang="$target/$profile/$server_bin"
 rm -rf "$work"
 mkdir -p "$work"/{cache,temp,logs}
 
-# A loopback port nothing listens on (the kernel picks the server's own).
+# A loopback port nothing listens on (the kernel picks the server's own), below the
+# kernel's range of ephemeral ports: a port in that range may be the local end of any
+# outgoing connection on the machine, which no probe sees and nginx cannot bind.
+ephemeral_low="$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)"
+[[ "$ephemeral_low" =~ ^[0-9]+$ && "$ephemeral_low" -gt 11024 ]] || ephemeral_low=32768
 free_port() {
     local port
     for _ in $(seq 1 100); do
-        port=$((20000 + RANDOM % 40000))
+        port=$((10000 + RANDOM % (ephemeral_low - 10000)))
+        if [[ " ${taken_ports:-} " == *" $port "* ]]; then
+            continue
+        fi
         if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
             echo "$port"
             return
@@ -163,7 +170,10 @@ for _ in $(seq 1 200); do
 done
 [[ -n "$backend_port" ]] || { log "the server never said where it listens"; exit 1; }
 
-port_a="$(free_port)"; port_b="$(free_port)"; port_c="$(free_port)"
+taken_ports="$backend_port"
+port_a="$(free_port)"; taken_ports+=" $port_a"
+port_b="$(free_port)"; taken_ports+=" $port_b"
+port_c="$(free_port)"
 cat > "$work/nginx.conf" <<CONF
 # Written by scripts/nginx-cache.sh: nginx on loopback in front of
 # mcp-lang serve --http 127.0.0.1:$backend_port.
