@@ -170,14 +170,14 @@ struct Case {
     name: String,
     header: String,
     tags: Vec<&'static str>,
-    server: Negotiator,
+    server: Negotiator<&'static str>,
     available: Vec<LanguageIdentifier>,
     default: LanguageIdentifier,
 }
 
 impl Case {
     fn new(name: String, header: String, tags: Vec<&'static str>) -> Case {
-        let server = Negotiator::new(&tags, DEFAULT).expect("valid tags");
+        let server = Negotiator::new(tags.iter().copied(), DEFAULT).expect("valid tags");
         let available = tags.iter().map(|t| t.parse().expect("valid tag")).collect();
         let default = DEFAULT.parse().expect("valid tag");
         Case {

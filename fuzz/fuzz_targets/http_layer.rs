@@ -24,7 +24,6 @@ use serde_json::{Value, json, value::RawValue};
 use tower_layer::Layer;
 use tower_service::Service;
 
-
 /// Answers 200 with a fixed JSON-RPC result, after checking what the layer forwarded.
 #[derive(Clone)]
 struct Inner {
@@ -175,7 +174,9 @@ fuzz_target!(|data: &[u8]| {
         let sent = raw_id(&body);
         let echoed = raw_id(&answer).expect("the error has an id member");
         match sent.as_deref() {
-            Some(id) if id.starts_with(['"', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9']) => {
+            Some(id)
+                if id.starts_with(['"', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9']) =>
+            {
                 assert_eq!(echoed, id);
             }
             _ => assert_eq!(echoed, "null"),

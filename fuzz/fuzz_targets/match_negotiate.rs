@@ -21,7 +21,7 @@ fuzz_target!(|data: &[u8]| {
         default,
         supported,
     } = NegotiationInput::split(data);
-    let server = Negotiator::new(&supported, default).expect("valid, distinct tags");
+    let server = Negotiator::new(supported.iter().copied(), default).expect("valid, distinct tags");
 
     let chosen = server.negotiate_header_bytes(Some(header));
     assert!(supported.contains(&chosen.tag()) || chosen.tag() == server.default_tag());

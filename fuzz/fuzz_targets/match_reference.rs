@@ -141,7 +141,7 @@ fuzz_target!(|data: &[u8]| {
         default,
         supported,
     } = NegotiationInput::split(data);
-    let server = Negotiator::new(&supported, default).expect("valid, distinct tags");
+    let server = Negotiator::new(supported.iter().copied(), default).expect("valid, distinct tags");
     let Ok(parsed) = AcceptLanguage::parse_bytes(header) else {
         assert_eq!(
             server.negotiate_header_bytes(Some(header)).reason(),

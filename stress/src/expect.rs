@@ -85,7 +85,10 @@ impl Expectation {
     pub fn for_reference_server() -> Result<Expectation, Box<dyn std::error::Error + Send + Sync>> {
         let server = ReferenceServer::new()?;
         let languages = server.languages();
-        let negotiator = Negotiator::new(languages.supported(), languages.default_tag())?;
+        let negotiator = Negotiator::new(
+            languages.supported().map(Box::<str>::from),
+            languages.default_tag(),
+        )?;
         Ok(Expectation {
             negotiator,
             catalog: ReferenceCatalog::load()?,

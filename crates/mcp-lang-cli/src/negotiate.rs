@@ -30,7 +30,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use mcp_lang_grammar::ParseError;
-use mcp_lang_match::{BuildError, Negotiator, Reason};
+use mcp_lang_match::{BuildError, Negotiator, Reason, SupportedTag};
 
 use crate::jsonl::matching::negotiation;
 
@@ -66,7 +66,7 @@ fn explain(reason: Reason) -> &'static str {
 }
 
 /// The human-readable line for one preference.
-pub fn report(server: &Negotiator, value: Option<&str>) -> String {
+pub fn report<T: SupportedTag>(server: &Negotiator<T>, value: Option<&str>) -> String {
     let chosen = server.negotiate_header(value);
     let q = chosen.quality().get();
     let q = if q == 1000 {
@@ -76,7 +76,7 @@ pub fn report(server: &Negotiator, value: Option<&str>) -> String {
     };
     format!(
         "{} (q={q}): {}: {}\n",
-        chosen.tag(),
+        chosen.tag().as_ref(),
         chosen.reason(),
         explain(chosen.reason())
     )
@@ -131,7 +131,8 @@ pub fn run(args: &NegotiateArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let server = match Negotiator::new(&args.supported, default) {
+    let server = match Negotiator::new(args.supported.iter().map(String::as_str), default.as_str())
+    {
         Ok(server) => server,
         Err(e) => {
             eprintln!("mcp-lang negotiate: {}", build_error(&e));

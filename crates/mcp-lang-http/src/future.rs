@@ -37,7 +37,7 @@ use crate::response::{
 use crate::server::{
     LanguagePreference, RequestAgreement, check_request, echo_id, json_response, json_rpc_error,
 };
-use mcp_lang_meta::{RawPreference, RequestLanguage, skim_request};
+use mcp_lang_meta::{RawPreference, skim_request};
 
 pin_project! {
     /// The future that [`LanguageService`](crate::LanguageService) returns for one request:
@@ -316,7 +316,7 @@ where
     if let Some(negotiator) = &config.negotiator {
         parts
             .extensions
-            .insert(RequestLanguage::negotiate(preference.raw(), negotiator));
+            .insert(negotiator.request_language(preference.raw()));
     }
     parts.extensions.insert(preference);
     let future = inner.call(Request::from_parts(parts, B::from(bytes.clone())));

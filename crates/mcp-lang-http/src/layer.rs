@@ -25,6 +25,7 @@
 //! Other methods (`GET` for the server's event stream, `DELETE`) pass through with
 //! `Vary: Accept-Language` added to the response.
 
+use std::fmt;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
@@ -36,7 +37,8 @@ use tower_layer::Layer;
 use tower_service::Service;
 
 use crate::future::LanguageFuture;
-use mcp_lang_match::Negotiator;
+use mcp_lang_match::{Negotiator, SupportedTag};
+use mcp_lang_meta::RequestLanguage;
 
 /// The body of a response that went through [`LanguageService`]: either bytes the layer
 /// holds (a JSON body it read to mirror `contentLanguage`, or its own error response) or
@@ -79,7 +81,19 @@ pub(crate) struct Config {
     pub(crate) body_limit: usize,
     pub(crate) response_limit: usize,
     pub(crate) keep_event_stream_content_language: bool,
-    pub(crate) negotiator: Option<Arc<Negotiator>>,
+    pub(crate) negotiator: Option<Arc<dyn NegotiateRequest>>,
+}
+
+/// A [`Negotiator`] of any tag type, so that the layer need not be generic over it.
+pub(crate) trait NegotiateRequest: fmt::Debug + Send + Sync {
+    /// The request's language for its raw preference (`None`: absent).
+    fn request_language(&self, raw: Option<&str>) -> RequestLanguage;
+}
+
+impl<T: SupportedTag + Send + Sync> NegotiateRequest for Negotiator<T> {
+    fn request_language(&self, raw: Option<&str>) -> RequestLanguage {
+        RequestLanguage::negotiate(raw, self)
+    }
 }
 
 impl Default for LanguageLayer {
@@ -239,7 +253,10 @@ impl LanguageLayer {
     /// let layer = LanguageLayer::new().negotiator(Arc::new(negotiator));
     /// # let _ = layer;
     /// ```
-    pub fn negotiator(mut self, negotiator: Arc<Negotiator>) -> Self {
+    pub fn negotiator<T>(mut self, negotiator: Arc<Negotiator<T>>) -> Self
+    where
+        T: SupportedTag + Send + Sync + 'static,
+    {
         self.config.negotiator = Some(negotiator);
         self
     }

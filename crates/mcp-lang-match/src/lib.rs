@@ -43,24 +43,21 @@
 //!
 //! # In a web handler
 //!
-//! The chosen tag borrows the [`Negotiator`]: build it once, for the life of
-//! the server, and every answer lives as long. A negotiator built inside the
-//! handler would be dropped when it returns, taking the tag with it (E0515).
-//! Read every `Accept-Language` field line, not only the first
+//! The chosen tag is the caller's own: a negotiator built from `&str` tags
+//! answers with those `&str`s ([`SupportedTag`]), so with literals the
+//! answer is `&'static str` and outlives the negotiator. Read every
+//! `Accept-Language` field line, not only the first
 //! ([`Negotiator::negotiate_field_lines`]).
 //!
 //! ```
-//! use std::sync::LazyLock;
 //! use http::{HeaderMap, header::ACCEPT_LANGUAGE};
 //! use mcp_lang_match::Negotiator;
 //!
-//! static PAGES: LazyLock<Negotiator> =
-//!     LazyLock::new(|| Negotiator::new(["en", "fr", "de"], "en").expect("valid tags"));
-//!
 //! /// The language of a page: one of `en`, `fr`, `de`.
 //! fn page_language(headers: &HeaderMap) -> &'static str {
+//!     let pages = Negotiator::new(["en", "fr", "de"], "en").expect("valid tags");
 //!     let lines = headers.get_all(ACCEPT_LANGUAGE).iter().map(|v| v.as_bytes());
-//!     PAGES.negotiate_field_lines(lines).tag()
+//!     pages.negotiate_field_lines(lines).tag()
 //! }
 //!
 //! let mut headers = HeaderMap::new();
@@ -69,6 +66,10 @@
 //! assert_eq!(page_language(&headers), "fr");
 //! assert_eq!(page_language(&HeaderMap::new()), "en");
 //! ```
+//!
+//! Building validates and compiles the tags and allocates; negotiating
+//! does neither. A busy server builds its negotiator once and shares it (a
+//! `static` behind `std::sync::LazyLock`, or an `Arc` in its state).
 //!
 //! # When to use which
 //!
@@ -114,6 +115,9 @@
 //!   accepts `en` through `*`.
 //! * [`lookup::lookup`] never returns a tag that a `q=0` range excludes under
 //!   D3, and `*;q=0` does not stop truncation (as in D4).
+//! * A [`Negotiator`] answers with the caller's own tags, of the caller's
+//!   type ([`SupportedTag`]): built from `&'static str`, its answers are
+//!   `&'static str` and outlive it (decision M11).
 //! * A [`Negotiator`] rejects supported tags that are not well-formed or that
 //!   repeat another ignoring case; the default must be well-formed but need
 //!   not be supported. Every range of a request counts, however many there
@@ -142,4 +146,4 @@ pub mod lookup;
 mod negotiate;
 mod subtags;
 
-pub use negotiate::{BuildError, Negotiation, Negotiator, Reason};
+pub use negotiate::{BuildError, Negotiation, Negotiator, Reason, SupportedTag};

@@ -42,8 +42,12 @@
 //! The server default is returned, never an error (SEP-2792: a server
 //! "MUST use its server-defined default"). The [`Reason`] says why.
 
+use alloc::borrow::Cow;
 use alloc::boxed::Box;
+use alloc::rc::Rc;
 use alloc::string::String;
+#[cfg(target_has_atomic = "ptr")]
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 use core::fmt;
 
@@ -125,25 +129,62 @@ impl fmt::Display for Reason {
 /// assert_eq!((chosen.tag(), chosen.index()), ("fr-CA", Some(1)));
 /// assert_eq!((chosen.quality(), chosen.reason()), (Quality::new(800).unwrap(), Reason::MoreSpecific));
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Negotiation<'n> {
-    tag: &'n str,
+pub struct Negotiation<'n, T = Box<str>> {
+    tag: &'n T,
     index: Option<usize>,
     quality: Quality,
     reason: Reason,
 }
 
-impl<'n> Negotiation<'n> {
-    /// The chosen tag, in the server's spelling.
+impl<T> Clone for Negotiation<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Negotiation<'_, T> {}
+
+impl<T: SupportedTag> fmt::Debug for Negotiation<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Negotiation")
+            .field("tag", &self.tag.as_ref())
+            .field("index", &self.index)
+            .field("quality", &self.quality)
+            .field("reason", &self.reason)
+            .finish()
+    }
+}
+
+impl<T: SupportedTag> PartialEq for Negotiation<'_, T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.tag.as_ref() == other.tag.as_ref()
+            && (self.index, self.quality, self.reason) == (other.index, other.quality, other.reason)
+    }
+}
+
+impl<T: SupportedTag> Eq for Negotiation<'_, T> {}
+
+impl<'n, T: SupportedTag> Negotiation<'n, T> {
+    /// The chosen tag, in the server's spelling. For a negotiator built from
+    /// borrowed tags (`&'static str` literals, say) this is the caller's own
+    /// `&str`, which outlives the negotiator; for owned tags, a borrow of the
+    /// negotiator's copy ([`SupportedTag`]).
     ///
     /// ```
     /// use mcp_lang_match::Negotiator;
     ///
     /// let n = Negotiator::new(["en", "fr-CA"], "en").unwrap();
     /// assert_eq!(n.negotiate_header(Some("FR-ca")).tag(), "fr-CA");
+    ///
+    /// // Built per call from literals, and the answer still returned.
+    /// fn page_language(value: Option<&str>) -> &'static str {
+    ///     let pages = Negotiator::new(["en", "fr", "de"], "en").unwrap();
+    ///     pages.negotiate_header(value).tag()
+    /// }
+    /// assert_eq!(page_language(Some("de-CH")), "de");
     /// ```
-    pub fn tag(&self) -> &'n str {
-        self.tag
+    pub fn tag(&self) -> T::Answer<'n> {
+        self.tag.answer()
     }
 
     /// The chosen tag's position in the supported list, or `None` when it is
@@ -191,6 +232,83 @@ impl<'n> Negotiation<'n> {
         self.reason
     }
 }
+
+/// A supported tag as the caller holds it, and what [`Negotiation::tag`]
+/// answers for it.
+///
+/// A [`Negotiator`] keeps the tags it is built from. Built from borrowed
+/// tags (`&'static str` literals, or `&str` borrowed from a configuration
+/// that outlives it), it answers with the caller's own borrows, so an answer
+/// lives as long as the caller's tags, not as long as the negotiator: a
+/// negotiator built inside a handler can return its choice. Built from owned
+/// tags (`String`, `Box<str>`, `Arc<str>`, `Rc<str>`, `Cow<str>`), it answers
+/// with a borrow of its own copy.
+///
+/// ```
+/// use mcp_lang_match::Negotiator;
+///
+/// // Borrowed tags: the answer is `&'static str`, and outlives `pages`.
+/// fn page_language(value: Option<&str>) -> &'static str {
+///     let pages = Negotiator::new(["en", "fr", "de"], "en").unwrap();
+///     pages.negotiate_header(value).tag()
+/// }
+/// assert_eq!(page_language(Some("fr-CH, en;q=0.5")), "fr");
+///
+/// // Owned tags, read at start-up: the answer borrows the negotiator.
+/// let configured: Vec<String> = "en fr-CA".split(' ').map(String::from).collect();
+/// let server = Negotiator::new(configured, "en").unwrap();
+/// assert_eq!(server.negotiate_header(Some("fr")).tag(), "fr-CA");
+/// ```
+pub trait SupportedTag: AsRef<str> {
+    /// What [`Negotiation::tag`] returns for this tag when the negotiation
+    /// borrows the negotiator for `'n`.
+    type Answer<'n>: Copy + AsRef<str> + fmt::Debug + Eq
+    where
+        Self: 'n;
+
+    /// The answer for this tag: itself for a borrowed `&str`, a borrow of it
+    /// for an owned one.
+    ///
+    /// ```
+    /// use mcp_lang_match::SupportedTag;
+    ///
+    /// let borrowed: &'static str = "fr";
+    /// let answer: &'static str = borrowed.answer();
+    /// assert_eq!(answer, String::from("fr").answer());
+    /// ```
+    fn answer(&self) -> Self::Answer<'_>;
+}
+
+impl<'t> SupportedTag for &'t str {
+    type Answer<'n>
+        = &'t str
+    where
+        Self: 'n;
+
+    fn answer(&self) -> &'t str {
+        self
+    }
+}
+
+/// Owned tags answer with a borrow of the negotiator's copy.
+macro_rules! owned_supported_tag {
+    ($($owned:ty),*) => {$(
+        impl SupportedTag for $owned {
+            type Answer<'n>
+                = &'n str
+            where
+                Self: 'n;
+
+            fn answer(&self) -> &str {
+                self.as_ref()
+            }
+        }
+    )*};
+}
+
+owned_supported_tag!(String, Box<str>, Rc<str>, Cow<'_, str>);
+#[cfg(target_has_atomic = "ptr")]
+owned_supported_tag!(Arc<str>);
 
 /// Why a [`Negotiator`] could not be built.
 ///
@@ -257,8 +375,6 @@ impl core::error::Error for BuildError {}
 /// One supported tag with what matching needs, computed once.
 #[derive(Clone, Debug)]
 struct Supported {
-    /// The server's spelling.
-    tag: Box<str>,
     /// ASCII lowercase copy.
     lower: Box<[u8]>,
     /// `singleton[k - 1]`: whether subtag `k` is a singleton.
@@ -278,7 +394,6 @@ impl Supported {
             .collect();
         let key = primary_key(&lower);
         Supported {
-            tag: tag.into(),
             lower,
             singleton,
             key,
@@ -559,9 +674,14 @@ impl Score {
 /// assert_eq!((n.tag(), n.reason()), ("en", Reason::Default));
 /// ```
 #[derive(Clone)]
-pub struct Negotiator {
+pub struct Negotiator<T = Box<str>> {
+    /// The supported tags as the caller gave them, in its order.
+    tags: Box<[T]>,
+    /// What matching needs of each of `tags`, in the same order.
     supported: Box<[Supported]>,
-    default: Box<str>,
+    /// The default as the caller gave it; [`Negotiator::default_entry`] is
+    /// the one answered.
+    default: T,
     default_index: Option<usize>,
     /// The distinct primary subtags of `supported`, sorted by key.
     groups: Box<[Group]>,
@@ -576,42 +696,50 @@ pub struct Negotiator {
     shift: u32,
 }
 
-impl fmt::Debug for Negotiator {
+impl<T: SupportedTag> fmt::Debug for Negotiator<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Negotiator")
             .field("supported", &self.supported().collect::<Vec<_>>())
-            .field("default", &self.default)
+            .field("default", &self.default_tag())
             .finish()
     }
 }
 
-impl Negotiator {
+impl<T: SupportedTag> Negotiator<T> {
     /// Compiles the supported tags (in the server's order of preference) and
-    /// the default.
+    /// the default. The tags are kept as given, and [`Negotiation::tag`]
+    /// answers with them ([`SupportedTag`]): `&str` tags take a `&str`
+    /// default, owned ones (`String`, `Box<str>`…) anything that converts
+    /// into them. From a `&[String]`, pass `tags.iter().map(String::as_str)`
+    /// to borrow, or the strings themselves to own.
     ///
     /// ```
     /// use mcp_lang_match::{BuildError, Negotiator};
     ///
     /// assert!(Negotiator::new(["en", "fr"], "en").is_ok());
     /// assert!(Negotiator::new(Vec::<String>::new(), "en").is_ok()); // always the default
+    /// let configured = vec![String::from("en"), String::from("de")];
+    /// assert!(Negotiator::new(configured.iter().map(String::as_str), "en").is_ok());
     /// assert!(matches!(Negotiator::new(["en", "EN"], "en"), Err(BuildError::DuplicateTag { .. })));
     /// assert!(matches!(Negotiator::new(["en_US"], "en"), Err(BuildError::InvalidTag { .. })));
     /// assert!(matches!(Negotiator::new(["en"], "*"), Err(BuildError::InvalidDefault { .. })));
     /// ```
-    pub fn new<I, S>(supported: I, default: &str) -> Result<Negotiator, BuildError>
+    pub fn new<I, D>(supported: I, default: D) -> Result<Negotiator<T>, BuildError>
     where
-        I: IntoIterator<Item = S>,
-        S: AsRef<str>,
+        I: IntoIterator<Item = T>,
+        D: Into<T>,
     {
         let mut compiled: Vec<Supported> = Vec::new();
+        let mut tags: Vec<T> = Vec::new();
         for (index, tag) in supported.into_iter().enumerate() {
-            let tag = tag.as_ref();
-            LanguageTag::parse(tag).map_err(|error| BuildError::InvalidTag {
+            let text = tag.as_ref();
+            LanguageTag::parse(text).map_err(|error| BuildError::InvalidTag {
                 index,
-                tag: tag.into(),
+                tag: text.into(),
                 error,
             })?;
-            compiled.push(Supported::new(tag));
+            compiled.push(Supported::new(text));
+            tags.push(tag);
         }
         // Case-duplicates, found by sorting (O(n log n) for long lists); the
         // reported pair is the earliest repeat in supported order.
@@ -640,22 +768,20 @@ impl Negotiator {
             return Err(BuildError::DuplicateTag {
                 first: earliest,
                 second,
-                tag: compiled
+                tag: tags
                     .get(second)
-                    .map_or_else(String::new, |s| s.tag.as_ref().into()),
+                    .map_or_else(String::new, |t| t.as_ref().into()),
             });
         }
-        LanguageTag::parse(default).map_err(|error| BuildError::InvalidDefault {
-            tag: default.into(),
+        let default: T = default.into();
+        let text = default.as_ref();
+        LanguageTag::parse(text).map_err(|error| BuildError::InvalidDefault {
+            tag: text.into(),
             error,
         })?;
         let default_index = compiled
             .iter()
-            .position(|s| s.lower.eq_ignore_ascii_case(default.as_bytes()));
-        let default = match default_index.and_then(|i| compiled.get(i)) {
-            Some(s) => s.tag.clone(),
-            None => default.into(),
-        };
+            .position(|s| s.lower.eq_ignore_ascii_case(text.as_bytes()));
         let mut members: Vec<u32> = (0..compiled.len())
             .filter_map(|i| u32::try_from(i).ok())
             .collect();
@@ -689,6 +815,7 @@ impl Negotiator {
             }
         }
         Ok(Negotiator {
+            tags: tags.into_boxed_slice(),
             table: table.into_boxed_slice(),
             shift,
             groups: groups.into_boxed_slice(),
@@ -708,7 +835,7 @@ impl Negotiator {
     /// assert!(n.supported().eq(["en", "fr-CA"]));
     /// ```
     pub fn supported(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
-        self.supported.iter().map(|s| &*s.tag)
+        self.tags.iter().map(AsRef::as_ref)
     }
 
     /// The default, in the supported spelling when it is supported.
@@ -720,7 +847,15 @@ impl Negotiator {
     /// assert_eq!(Negotiator::new(["fr"], "en").unwrap().default_tag(), "en");
     /// ```
     pub fn default_tag(&self) -> &str {
-        &self.default
+        self.default_entry().as_ref()
+    }
+
+    /// The default in the supported spelling when it is supported, else as
+    /// given.
+    fn default_entry(&self) -> &T {
+        self.default_index
+            .and_then(|i| self.tags.get(i))
+            .unwrap_or(&self.default)
     }
 
     /// Negotiates a raw `Accept-Language` value (or `_meta` preference):
@@ -736,7 +871,7 @@ impl Negotiator {
     /// assert_eq!(n.negotiate_header(Some("fr;q=2")).reason(), Reason::Malformed);
     /// assert_eq!(n.negotiate_header(None).reason(), Reason::Absent);
     /// ```
-    pub fn negotiate_header(&self, value: Option<&str>) -> Negotiation<'_> {
+    pub fn negotiate_header(&self, value: Option<&str>) -> Negotiation<'_, T> {
         match value {
             None => self.fallback(Reason::Absent),
             Some(value) => self.negotiate_validating(AcceptLanguage::validating(value)),
@@ -752,7 +887,7 @@ impl Negotiator {
     /// let n = Negotiator::new(["en", "fr"], "en").unwrap();
     /// assert_eq!(n.negotiate_header_bytes(Some(b"fr")).tag(), "fr");
     /// ```
-    pub fn negotiate_header_bytes(&self, value: Option<&[u8]>) -> Negotiation<'_> {
+    pub fn negotiate_header_bytes(&self, value: Option<&[u8]>) -> Negotiation<'_, T> {
         match value {
             None => self.fallback(Reason::Absent),
             Some(value) => self.negotiate_validating(AcceptLanguage::validating_bytes(value)),
@@ -788,7 +923,7 @@ impl Negotiator {
     /// let lines: [&[u8]; 2] = [b"de", b"fr;q=2"];
     /// assert_eq!(n.negotiate_field_lines(lines).reason(), Reason::Malformed);
     /// ```
-    pub fn negotiate_field_lines<'a, I>(&self, lines: I) -> Negotiation<'_>
+    pub fn negotiate_field_lines<'a, I>(&self, lines: I) -> Negotiation<'_, T>
     where
         I: IntoIterator<Item = &'a [u8]>,
     {
@@ -811,7 +946,7 @@ impl Negotiator {
     /// Negotiates while the value is validated, in one pass over its
     /// bytes; what was computed is dropped when the value turns out
     /// malformed (SEP-2792: then it is ignored as absent).
-    fn negotiate_validating(&self, mut ranges: Validating<'_>) -> Negotiation<'_> {
+    fn negotiate_validating(&self, mut ranges: Validating<'_>) -> Negotiation<'_, T> {
         let (mut best, unrated) = self.choose(&mut [EMPTY; BUFFERED], &mut ranges);
         let Ok(header) = ranges.finish() else {
             return self.fallback(Reason::Malformed);
@@ -838,7 +973,7 @@ impl Negotiator {
     /// let chosen = n.negotiate(&header);
     /// assert_eq!((chosen.tag(), chosen.reason()), ("de", Reason::Exact));
     /// ```
-    pub fn negotiate(&self, header: &AcceptLanguage<'_>) -> Negotiation<'_> {
+    pub fn negotiate(&self, header: &AcceptLanguage<'_>) -> Negotiation<'_, T> {
         if header.is_empty() {
             return self.fallback(Reason::Absent);
         }
@@ -1114,16 +1249,16 @@ impl Negotiator {
 
     /// The negotiation for the best candidate found, or the default when
     /// there is none.
-    fn conclude(&self, best: Option<(Score, usize)>) -> Negotiation<'_> {
-        match best.and_then(|(s, i)| Some((s, i, self.supported.get(i)?))) {
+    fn conclude(&self, best: Option<(Score, usize)>) -> Negotiation<'_, T> {
+        match best.and_then(|(s, i)| Some((s, i, self.tags.get(i)?))) {
             Some((score, index, tag)) => Negotiation {
-                tag: &tag.tag,
+                tag,
                 index: Some(index),
                 quality: Quality::new(score.quality).unwrap_or(Quality::ONE),
                 reason: score.reason(),
             },
             None => Negotiation {
-                tag: &self.default,
+                tag: self.default_entry(),
                 index: self.default_index,
                 quality: Quality::ZERO,
                 reason: Reason::Default,
@@ -1193,9 +1328,9 @@ impl Negotiator {
         ai < bi
     }
 
-    fn fallback(&self, reason: Reason) -> Negotiation<'_> {
+    fn fallback(&self, reason: Reason) -> Negotiation<'_, T> {
         Negotiation {
-            tag: &self.default,
+            tag: self.default_entry(),
             index: self.default_index,
             quality: Quality::ONE,
             reason,

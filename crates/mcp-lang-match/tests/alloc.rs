@@ -24,7 +24,7 @@ fn negotiate_allocates_nothing() {
         .map(|i| format!("x-tag{i:03}"))
         .chain(["en".into(), "fr-CA".into()])
         .collect();
-    let server = Negotiator::new(&tags, "en").unwrap();
+    let server = Negotiator::new(tags.iter().map(String::as_str), "en").unwrap();
     let hostile = hostile(64 * 1024);
     let headers = [
         Some("fr-CA,fr;q=0.9,en;q=0.5"),
@@ -67,7 +67,7 @@ fn negotiating_huge_values_allocates_nothing() {
         .chain(["en-US".into(), "fr-CA".into()])
         .collect();
     for (tags, sizes) in [(short, &[400 << 10, 4 << 20][..]), (long, &[400 << 10][..])] {
-        let server = Negotiator::new(&tags, "en").unwrap();
+        let server = Negotiator::new(tags.iter().map(String::as_str), "en").unwrap();
         for &bytes in sizes {
             let value = hostile(bytes);
             let parsed = AcceptLanguage::parse(&value).unwrap();

@@ -122,7 +122,7 @@ fn long_supported_lists_are_rated_whole() {
         .collect();
     let last = tags.len() - 1;
     assert_eq!(last, 1351);
-    let server = Negotiator::new(&tags, "qqq").unwrap();
+    let server = Negotiator::new(tags.iter().map(String::as_str), "qqq").unwrap();
     // Enough ranges of supported groups to be rated range by range.
     let filler: Vec<String> = (0..40).map(|i| format!("aa-x-f{i};q=0.1")).collect();
     for winner in [0usize, 1, 511, 512, 513, 1023, 1024, 1025, last] {
@@ -148,7 +148,7 @@ fn long_supported_lists_are_rated_whole() {
         (Some(2), Reason::Wildcard)
     );
     // With a supported default far down the list, `*` picks it.
-    let server = Negotiator::new(&tags, &tags[1300]).unwrap();
+    let server = Negotiator::new(tags.iter().map(String::as_str), tags[1300].as_str()).unwrap();
     let chosen = server.negotiate_header(Some(&header.join(",")));
     assert_eq!(
         (chosen.index(), chosen.reason()),
@@ -192,7 +192,7 @@ fn every_primary_subtag_of_a_long_list_is_found() {
         .iter()
         .flat_map(|p| [format!("{p}-CA"), p.clone()])
         .collect();
-    let server = Negotiator::new(&tags, "en").unwrap();
+    let server = Negotiator::new(tags.iter().map(String::as_str), "en").unwrap();
     for (i, p) in primaries.iter().enumerate() {
         let n = server.negotiate_header(Some(&format!("{}-BE", p.to_uppercase())));
         assert_eq!(
@@ -204,4 +204,68 @@ fn every_primary_subtag_of_a_long_list_is_found() {
         let n = server.negotiate_header(Some(&format!("{p}x, {p}y-{p}")));
         assert_eq!(n.reason(), Reason::Default, "{p}");
     }
+}
+
+/// Every kind of tag a negotiator can be built from gives the same answers, in
+/// the caller's spelling, and borrowed tags are answered with the caller's own
+/// `&str` (the same bytes, not a copy).
+#[test]
+fn every_tag_type_answers_alike_and_borrowed_tags_are_the_callers_own() {
+    use std::borrow::Cow;
+    use std::rc::Rc;
+    use std::sync::Arc;
+
+    const TAGS: [&str; 4] = ["en", "fr-CA", "de", "zh-Hant"];
+    let default = "en-GB"; // not supported: only the fallback
+    let values = [
+        None,
+        Some("FR-ca"),
+        Some("de-AT;q=0.5, zh"),
+        Some("zh-hant-TW"),
+        Some("ja"),
+        Some("fr;q=2"),
+        Some(""),
+    ];
+    let borrowed = Negotiator::new(TAGS, default).unwrap();
+    let strings = Negotiator::new(TAGS.map(String::from), default).unwrap();
+    let boxes = Negotiator::new(TAGS.map(Box::<str>::from), default).unwrap();
+    let arcs = Negotiator::new(TAGS.map(Arc::<str>::from), default).unwrap();
+    let rcs = Negotiator::new(TAGS.map(Rc::<str>::from), default).unwrap();
+    let cows = Negotiator::new(TAGS.map(Cow::Borrowed), default).unwrap();
+    for value in values {
+        let want = borrowed.negotiate_header(value);
+        let answer: &'static str = want.tag();
+        assert!(
+            TAGS.iter().any(|t| std::ptr::eq(*t, answer)) || std::ptr::eq(answer, default),
+            "{value:?}: {answer} is not one of the caller's own strings"
+        );
+        for got in [
+            strings.negotiate_header(value).tag(),
+            boxes.negotiate_header(value).tag(),
+            arcs.negotiate_header(value).tag(),
+            rcs.negotiate_header(value).tag(),
+            cows.negotiate_header(value).tag(),
+        ] {
+            assert_eq!(got, answer, "{value:?}");
+        }
+        let owned = strings.negotiate_header(value);
+        assert_eq!(
+            (owned.index(), owned.quality(), owned.reason()),
+            (want.index(), want.quality(), want.reason())
+        );
+    }
+}
+
+/// An answer from literals outlives the negotiator that chose it.
+#[test]
+fn an_answer_from_literals_outlives_its_negotiator() {
+    fn page_language(value: Option<&str>) -> &'static str {
+        let pages = Negotiator::new(["en", "fr", "de"], "en").unwrap();
+        pages.negotiate_header(value).tag()
+    }
+    let answers: Vec<&'static str> = ["fr-CH", "de, fr", "ja"]
+        .into_iter()
+        .map(|v| page_language(Some(v)))
+        .collect();
+    assert_eq!(answers, ["fr", "de", "en"]);
 }

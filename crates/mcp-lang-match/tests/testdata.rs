@@ -65,7 +65,7 @@ fn answer(request: &Value) -> Value {
         Some("negotiate") => {
             let supported = strings(request, "supported");
             let default = request["default"].as_str().expect("default");
-            match Negotiator::new(&supported, default) {
+            match Negotiator::new(supported.iter().map(String::as_str), default) {
                 Err(e) => json!({ "error": e.to_string() }),
                 Ok(n) => {
                     let chosen = n.negotiate_header(request["header"].as_str());

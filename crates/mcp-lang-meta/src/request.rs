@@ -21,7 +21,7 @@
 //! ```
 
 use mcp_lang_grammar::Quality;
-use mcp_lang_match::{Negotiator, Reason};
+use mcp_lang_match::{Negotiator, Reason, SupportedTag};
 use serde_json::Value;
 
 use crate::extract::{RawPreference, accept_language_from_value, extract_accept_language};
@@ -31,7 +31,7 @@ use crate::skim::ExtractError;
 /// negotiated selection.
 ///
 /// ```
-/// use mcp_lang_match::{Negotiator, Reason};
+/// use mcp_lang_match::{Negotiator, Reason, SupportedTag};
 /// use mcp_lang_meta::RequestLanguage;
 ///
 /// let negotiator = Negotiator::new(["en", "fr", "fr-CA", "de"], "en").unwrap();
@@ -60,14 +60,17 @@ impl RequestLanguage {
     /// Negotiates a raw preference string (`None` when the request has none).
     ///
     /// ```
-    /// use mcp_lang_match::{Negotiator, Reason};
+    /// use mcp_lang_match::{Negotiator, Reason, SupportedTag};
     /// use mcp_lang_meta::RequestLanguage;
     ///
     /// let n = Negotiator::new(["en", "ja"], "en").unwrap();
     /// assert_eq!(RequestLanguage::negotiate(Some("ja-JP, en;q=0.1"), &n).selected(), "ja");
     /// assert_eq!(RequestLanguage::negotiate(None, &n).reason(), Reason::Absent);
     /// ```
-    pub fn negotiate(raw: Option<&str>, negotiator: &Negotiator) -> RequestLanguage {
+    pub fn negotiate<T: SupportedTag>(
+        raw: Option<&str>,
+        negotiator: &Negotiator<T>,
+    ) -> RequestLanguage {
         let raw = raw.map_or(RawPreference::Absent, |s| {
             RawPreference::String(s.to_owned().into())
         });
@@ -78,14 +81,17 @@ impl RequestLanguage {
     /// string is malformed, and so ignored as absent (SEP-2792, Security and Privacy).
     ///
     /// ```
-    /// use mcp_lang_match::{Negotiator, Reason};
+    /// use mcp_lang_match::{Negotiator, Reason, SupportedTag};
     /// use mcp_lang_meta::{RawPreference, RequestLanguage};
     ///
     /// let n = Negotiator::new(["en", "de"], "en").unwrap();
     /// let lang = RequestLanguage::from_raw(RawPreference::NotString, &n);
     /// assert_eq!((lang.selected(), lang.reason(), lang.is_well_formed()), ("en", Reason::Malformed, false));
     /// ```
-    pub fn from_raw(raw: RawPreference<'_>, negotiator: &Negotiator) -> RequestLanguage {
+    pub fn from_raw<T: SupportedTag>(
+        raw: RawPreference<'_>,
+        negotiator: &Negotiator<T>,
+    ) -> RequestLanguage {
         let raw = raw.into_owned();
         let (well_formed, negotiation, reason) = match &raw {
             RawPreference::Absent => {
@@ -105,7 +111,7 @@ impl RequestLanguage {
         };
         RequestLanguage {
             well_formed,
-            selected: negotiation.tag().into(),
+            selected: negotiation.tag().as_ref().into(),
             quality: negotiation.quality(),
             reason,
             raw,
@@ -129,9 +135,9 @@ impl RequestLanguage {
     /// assert_eq!(RequestLanguage::from_body(body, &n).unwrap().selected(), "de");
     /// assert!(RequestLanguage::from_body(b"{\"jsonrpc\":", &n).is_err());
     /// ```
-    pub fn from_body(
+    pub fn from_body<T: SupportedTag>(
         body: &[u8],
-        negotiator: &Negotiator,
+        negotiator: &Negotiator<T>,
     ) -> Result<RequestLanguage, ExtractError> {
         extract_accept_language(body).map(|raw| Self::from_raw(raw, negotiator))
     }
@@ -148,7 +154,10 @@ impl RequestLanguage {
     ///     "params":{"_meta":{"io.modelcontextprotocol/acceptLanguage":"ga-IE"}}});
     /// assert_eq!(RequestLanguage::from_message(&req, &n).selected(), "ga");
     /// ```
-    pub fn from_message(message: &Value, negotiator: &Negotiator) -> RequestLanguage {
+    pub fn from_message<T: SupportedTag>(
+        message: &Value,
+        negotiator: &Negotiator<T>,
+    ) -> RequestLanguage {
         Self::from_raw(accept_language_from_value(message), negotiator)
     }
 
@@ -234,7 +243,7 @@ impl RequestLanguage {
     /// Why the selection was made (`exact`, `truncated`, `default`, `malformed`…).
     ///
     /// ```
-    /// use mcp_lang_match::{Negotiator, Reason};
+    /// use mcp_lang_match::{Negotiator, Reason, SupportedTag};
     /// use mcp_lang_meta::RequestLanguage;
     ///
     /// let n = Negotiator::new(["en", "fr"], "en").unwrap();

@@ -13,7 +13,7 @@ use mcp_lang_meta::{
 };
 use serde_json::{Value, json};
 
-fn negotiator() -> Negotiator {
+fn negotiator() -> Negotiator<&'static str> {
     Negotiator::new(["en", "fr", "fr-CA", "de", "ja", "ga"], "en").unwrap()
 }
 

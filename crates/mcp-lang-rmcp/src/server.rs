@@ -203,8 +203,9 @@ impl ServerLanguages {
             .iter()
             .position(|t| t.as_ref() == default)
             .ok_or_else(|| LanguagesError::DefaultNotSupported(default.to_owned()))?;
-        let negotiator = Negotiator::new(tags.iter().map(|t| t.as_ref()), default)
-            .map_err(|_| LanguagesError::MalformedTag(default.to_owned()))?;
+        let negotiator =
+            Negotiator::new(tags.iter().map(|t| Box::<str>::from(t.as_ref())), default)
+                .map_err(|_| LanguagesError::MalformedTag(default.to_owned()))?;
         Ok(Self {
             tags,
             default: default_index,

@@ -21,7 +21,7 @@
 //! ```
 
 use mcp_lang_grammar::{AcceptLanguage, ExtendedRange, ParseError};
-use mcp_lang_match::{Negotiator, basic, extended, lookup};
+use mcp_lang_match::{Negotiator, SupportedTag, basic, extended, lookup};
 use serde_json::{Value, json};
 
 use super::{Op, error, string_field};
@@ -114,7 +114,8 @@ fn negotiate(request: &Value) -> Value {
         let header = optional_string(request, "header")?;
         let supported = strings(request, "supported")?;
         let default = string_field(request, "default")?;
-        let server = Negotiator::new(&supported, default).map_err(|e| error(e.to_string()))?;
+        let server = Negotiator::new(supported.iter().copied(), default)
+            .map_err(|e| error(e.to_string()))?;
         Ok(negotiation(&server, header))
     };
     run().unwrap_or_else(|e| e)
@@ -129,10 +130,10 @@ fn negotiate(request: &Value) -> Value {
 /// let server = Negotiator::new(["en", "fr"], "en").unwrap();
 /// assert_eq!(negotiation(&server, None).to_string(), r#"{"q":1000,"reason":"absent","selected":"en"}"#);
 /// ```
-pub fn negotiation(server: &Negotiator, header: Option<&str>) -> Value {
+pub fn negotiation<T: SupportedTag>(server: &Negotiator<T>, header: Option<&str>) -> Value {
     let chosen = server.negotiate_header(header);
     json!({
-        "selected": chosen.tag(),
+        "selected": chosen.tag().as_ref(),
         "q": chosen.quality().get(),
         "reason": chosen.reason().as_str(),
     })

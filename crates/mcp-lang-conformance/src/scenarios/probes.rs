@@ -172,7 +172,7 @@ impl Probe {
 /// and each tag basic filtering rates best (the default when none).
 fn right_answers(
     header: &AcceptLanguage<'_>,
-    negotiator: &Negotiator,
+    negotiator: &Negotiator<&str>,
     supported: &[String],
     default: &str,
 ) -> Vec<String> {
@@ -200,7 +200,7 @@ fn right_answers(
 /// What a server that salvages a malformed value selects: one that drops
 /// the elements that are not well-formed, or one that reads `_` as `-` and
 /// any number as a q-value. The first of them that is not `default`.
-fn salvaged(raw: &str, negotiator: &Negotiator, default: &str) -> Option<String> {
+fn salvaged(raw: &str, negotiator: &Negotiator<&str>, default: &str) -> Option<String> {
     let elements = raw.split(',').map(|e| e.trim_matches([' ', '\t']));
     let kept: Vec<&str> = elements
         .clone()
@@ -247,7 +247,7 @@ fn names(value: &str, language: &str) -> bool {
 /// supported language besides the default (those with more subtags first) with which a wrong reading would
 /// select something a right one does not.
 pub(crate) fn plan(vectors: &[Vector], supported: &[String], default: &str) -> Vec<Probe> {
-    let Ok(negotiator) = Negotiator::new(supported.iter(), default) else {
+    let Ok(negotiator) = Negotiator::new(supported.iter().map(String::as_str), default) else {
         return Vec::new();
     };
     // Tags with a region first, so that a vector's region (`en_US`) becomes
@@ -523,7 +523,8 @@ mod tests {
     #[test]
     fn every_reading_rfc_4647_allows_is_accepted() {
         let (supported, default) = reference();
-        let negotiator = Negotiator::new(supported.iter(), &default).unwrap();
+        let negotiator =
+            Negotiator::new(supported.iter().map(String::as_str), default.as_str()).unwrap();
         let header = AcceptLanguage::parse("fr").unwrap();
         let answers = right_answers(&header, &negotiator, &supported, &default);
         assert_eq!(answers, ["fr", "fr-CA"]);
