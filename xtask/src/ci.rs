@@ -17,7 +17,7 @@
 use std::fmt;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitStatus, Stdio};
+use std::process::ExitStatus;
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
@@ -366,36 +366,20 @@ impl Beside {
     ) -> Result<Beside> {
         let log = target_dir.join("ci-beside.log");
         fs::create_dir_all(target_dir)?;
-        let out = fs::File::create(&log)?;
-        let nice = Command::new("nice")
-            .arg("true")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success());
+        let _ = fs::remove_file(&log);
         // Through cargo, not this process's own path: the `test` step's workspace-wide
         // build relinks xtask with the whole workspace's features, replacing the file
         // this process was started from.
-        let mut command = if nice {
-            let mut c = Command::new("nice");
-            c.args(["-n", "10", "cargo"]);
-            c
-        } else {
-            Command::new("cargo")
-        };
-        command
+        let mut command = Cmd::cargo()
             .args(["xtask", "ci", "--only", &names.join(",")])
             .args(["--fuzz-time", &fuzz_seconds.to_string()]);
         if keep_going {
-            command.arg("--keep-going");
+            command = command.arg("--keep-going");
         }
         let started = Instant::now();
         let mut child = command
-            .current_dir(crate::workspace::root())
-            .stdin(Stdio::null())
-            .stdout(out.try_clone()?)
-            .stderr(out)
-            .spawn()
+            .niced()
+            .spawn_logged(&log)
             .map_err(|e| format!("cannot start the steps beside: {e}"))?;
         // Timed when it exits, not when this process gets round to asking.
         let waiting = thread::spawn(move || Ok((child.wait()?, started.elapsed())));

@@ -76,17 +76,8 @@ pub(crate) fn targets(root: &Path) -> Result<Vec<FuzzTarget>> {
     let fuzz_dir = root.join("fuzz");
     let metadata = workspace::metadata_json(Some(&fuzz_dir.join("Cargo.toml")))?;
     let mut bins = Vec::new();
-    for target in metadata["packages"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .flat_map(|p| p["targets"].as_array().into_iter().flatten())
-        .filter(|t| {
-            t["kind"]
-                .as_array()
-                .is_some_and(|k| k.iter().any(|k| k == "bin"))
-        })
-    {
+    let targets = workspace::packages(&metadata).flat_map(|p| workspace::targets_of_kind(p, "bin"));
+    for target in targets {
         let (Some(name), Some(path)) = (target["name"].as_str(), target["src_path"].as_str())
         else {
             bail!("cargo metadata: a fuzz target without name or src_path");

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use std::fs;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Command, ExitStatus, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::{Result, bail, workspace};
@@ -90,27 +90,48 @@ impl Cmd {
         check(&shown, self.status()?)
     }
 
-    /// This command's program and arguments appended to `self`'s (its environment and
-    /// working directory are `self`'s): `nice -n 10` followed by a cargo command.
-    pub(crate) fn append(self, other: Cmd) -> Cmd {
-        let program = other.command.get_program().to_owned();
-        let args: Vec<_> = other.command.get_args().map(|a| a.to_owned()).collect();
-        self.arg(program).args(args)
+    /// This command under `nice -n 10` where `nice` exists (so that work beside the
+    /// steps takes the CPU they leave), else unchanged; its environment and working
+    /// directory are kept.
+    pub(crate) fn niced(self) -> Cmd {
+        if !Cmd::new("nice").arg("true").succeeds_quietly() {
+            return self;
+        }
+        let mut niced = Cmd::new("nice")
+            .args(["-n", "10"])
+            .arg(self.command.get_program())
+            .args(self.command.get_args());
+        if let Some(dir) = self.command.get_current_dir() {
+            niced.command.current_dir(dir);
+        }
+        for (key, value) in self.command.get_envs() {
+            match value {
+                Some(value) => niced.command.env(key, value),
+                None => niced.command.env_remove(key),
+            };
+        }
+        niced.shown = format!("nice -n 10 {}", self.shown);
+        niced
     }
 
-    /// Runs with stdout and stderr appended to `log` (created if missing); an error unless
-    /// it exits with 0.
-    pub(crate) fn run_logged(mut self, log: &Path) -> Result<()> {
+    /// Starts with no stdin and stdout and stderr appended to `log` (created if missing).
+    pub(crate) fn spawn_logged(mut self, log: &Path) -> Result<Child> {
         let out = fs::OpenOptions::new().create(true).append(true).open(log)?;
         let err = out.try_clone()?;
-        let status = self
+        Ok(self
             .command
             .stdin(Stdio::null())
             .stdout(out)
             .stderr(err)
-            .status()
-            .map_err(|e| format!("cannot start `{}`: {e}", self.shown))?;
-        check(&self.shown, status)
+            .spawn()
+            .map_err(|e| format!("cannot start `{}`: {e}", self.shown))?)
+    }
+
+    /// Runs with stdout and stderr appended to `log` (created if missing); an error unless
+    /// it exits with 0.
+    pub(crate) fn run_logged(self, log: &Path) -> Result<()> {
+        let shown = self.shown.clone();
+        check(&shown, self.spawn_logged(log)?.wait()?)
     }
 
     /// Runs with inherited stdio and returns the exit status.
@@ -313,4 +334,29 @@ impl Steps {
 /// A duration as seconds with one decimal.
 pub(crate) fn secs(d: Duration) -> String {
     format!("{:.1} s", d.as_secs_f64())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_niced_command_keeps_its_arguments_environment_and_directory() {
+        let dir = std::env::temp_dir();
+        let cmd = Cmd::new("sh")
+            .args(["-c", "printf '%s %s' \"$XTASK_NICED\" \"$(pwd)\""])
+            .env("XTASK_NICED", "kept")
+            .dir(&dir)
+            .niced();
+        let nice = Cmd::new("nice").arg("true").succeeds_quietly();
+        assert_eq!(
+            cmd.shown().starts_with("nice -n 10 "),
+            nice,
+            "{}",
+            cmd.shown()
+        );
+        let out = cmd.read_stdout().expect("sh runs");
+        let pwd = fs::canonicalize(&dir).expect("temp dir");
+        assert_eq!(out, format!("kept {}", pwd.display()));
+    }
 }

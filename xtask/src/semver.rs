@@ -264,21 +264,9 @@ fn rustdoc_json(manifest: &Path, packages: &[String], target_dir: &Path, out: &P
 /// The source files of the libraries of `packages` in the workspace at `manifest`.
 fn lib_sources(manifest: &Path, packages: &[String]) -> Result<Vec<PathBuf>> {
     let v = crate::workspace::metadata_json(Some(manifest))?;
-    Ok(v["packages"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|p| {
-            p["name"]
-                .as_str()
-                .is_some_and(|n| packages.iter().any(|x| x == n))
-        })
-        .flat_map(|p| p["targets"].as_array().into_iter().flatten())
-        .filter(|t| {
-            t["kind"]
-                .as_array()
-                .is_some_and(|k| k.iter().any(|k| k == "lib"))
-        })
+    Ok(crate::workspace::packages(&v)
+        .filter(|p| packages.iter().any(|name| p["name"] == name.as_str()))
+        .flat_map(|p| crate::workspace::targets_of_kind(p, "lib"))
         .filter_map(|t| t["src_path"].as_str().map(PathBuf::from))
         .collect())
 }

@@ -101,14 +101,8 @@ impl Prefetch {
         );
         let file = log.clone();
         let handle = thread::spawn(move || {
-            let nice = Cmd::new("nice").arg("true").succeeds_quietly();
             for tool in missing {
-                let install = tool.install_command();
-                let install = if nice {
-                    Cmd::new("nice").args(["-n", "10"]).append(install)
-                } else {
-                    install
-                };
+                let install = tool.install_command().niced();
                 install.run_logged(&file).map_err(|e| e.to_string())?;
                 tool.check_installed().map_err(|e| e.to_string())?;
             }

@@ -47,6 +47,27 @@ pub(crate) fn metadata_json(manifest: Option<&Path>) -> Result<Value> {
     Ok(serde_json::from_str(&json).map_err(|e| format!("cargo metadata: bad JSON: {e}"))?)
 }
 
+/// The packages of a `cargo metadata` answer.
+pub(crate) fn packages(metadata: &Value) -> impl Iterator<Item = &Value> {
+    metadata["packages"].as_array().into_iter().flatten()
+}
+
+/// The targets of `kind` (`lib`, `bin`, `bench`…) of one package of `cargo metadata`.
+pub(crate) fn targets_of_kind<'p>(
+    package: &'p Value,
+    kind: &'p str,
+) -> impl Iterator<Item = &'p Value> + 'p {
+    package["targets"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(move |t| {
+            t["kind"]
+                .as_array()
+                .is_some_and(|k| k.iter().any(|k| k == kind))
+        })
+}
+
 impl Metadata {
     /// Asks cargo.
     pub(crate) fn load() -> Result<Metadata> {
@@ -65,7 +86,9 @@ impl Metadata {
             .map(|p| Package {
                 name: p["name"].as_str().unwrap_or_default().to_owned(),
                 version: p["version"].as_str().unwrap_or_default().to_owned(),
-                benches: targets_of_kind(p, "bench"),
+                benches: targets_of_kind(p, "bench")
+                    .filter_map(|t| t["name"].as_str().map(str::to_owned))
+                    .collect(),
                 publishable: p["publish"]
                     .as_array()
                     .is_none_or(|registries| !registries.is_empty()),
@@ -76,21 +99,6 @@ impl Metadata {
             packages,
         })
     }
-}
-
-fn targets_of_kind(package: &Value, kind: &str) -> Vec<String> {
-    let Some(targets) = package["targets"].as_array() else {
-        return Vec::new();
-    };
-    targets
-        .iter()
-        .filter(|t| {
-            t["kind"]
-                .as_array()
-                .is_some_and(|ks| ks.iter().any(|k| k == kind))
-        })
-        .filter_map(|t| t["name"].as_str().map(str::to_owned))
-        .collect()
 }
 
 #[cfg(test)]
