@@ -117,8 +117,10 @@ impl fmt::Display for Reason {
 
 /// The outcome of one negotiation: the chosen tag, its quality and why.
 ///
-/// The tag is borrowed from the [`Negotiator`] and spelled as the server
-/// spelled it, whatever case the request used.
+/// The tag is one of the server's own, spelled as the server spelled it,
+/// whatever case the request used: the caller's `&str` when the
+/// [`Negotiator`] was built from borrowed tags, else a borrow of the
+/// negotiator's copy ([`SupportedTag`]). `T` is the negotiator's tag type.
 ///
 /// ```
 /// use mcp_lang_grammar::Quality;
@@ -643,7 +645,9 @@ impl Score {
 /// are, without allocating, in one pass over the value.
 ///
 /// Build it from the supported tags in the server's order of preference and
-/// the server's default. Building validates them: every tag, and the default,
+/// the server's default. `T` is the type they are given in (`&str`,
+/// `String`, `Box<str>`…; `Box<str>` when a type names no other), and the
+/// answers are those tags ([`SupportedTag`]). Building validates them: every tag, and the default,
 /// must be a well-formed RFC 5646 language tag, and no two supported tags may
 /// be equal ignoring case ([`BuildError`]). The default **need not** be
 /// supported: when it is (ignoring case), it wins ties and is returned in
