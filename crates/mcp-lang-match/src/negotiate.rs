@@ -681,11 +681,21 @@ impl Score {
 pub struct Negotiator<T = Box<str>> {
     /// The supported tags as the caller gave them, in its order.
     tags: Box<[T]>,
-    /// What matching needs of each of `tags`, in the same order.
-    supported: Box<[Supported]>,
     /// The default as the caller gave it; [`Negotiator::default_entry`] is
     /// the one answered.
     default: T,
+    /// The matching, compiled from `tags` and the default: the same code
+    /// whatever `T` is.
+    matcher: Matcher,
+}
+
+/// What matching needs of a negotiator's tags, whatever their type: it
+/// decides by index into the supported list.
+#[derive(Clone)]
+struct Matcher {
+    /// What matching needs of each supported tag, in the supported order.
+    supported: Box<[Supported]>,
+    /// The default's index in the supported list, when it is supported.
     default_index: Option<usize>,
     /// The distinct primary subtags of `supported`, sorted by key.
     groups: Box<[Group]>,
@@ -820,13 +830,15 @@ impl<T: SupportedTag> Negotiator<T> {
         }
         Ok(Negotiator {
             tags: tags.into_boxed_slice(),
-            table: table.into_boxed_slice(),
-            shift,
-            groups: groups.into_boxed_slice(),
-            members: members.into_boxed_slice(),
-            supported: compiled.into_boxed_slice(),
             default,
-            default_index,
+            matcher: Matcher {
+                table: table.into_boxed_slice(),
+                shift,
+                groups: groups.into_boxed_slice(),
+                members: members.into_boxed_slice(),
+                supported: compiled.into_boxed_slice(),
+                default_index,
+            },
         })
     }
 
@@ -857,7 +869,8 @@ impl<T: SupportedTag> Negotiator<T> {
     /// The default in the supported spelling when it is supported, else as
     /// given.
     fn default_entry(&self) -> &T {
-        self.default_index
+        self.matcher
+            .default_index
             .and_then(|i| self.tags.get(i))
             .unwrap_or(&self.default)
     }
@@ -876,10 +889,12 @@ impl<T: SupportedTag> Negotiator<T> {
     /// assert_eq!(n.negotiate_header(None).reason(), Reason::Absent);
     /// ```
     pub fn negotiate_header(&self, value: Option<&str>) -> Negotiation<'_, T> {
-        match value {
-            None => self.fallback(Reason::Absent),
-            Some(value) => self.negotiate_validating(AcceptLanguage::validating(value)),
-        }
+        self.answer(match value {
+            None => self.matcher.fallback(Reason::Absent),
+            Some(value) => self
+                .matcher
+                .negotiate_validating(AcceptLanguage::validating(value)),
+        })
     }
 
     /// [`negotiate_header`](Negotiator::negotiate_header) on field-value
@@ -892,10 +907,12 @@ impl<T: SupportedTag> Negotiator<T> {
     /// assert_eq!(n.negotiate_header_bytes(Some(b"fr")).tag(), "fr");
     /// ```
     pub fn negotiate_header_bytes(&self, value: Option<&[u8]>) -> Negotiation<'_, T> {
-        match value {
-            None => self.fallback(Reason::Absent),
-            Some(value) => self.negotiate_validating(AcceptLanguage::validating_bytes(value)),
-        }
+        self.answer(match value {
+            None => self.matcher.fallback(Reason::Absent),
+            Some(value) => self
+                .matcher
+                .negotiate_validating(AcceptLanguage::validating_bytes(value)),
+        })
     }
 
     /// Negotiates a request's `Accept-Language` field lines, in the order
@@ -933,7 +950,7 @@ impl<T: SupportedTag> Negotiator<T> {
     {
         let mut lines = lines.into_iter();
         let Some(first) = lines.next() else {
-            return self.fallback(Reason::Absent);
+            return self.answer(self.matcher.fallback(Reason::Absent));
         };
         let Some(second) = lines.next() else {
             return self.negotiate_header_bytes(Some(trim_ows(first)));
@@ -945,23 +962,6 @@ impl<T: SupportedTag> Negotiator<T> {
             combined.extend_from_slice(trim_ows(line));
         }
         self.negotiate_header_bytes(Some(&combined))
-    }
-
-    /// Negotiates while the value is validated, in one pass over its
-    /// bytes; what was computed is dropped when the value turns out
-    /// malformed (SEP-2792: then it is ignored as absent).
-    fn negotiate_validating(&self, mut ranges: Validating<'_>) -> Negotiation<'_, T> {
-        let (mut best, unrated) = self.choose(&mut [EMPTY; BUFFERED], &mut ranges);
-        let Ok(header) = ranges.finish() else {
-            return self.fallback(Reason::Malformed);
-        };
-        if header.is_empty() {
-            return self.fallback(Reason::Absent);
-        }
-        if unrated {
-            self.rate_other_slices(&header, &mut best);
-        }
-        self.conclude(best)
     }
 
     /// Picks the supported tag for a parsed preference (decision D4), or the
@@ -978,6 +978,53 @@ impl<T: SupportedTag> Negotiator<T> {
     /// assert_eq!((chosen.tag(), chosen.reason()), ("de", Reason::Exact));
     /// ```
     pub fn negotiate(&self, header: &AcceptLanguage<'_>) -> Negotiation<'_, T> {
+        self.answer(self.matcher.negotiate(header))
+    }
+
+    /// The negotiation of an outcome: its index's tag, or the default.
+    #[inline]
+    fn answer(&self, outcome: Outcome) -> Negotiation<'_, T> {
+        Negotiation {
+            tag: outcome
+                .index
+                .and_then(|i| self.tags.get(i))
+                .unwrap_or(&self.default),
+            index: outcome.index,
+            quality: outcome.quality,
+            reason: outcome.reason,
+        }
+    }
+}
+
+/// A negotiation by index: `index` is `None` for a default that is not
+/// supported.
+#[derive(Clone, Copy)]
+struct Outcome {
+    index: Option<usize>,
+    quality: Quality,
+    reason: Reason,
+}
+
+impl Matcher {
+    /// Negotiates while the value is validated, in one pass over its
+    /// bytes; what was computed is dropped when the value turns out
+    /// malformed (SEP-2792: then it is ignored as absent).
+    fn negotiate_validating(&self, mut ranges: Validating<'_>) -> Outcome {
+        let (mut best, unrated) = self.choose(&mut [EMPTY; BUFFERED], &mut ranges);
+        let Ok(header) = ranges.finish() else {
+            return self.fallback(Reason::Malformed);
+        };
+        if header.is_empty() {
+            return self.fallback(Reason::Absent);
+        }
+        if unrated {
+            self.rate_other_slices(&header, &mut best);
+        }
+        self.conclude(best)
+    }
+
+    /// [`Negotiator::negotiate`], by index.
+    fn negotiate(&self, header: &AcceptLanguage<'_>) -> Outcome {
         if header.is_empty() {
             return self.fallback(Reason::Absent);
         }
@@ -998,10 +1045,10 @@ impl<T: SupportedTag> Negotiator<T> {
     /// has are buffered while `buffer` has room, then each group met is
     /// scored against its own ranges. A value with more such ranges than
     /// the buffer holds is handed, with what was buffered, to
-    /// [`stream`](Negotiator::stream), which carries on the same pass.
+    /// [`stream`](Matcher::stream), which carries on the same pass.
     /// Returns the best candidate, and whether slices of the supported list
     /// beyond the first are still to be rated (see
-    /// [`rate_other_slices`](Negotiator::rate_other_slices)).
+    /// [`rate_other_slices`](Matcher::rate_other_slices)).
     fn choose<'h, I>(&self, buffer: &mut [Range<'h>], mut all: I) -> (Option<(Score, usize)>, bool)
     where
         I: Iterator<Item = WeightedRange<'h>>,
@@ -1121,7 +1168,7 @@ impl<T: SupportedTag> Negotiator<T> {
     }
 
     /// Rates the supported tags range by range, for a value with more
-    /// ranges than [`choose`](Negotiator::choose) buffers: the ranges of
+    /// ranges than [`choose`](Matcher::choose) buffers: the ranges of
     /// `first`, then those left in `rest` (`position` is the header position
     /// of the next one, `wildcard` the deciding `*` so far). Each tag keeps
     /// a [`Standing`] on the stack, so the memory is bounded by the supported
@@ -1167,7 +1214,7 @@ impl<T: SupportedTag> Negotiator<T> {
 
     /// Rates the supported tags whose indices are in `chunk` (at most `N`)
     /// against the ranges of `first` and then of `rest`, and keeps the best
-    /// of them in `best` (see [`stream`](Negotiator::stream)).
+    /// of them in `best` (see [`stream`](Matcher::stream)).
     fn rate<'h, const N: usize, I>(
         &self,
         chunk: core::ops::Range<usize>,
@@ -1253,16 +1300,15 @@ impl<T: SupportedTag> Negotiator<T> {
 
     /// The negotiation for the best candidate found, or the default when
     /// there is none.
-    fn conclude(&self, best: Option<(Score, usize)>) -> Negotiation<'_, T> {
-        match best.and_then(|(s, i)| Some((s, i, self.tags.get(i)?))) {
-            Some((score, index, tag)) => Negotiation {
-                tag,
+    #[inline]
+    fn conclude(&self, best: Option<(Score, usize)>) -> Outcome {
+        match best.filter(|&(_, i)| i < self.supported.len()) {
+            Some((score, index)) => Outcome {
                 index: Some(index),
                 quality: Quality::new(score.quality).unwrap_or(Quality::ONE),
                 reason: score.reason(),
             },
-            None => Negotiation {
-                tag: self.default_entry(),
+            None => Outcome {
                 index: self.default_index,
                 quality: Quality::ZERO,
                 reason: Reason::Default,
@@ -1332,9 +1378,9 @@ impl<T: SupportedTag> Negotiator<T> {
         ai < bi
     }
 
-    fn fallback(&self, reason: Reason) -> Negotiation<'_, T> {
-        Negotiation {
-            tag: self.default_entry(),
+    #[inline]
+    fn fallback(&self, reason: Reason) -> Outcome {
+        Outcome {
             index: self.default_index,
             quality: Quality::ONE,
             reason,
