@@ -133,9 +133,7 @@ impl fmt::Display for Reason {
 /// ```
 pub struct Negotiation<'n, T = Box<str>> {
     tag: &'n T,
-    index: Option<usize>,
-    quality: Quality,
-    reason: Reason,
+    outcome: Outcome,
 }
 
 impl<T> Clone for Negotiation<'_, T> {
@@ -150,17 +148,16 @@ impl<T: SupportedTag> fmt::Debug for Negotiation<'_, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Negotiation")
             .field("tag", &self.tag.as_ref())
-            .field("index", &self.index)
-            .field("quality", &self.quality)
-            .field("reason", &self.reason)
+            .field("index", &self.outcome.index)
+            .field("quality", &self.outcome.quality)
+            .field("reason", &self.outcome.reason)
             .finish()
     }
 }
 
 impl<T: SupportedTag> PartialEq for Negotiation<'_, T> {
     fn eq(&self, other: &Self) -> bool {
-        self.tag.as_ref() == other.tag.as_ref()
-            && (self.index, self.quality, self.reason) == (other.index, other.quality, other.reason)
+        self.tag.as_ref() == other.tag.as_ref() && self.outcome == other.outcome
     }
 }
 
@@ -201,7 +198,7 @@ impl<'n, T: SupportedTag> Negotiation<'n, T> {
     /// assert_eq!(n.negotiate_header(Some("ja")).index(), None);
     /// ```
     pub fn index(&self) -> Option<usize> {
-        self.index
+        self.outcome.index
     }
 
     /// The chosen tag's score (decision D4). For [`Reason::Default`] it is
@@ -217,7 +214,7 @@ impl<'n, T: SupportedTag> Negotiation<'n, T> {
     /// assert_eq!(n.negotiate_header(Some("de, fr;q=0.4")).quality(), Quality::new(400).unwrap());
     /// ```
     pub fn quality(&self) -> Quality {
-        self.quality
+        self.outcome.quality
     }
 
     /// Why this tag was chosen.
@@ -231,7 +228,7 @@ impl<'n, T: SupportedTag> Negotiation<'n, T> {
     /// assert_eq!(n.negotiate_header(None).reason(), Reason::Absent);
     /// ```
     pub fn reason(&self) -> Reason {
-        self.reason
+        self.outcome.reason
     }
 }
 
@@ -647,9 +644,10 @@ impl Score {
 /// Build it from the supported tags in the server's order of preference and
 /// the server's default. `T` is the type they are given in (`&str`,
 /// `String`, `Box<str>`…; `Box<str>` when a type names no other), and the
-/// answers are those tags ([`SupportedTag`]). Building validates them: every tag, and the default,
-/// must be a well-formed RFC 5646 language tag, and no two supported tags may
-/// be equal ignoring case ([`BuildError`]). The default **need not** be
+/// answers are those tags ([`SupportedTag`]). Building validates them:
+/// every tag, and the default, must be a well-formed RFC 5646 language
+/// tag, and no two supported tags may be equal ignoring case
+/// ([`BuildError`]). The default **need not** be
 /// supported: when it is (ignoring case), it wins ties and is returned in
 /// the supported spelling; when it is not, it is only ever the fallback.
 ///
@@ -869,8 +867,12 @@ impl<T: SupportedTag> Negotiator<T> {
     /// The default in the supported spelling when it is supported, else as
     /// given.
     fn default_entry(&self) -> &T {
-        self.matcher
-            .default_index
+        self.entry(self.matcher.default_index)
+    }
+
+    /// The supported tag at `index`, or the default as given for `None`.
+    fn entry(&self, index: Option<usize>) -> &T {
+        index
             .and_then(|i| self.tags.get(i))
             .unwrap_or(&self.default)
     }
@@ -982,23 +984,17 @@ impl<T: SupportedTag> Negotiator<T> {
     }
 
     /// The negotiation of an outcome: its index's tag, or the default.
-    #[inline]
     fn answer(&self, outcome: Outcome) -> Negotiation<'_, T> {
         Negotiation {
-            tag: outcome
-                .index
-                .and_then(|i| self.tags.get(i))
-                .unwrap_or(&self.default),
-            index: outcome.index,
-            quality: outcome.quality,
-            reason: outcome.reason,
+            tag: self.entry(outcome.index),
+            outcome,
         }
     }
 }
 
 /// A negotiation by index: `index` is `None` for a default that is not
 /// supported.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 struct Outcome {
     index: Option<usize>,
     quality: Quality,
@@ -1300,7 +1296,6 @@ impl Matcher {
 
     /// The negotiation for the best candidate found, or the default when
     /// there is none.
-    #[inline]
     fn conclude(&self, best: Option<(Score, usize)>) -> Outcome {
         match best.filter(|&(_, i)| i < self.supported.len()) {
             Some((score, index)) => Outcome {
@@ -1378,7 +1373,6 @@ impl Matcher {
         ai < bi
     }
 
-    #[inline]
     fn fallback(&self, reason: Reason) -> Outcome {
         Outcome {
             index: self.default_index,

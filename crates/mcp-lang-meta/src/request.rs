@@ -31,7 +31,7 @@ use crate::skim::ExtractError;
 /// negotiated selection.
 ///
 /// ```
-/// use mcp_lang_match::{Negotiator, Reason, SupportedTag};
+/// use mcp_lang_match::{Negotiator, Reason};
 /// use mcp_lang_meta::RequestLanguage;
 ///
 /// let negotiator = Negotiator::new(["en", "fr", "fr-CA", "de"], "en").unwrap();
@@ -60,7 +60,7 @@ impl RequestLanguage {
     /// Negotiates a raw preference string (`None` when the request has none).
     ///
     /// ```
-    /// use mcp_lang_match::{Negotiator, Reason, SupportedTag};
+    /// use mcp_lang_match::{Negotiator, Reason};
     /// use mcp_lang_meta::RequestLanguage;
     ///
     /// let n = Negotiator::new(["en", "ja"], "en").unwrap();
@@ -81,7 +81,7 @@ impl RequestLanguage {
     /// string is malformed, and so ignored as absent (SEP-2792, Security and Privacy).
     ///
     /// ```
-    /// use mcp_lang_match::{Negotiator, Reason, SupportedTag};
+    /// use mcp_lang_match::{Negotiator, Reason};
     /// use mcp_lang_meta::{RawPreference, RequestLanguage};
     ///
     /// let n = Negotiator::new(["en", "de"], "en").unwrap();
@@ -243,7 +243,7 @@ impl RequestLanguage {
     /// Why the selection was made (`exact`, `truncated`, `default`, `malformed`…).
     ///
     /// ```
-    /// use mcp_lang_match::{Negotiator, Reason, SupportedTag};
+    /// use mcp_lang_match::{Negotiator, Reason};
     /// use mcp_lang_meta::RequestLanguage;
     ///
     /// let n = Negotiator::new(["en", "fr"], "en").unwrap();

@@ -141,7 +141,7 @@ pub use mcp_lang_meta::RequestLanguage;
 pub struct ServerLanguages {
     tags: Vec<Arc<str>>,
     default: usize,
-    negotiator: Negotiator,
+    negotiator: Negotiator<Arc<str>>,
     /// The outcome for a request without a preference, and for one whose preference is
     /// not a string: the same for every such request.
     absent: Arc<RequestLanguage>,
@@ -203,9 +203,9 @@ impl ServerLanguages {
             .iter()
             .position(|t| t.as_ref() == default)
             .ok_or_else(|| LanguagesError::DefaultNotSupported(default.to_owned()))?;
-        let negotiator =
-            Negotiator::new(tags.iter().map(|t| Box::<str>::from(t.as_ref())), default)
-                .map_err(|_| LanguagesError::MalformedTag(default.to_owned()))?;
+        // The negotiator shares the tags (`Arc`), and answers with them.
+        let negotiator = Negotiator::new(tags.iter().cloned(), default)
+            .map_err(|_| LanguagesError::MalformedTag(default.to_owned()))?;
         Ok(Self {
             tags,
             default: default_index,
