@@ -20,7 +20,7 @@
 //! - `msrv`: the declared minimum Rust version, checked as far as this toolchain can;
 //!   `--test` runs the published crates' tests with the toolchain cargo runs on.
 //! - `semver`: `cargo-semver-checks` of every published crate against the last release
-//!   (`.ci/semver-baseline`); `--set-baseline` moves the baseline.
+//!   (`.ci/semver-baseline`); `--set-baseline TAG` makes a release the baseline.
 //! - `conformance --sep2792`: the SEP-2792 suite against the reference server, then its
 //!   self-test matrix against the fault server (`mcp-lang-faults`) as a separate process.
 //! - `conformance --official`: the official MCP conformance suite (the pinned copy of its

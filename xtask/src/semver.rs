@@ -20,8 +20,9 @@
 //! (`rustdoc-json.sh`) is cargo's `RUSTDOC` for that build. Setting it for the whole build
 //! would change how `proc-macro2` and the crates after it are built, and rebuild them.
 //!
-//! `cargo xtask semver --set-baseline REV` moves the baseline to a commit (after a
-//! release), rewriting the file and the local tag.
+//! `cargo xtask semver --set-baseline TAG` makes a release the baseline: `TAG` is the
+//! release's tag, `v` and the workspace's version (`v0.2.0`), created at `HEAD` when this
+//! clone does not have it; the file's `tag` and `commit` lines are rewritten to name it.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -33,10 +34,11 @@ use crate::tools::Tool;
 use crate::workspace::{self, Metadata};
 use crate::{Result, bail};
 
-pub(crate) const USAGE: &str = "  semver [--set-baseline REV]
+pub(crate) const USAGE: &str = "  semver [--set-baseline TAG]
       cargo-semver-checks of every published crate against the release named in
-      .ci/semver-baseline (a git commit). --set-baseline REV points the baseline (file and
-      local tag) at the commit REV names, then checks against it.";
+      .ci/semver-baseline (a git commit). --set-baseline TAG makes the release TAG (`v` and
+      the workspace's version; tagged at HEAD when missing) the baseline, then checks
+      against it.";
 
 /// The file that names the baseline release.
 pub(crate) const BASELINE_FILE: &str = ".ci/semver-baseline";
@@ -93,22 +95,30 @@ impl Baseline {
     }
 }
 
-/// `text` with the `commit = …` line's value replaced.
-fn with_commit(text: &str, commit: &str) -> Result<String> {
+/// `text` with the values of its `tag = …` and `commit = …` lines replaced by `baseline`'s
+/// (comments and other lines kept).
+fn with_baseline(text: &str, baseline: &Baseline) -> Result<String> {
     let mut out = String::new();
-    let mut replaced = false;
+    let mut replaced = 0;
     for line in text.lines() {
         let key = line.split('=').next().unwrap_or_default().trim();
-        if key == "commit" && !line.trim_start().starts_with('#') {
-            out.push_str(&format!("commit = {commit}"));
-            replaced = true;
-        } else {
-            out.push_str(line);
+        let value = match key {
+            _ if line.trim_start().starts_with('#') => None,
+            "tag" => Some(&baseline.tag),
+            "commit" => Some(&baseline.commit),
+            _ => None,
+        };
+        match value {
+            Some(value) => {
+                out.push_str(&format!("{key} = {value}"));
+                replaced += 1;
+            }
+            None => out.push_str(line),
         }
         out.push('\n');
     }
-    if !replaced {
-        bail!("{BASELINE_FILE} has no `commit = …` line");
+    if replaced != 2 {
+        bail!("{BASELINE_FILE} must have one `tag = …` and one `commit = …` line");
     }
     Ok(out)
 }
@@ -374,27 +384,46 @@ pub(crate) fn check() -> Result<()> {
     Ok(())
 }
 
-/// `cargo xtask semver [--set-baseline REV]`.
+/// `cargo xtask semver [--set-baseline TAG]`.
 pub(crate) fn run(mut args: Args) -> Result<()> {
     let set = args.value("--set-baseline")?;
     args.finish()?;
-    if let Some(rev) = set {
-        let Some(commit) = resolve(&rev) else {
-            bail!("`{rev}` names no commit in this clone");
-        };
-        let path = workspace::root().join(BASELINE_FILE);
-        let text = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let baseline = Baseline::parse(&text)?;
-        fs::write(&path, with_commit(&text, &commit)?)?;
-        git()
-            .args(["tag", "--force", &baseline.tag, &commit])
-            .run()?;
-        println!(
-            "{BASELINE_FILE} and the local tag {} now name {commit}; commit the file, and push the tag with `git push origin {}` when the release is public",
-            baseline.tag, baseline.tag
-        );
+    if let Some(tag) = set {
+        set_baseline(&tag)?;
     }
     check()
+}
+
+/// Makes the release `tag` the baseline: the tag is created at `HEAD` when missing, and
+/// must be `v` and the workspace's version, so the file never names a release by another
+/// release's tag.
+fn set_baseline(tag: &str) -> Result<()> {
+    let metadata = Metadata::load()?;
+    let versions: Vec<String> = package::published(&metadata)
+        .into_iter()
+        .map(|p| format!("v{}", p.version))
+        .collect();
+    if !versions.iter().all(|v| v == tag) {
+        bail!("the release tag is `v` and the workspace's version ({versions:?}), not `{tag}`");
+    }
+    if resolve(&format!("refs/tags/{tag}")).is_none() {
+        git().args(["tag", tag, "HEAD"]).run()?;
+    }
+    let Some(commit) = resolve(&format!("refs/tags/{tag}")) else {
+        bail!("the tag `{tag}` names no commit");
+    };
+    let path = workspace::root().join(BASELINE_FILE);
+    let text = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let baseline = Baseline {
+        tag: tag.to_owned(),
+        commit,
+    };
+    fs::write(&path, with_baseline(&text, &baseline)?)?;
+    println!(
+        "{BASELINE_FILE} now names {tag} ({}); commit the file, and push the tag with `git push origin {tag}` when the release is public",
+        baseline.commit
+    );
+    Ok(())
 }
 
 #[cfg(test)]
@@ -418,15 +447,17 @@ mod tests {
     }
 
     #[test]
-    fn moves_only_the_commit_line() {
-        let moved = with_commit(FILE, "fedcba9876543210fedcba9876543210fedcba98").unwrap();
+    fn moves_the_tag_and_commit_lines_only() {
+        let next = Baseline {
+            tag: "v0.2.0".into(),
+            commit: "fedcba9876543210fedcba9876543210fedcba98".into(),
+        };
+        let moved = with_baseline(FILE, &next).unwrap();
         assert_eq!(
             moved,
-            "# comment\ntag = v0.1.0   # the release\ncommit = fedcba9876543210fedcba9876543210fedcba98\n"
+            "# comment\ntag = v0.2.0\ncommit = fedcba9876543210fedcba9876543210fedcba98\n"
         );
-        assert_eq!(
-            Baseline::parse(&moved).unwrap().commit,
-            "fedcba9876543210fedcba9876543210fedcba98"
-        );
+        assert_eq!(Baseline::parse(&moved).unwrap(), next);
+        assert!(with_baseline("# tag = v0.1.0\ncommit = 0\n", &next).is_err());
     }
 }
