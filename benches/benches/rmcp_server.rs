@@ -16,7 +16,7 @@
 //!   is served the way its documentation shows: plain rmcp as rmcp's own tower service,
 //!   `mcp-lang` as `mcp_lang_rmcp::http` shows it, the layer in front of
 //!   `SharedStreamableHttpService` (which also spares rmcp's own copy of its service in
-//!   every call, about 560 instructions of the difference);
+//!   every call, part of the difference);
 //! - `rmcp-server/stdio-tools-call/{rmcp,mcp-lang}`: one request written as a line into
 //!   an in-memory pipe to a server started with `rmcp::serve_server`, its answer line
 //!   read back.

@@ -3,8 +3,9 @@
 //! `<!-- bench:end -->`, which `cargo xtask bench --write` writes (the table, the targets
 //! below it and any note inside the markers).
 //!
-//! Read: every tracked Markdown file (`git ls-files '*.md'`) but the README and those of
-//! [`NOT_CHECKED`], and the `//!` docs of every `crates/*/src/lib.rs`. A figure is a number
+//! Read: every tracked Markdown file (`git ls-files '*.md'`) but those of [`NOT_CHECKED`],
+//! the workspace README outside its block included, and the doc comments (`//!` and `///`)
+//! of every tracked Rust file but this one (whose docs are examples). A figure is a number
 //! (digits, thousands separated by commas, decimals; not part of a name, date or version
 //! such as `typical-20`, `2026-12-02` or `1.95.0`) followed by a unit, after spaces, one
 //! line break, a hyphen or the end of an emphasis (`**3,500** instructions`):
@@ -12,9 +13,13 @@
 //! - instructions: `instruction(s)` or `million instructions` (`325 instructions`,
 //!   `7.8 instructions per byte`, `a 3,500-instruction budget`);
 //! - a time: `ns` or `µs` (`11.9 ns`);
-//! - a speed ratio: `×` (`6.8×`), or `times` after a number with decimals (`1.8 times`) or
-//!   before `as`, `the`, `faster`, `slower`, `more` or `fewer` (`5 times faster`, but not
-//!   `allocates 11 times`).
+//! - a speed ratio: `×` or `x` (`6.8×`, `2.1x`), or `times` after a number with decimals
+//!   (`1.8 times`) or before `as`, `the`, `faster`, `slower`, `more` or `fewer` (`5 times
+//!   faster`, but not `allocates 11 times`).
+//!
+//! In a Markdown table, a column whose header names instructions
+//! (`| instructions per request |`) gives its unit to every number of its cells that has
+//! none, so a count in such a cell is a figure too.
 //!
 //! Two numbers joined by `to`, `and`, `or` or `–` before one unit (`1.3 to 1.8 times`) are
 //! two figures. A figure passes when the block holds it verbatim (the same digits,
@@ -37,7 +42,10 @@ const START_MARKER: &str = "<!-- bench:start -->";
 /// The line before which the source's block ends.
 const END_MARKER: &str = "<!-- bench:end -->";
 
-/// Tracked Markdown files not checked.
+/// This file, whose docs quote example figures.
+const THIS_FILE: &str = "xtask/tests/figures.rs";
+
+/// Tracked files not checked.
 const NOT_CHECKED: &[&str] = &[
     "target/",
     // A separate contribution: its figures are conformance counts.
@@ -56,7 +64,7 @@ enum Kind {
     Count,
     /// A time, with its unit (`ns` or `µs`).
     Time(&'static str),
-    /// A speed ratio: `N×` in the block.
+    /// A speed ratio: `N×` in the block (`N×` or `Nx` in a document).
     Ratio,
 }
 
@@ -76,7 +84,7 @@ impl Figure {
     /// The figure as the report shows it: the number and its unit.
     fn show(&self) -> String {
         match self.unit {
-            "×" => format!("{}×", self.number),
+            "×" | "x" => format!("{}{}", self.number, self.unit),
             unit => format!("{} {unit}", self.number),
         }
     }
@@ -108,15 +116,25 @@ fn number_at(text: &str, start: usize) -> Option<usize> {
     if bytes.get(end) == Some(&b'.') && digits(end + 1) > 0 {
         end += 1 + digits(end + 1);
     }
-    // `1.95.0`, `1,2`, `12-02`, `64k`: not a number of its own (`3,500-instruction` is).
+    // `1.95.0`, `1,2`, `12-02`, `64k`: not a number of its own (`3,500-instruction` is,
+    // and so is `2.1x`, a ratio).
     let after = &text[end..];
     let joined =
         |c: char| after.starts_with(c) && after[1..].starts_with(|d: char| d.is_ascii_digit());
-    let word = after.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_');
+    let word =
+        after.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') && !ascii_times(after);
     if joined('.') || joined(',') || joined('-') || word {
         return None;
     }
     Some(end)
+}
+
+/// Whether `after` (the text after a number) starts with an `x` that is a ratio's sign:
+/// a word of its own (`2.1x faster`, not `2x2` or `0x1f`).
+fn ascii_times(after: &str) -> bool {
+    after
+        .strip_prefix('x')
+        .is_some_and(|rest| !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
 }
 
 /// Every number of `text` as (start, end).
@@ -163,8 +181,16 @@ fn starts_with_word(text: &str, word: &str) -> bool {
 fn unit(number: &str, after: &str) -> Option<(Kind, &'static str)> {
     // The end of an emphasis around the number (`**3,500** instructions`).
     let after = after.trim_start_matches(['*', '_']);
-    if after.trim_start_matches([' ', '\u{a0}']).starts_with('×') {
+    // Not a product (`1×1`, `64 × 3.9 MiB`): a ratio's sign ends the figure.
+    if let Some(rest) = after.trim_start_matches([' ', '\u{a0}']).strip_prefix('×')
+        && !rest
+            .trim_start_matches([' ', '\u{a0}'])
+            .starts_with(|c: char| c.is_ascii_digit())
+    {
         return Some((Kind::Ratio, "×"));
+    }
+    if ascii_times(after) {
+        return Some((Kind::Ratio, "x"));
     }
     let rest = after_separator(after);
     for (word, kind) in [
@@ -210,10 +236,78 @@ fn range_start(text: &str, start: usize, numbers: &[(usize, usize)]) -> Option<(
     numbers.iter().copied().find(|&(_, e)| e == end)
 }
 
+/// The cells of a Markdown table row (`| a | b |`) as their byte ranges in `text`, the
+/// row starting at `line_start`; `None` when the line is not a table row.
+fn cells(text: &str, line_start: usize, line: &str) -> Option<Vec<(usize, usize)>> {
+    let inner = line.trim_end().strip_prefix('|')?;
+    let inner = inner.strip_suffix('|').unwrap_or(inner);
+    let mut start = line_start + 1;
+    let mut found = Vec::new();
+    for cell in inner.split('|') {
+        found.push((start, start + cell.len()));
+        start += cell.len() + 1;
+    }
+    debug_assert!(found.iter().all(|&(a, b)| text.get(a..b).is_some()));
+    Some(found)
+}
+
+/// The numbers without a unit in the cells of table columns whose header names
+/// instructions: counts, as figures.
+fn table_counts(text: &str) -> Vec<Figure> {
+    let mut found = Vec::new();
+    let mut lines = Vec::new();
+    let mut offset = 0;
+    for line in text.split('\n') {
+        lines.push((offset, line));
+        offset += line.len() + 1;
+    }
+    let mut counted: Vec<usize> = Vec::new();
+    for (i, &(start, line)) in lines.iter().enumerate() {
+        let Some(row) = cells(text, start, line) else {
+            counted.clear();
+            continue;
+        };
+        let is_separator =
+            |l: &str| l.contains('-') && l.chars().all(|c| matches!(c, '|' | '-' | ':' | ' '));
+        if is_separator(line) {
+            continue;
+        }
+        if lines
+            .get(i + 1)
+            .is_some_and(|&(_, next)| is_separator(next.trim()))
+        {
+            counted = row
+                .iter()
+                .enumerate()
+                .filter(|&(_, &(a, b))| text[a..b].to_lowercase().contains("instruction"))
+                .map(|(column, _)| column)
+                .collect();
+            continue;
+        }
+        for &column in &counted {
+            let Some(&(a, b)) = row.get(column) else {
+                continue;
+            };
+            let cell = &text[a..b];
+            for (start, end) in numbers(cell) {
+                if unit(&cell[start..end], &cell[end..]).is_none() {
+                    found.push(Figure {
+                        number: cell[start..end].to_owned(),
+                        kind: Kind::Count,
+                        unit: "instructions (column)",
+                        offset: a + start,
+                    });
+                }
+            }
+        }
+    }
+    found
+}
+
 /// Every figure of a document's text.
 fn figures(text: &str) -> Vec<Figure> {
     let numbers = numbers(text);
-    let mut found = Vec::new();
+    let mut found = table_counts(text);
     for &(start, end) in &numbers {
         let number = &text[start..end];
         let Some((kind, unit)) = unit(number, &text[end..]) else {
@@ -269,17 +363,30 @@ fn marked_block(source: &str) -> Result<&str, String> {
     Ok(&source[start + START_MARKER.len()..end])
 }
 
-/// The `//!` lines of a Rust file, without the `//!`, every other line left empty so that
-/// line numbers stay the file's.
-fn crate_docs(rust: &str) -> String {
+/// The doc comments (`//!` and `///`) of a Rust file, without their markers, every other
+/// line left empty so that line numbers stay the file's.
+fn doc_comments(rust: &str) -> String {
     rust.lines()
         .map(|line| {
-            line.trim_start()
-                .strip_prefix("//!")
+            let line = line.trim_start();
+            line.strip_prefix("//!")
+                .or_else(|| line.strip_prefix("///"))
                 .map_or("", |doc| doc.strip_prefix(' ').unwrap_or(doc))
         })
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// `source` with the lines between its markers left empty (line numbers kept).
+fn without_block(source: &str) -> Result<String, String> {
+    let block = marked_block(source)?;
+    let start = block.as_ptr() as usize - source.as_ptr() as usize;
+    let blank: String = block.chars().filter(|&c| c == '\n').collect();
+    Ok(format!(
+        "{}{blank}{}",
+        &source[..start],
+        &source[start + block.len()..]
+    ))
 }
 
 /// The line (from 1) of a byte offset.
@@ -303,22 +410,30 @@ fn offenders(path: &str, text: &str, held: &Figures) -> Vec<String> {
         .collect()
 }
 
-/// The documents checked, each with the text read: the Markdown files as they are, the
-/// crate roots as their `//!` docs.
+/// The documents checked, each with the text read: the Markdown files as they are (the
+/// README without its block), the Rust files as their doc comments.
 fn documents() -> Vec<(String, String)> {
     let mut documents = Vec::new();
     for path in git_ls_files(Some("*.md")) {
-        if path == SOURCE || NOT_CHECKED.iter().any(|skip| path.starts_with(skip)) {
+        if NOT_CHECKED.iter().any(|skip| path.starts_with(skip)) {
             continue;
         }
         // A file deleted in the work tree but not yet in the index is no document.
         if let Ok(text) = std::fs::read_to_string(root().join(&path)) {
+            let text = if path == SOURCE {
+                without_block(&text).unwrap_or_else(|e| panic!("{e}"))
+            } else {
+                text
+            };
             documents.push((path, text));
         }
     }
-    for path in git_ls_files(Some("crates/*/src/lib.rs")) {
+    for path in git_ls_files(Some("*.rs")) {
+        if path == THIS_FILE || NOT_CHECKED.iter().any(|skip| path.starts_with(skip)) {
+            continue;
+        }
         if let Ok(text) = std::fs::read_to_string(root().join(&path)) {
-            documents.push((path, crate_docs(&text)));
+            documents.push((path, doc_comments(&text)));
         }
     }
     documents
@@ -338,6 +453,7 @@ fn every_performance_figure_quoted_is_in_the_benchmark_table() {
     let documents = documents();
     assert!(
         documents.iter().any(|(path, _)| path.ends_with("lib.rs"))
+            && documents.iter().any(|(path, _)| path == SOURCE)
             && documents.iter().any(|(path, _)| path.ends_with(".md")),
         "no Markdown file or no crate root read: the check read nothing"
     );
@@ -372,7 +488,7 @@ fn counts_times_and_ratios_are_figures() {
             "It costs 325 instructions (7.8 instructions per byte), a 3,500-instruction\n\
              budget, **11,246,255**\n  instructions, 99.7 million instructions; 11.9 ns and\n\
              26.5 µs; 6.8× faster, 1.3 to 1.8 times the instructions, 5 times faster, 2.1\n\
-             and 2.2× in time, 50–100 ns, the 4to 5 ns."
+             and 2.2× in time, 50–100 ns, the 4to 5 ns, 2.4x faster."
         ),
         [
             "325 instructions",
@@ -391,6 +507,7 @@ fn counts_times_and_ratios_are_figures() {
             "50 ns",
             "100 ns",
             "5 ns",
+            "2.4x",
         ]
     );
 }
@@ -401,7 +518,8 @@ fn other_numbers_are_not_figures() {
         shown(
             "All 31 scenarios, 54 malformed vectors, 12 crates, 300 lines, RFC 4647 §3.3.1,\n\
              protocol 2025-06-18, rustc 1.95.0, `typical-20`, 5% above, 2 ms, 64 KiB, the\n\
-             validating reader 5 to 11\n  times, each id runs 1000 times, x86-64 instructions."
+             validating reader 5 to 11\n  times, each id runs 1000 times, x86-64 instructions, a 2x2 grid, 0x1f,\n\
+             a 1×1 image, 64 × 3.9 MiB."
         ),
         Vec::<String>::new()
     );
@@ -436,12 +554,41 @@ fn a_figure_passes_only_verbatim_and_as_the_block_holds_it() {
 }
 
 #[test]
-fn crate_docs_keep_their_line_numbers() {
-    let rust = "//! A crate.\n//!\n//! Reads twice (1.3 times the instructions).\n\n/// Not a crate doc: 9 ns.\nfn f() {}\n";
-    let docs = crate_docs(rust);
+fn doc_comments_keep_their_line_numbers() {
+    let rust = "//! A crate.\n//!\n//! Reads twice (1.3 times the instructions).\n\n/// An item's doc: 9 ns.\nfn f() {}\n// A comment: 7 ns.\n";
+    let docs = doc_comments(rust);
     let found = figures(&docs);
-    assert_eq!(found.len(), 1);
+    assert_eq!(found.len(), 2);
     assert_eq!(line_of(&docs, found[0].offset), 3);
+    assert_eq!(line_of(&docs, found[1].offset), 5);
+}
+
+#[test]
+fn counts_in_an_instructions_column_are_figures() {
+    let document = "| 2026-12-02, rustc 1.95.0 | instructions per request | time |\n\
+        |---|---:|---:|\n\
+        | through the layer | 11,187 | 1.02 µs |\n\
+        | **own** | **8,209** (8,731 before) | 12 |\n\
+        \n\
+        | crate | lines |\n|---|---:|\n| a | 300 |\n";
+    assert_eq!(
+        shown(document),
+        [
+            "11,187 instructions (column)",
+            "1.02 µs",
+            "8,209 instructions (column)",
+            "8,731 instructions (column)",
+        ]
+    );
+}
+
+#[test]
+fn the_readme_is_read_without_its_block() {
+    let readme = "a 5 ns\n<!-- bench:start -->\n| 9 ns |\n<!-- bench:end -->\nb 7 ns\n";
+    let text = without_block(readme).unwrap();
+    let found = figures(&text);
+    assert_eq!(shown(&text), ["5 ns", "7 ns"]);
+    assert_eq!(line_of(&text, found[1].offset), 5);
 }
 
 #[test]
