@@ -267,8 +267,31 @@ fn installed_tools() -> Vec<(String, Option<String>)> {
         .collect()
 }
 
-/// A hosted job installs each cargo tool at the version xtask pins, so that it runs what
-/// runs here and is not rebuilt from source by `cargo xtask ci`.
+/// The `uses:` of every step of every workflow.
+fn actions_used() -> Vec<String> {
+    workflows()
+        .iter()
+        .flat_map(|w| jobs(w).into_iter().map(|(_, job)| job.clone()))
+        .flat_map(|job| job["steps"].as_vec().cloned().unwrap_or_default())
+        .filter_map(|step| step["uses"].as_str().map(str::to_owned))
+        .collect()
+}
+
+/// The actions of `uses` that bring a tool xtask pins some other way than
+/// `taiki-e/install-action` (`EmbarkStudios/cargo-deny-action` runs a cargo-deny of its own).
+fn other_installers<'a>(uses: &'a [String], pins: &BTreeMap<String, String>) -> Vec<&'a str> {
+    uses.iter()
+        .map(String::as_str)
+        .filter(|action| !action.starts_with("taiki-e/install-action"))
+        .filter(|action| {
+            let name = action.split('@').next().unwrap_or_default().to_lowercase();
+            pins.keys().any(|krate| name.contains(krate.as_str()))
+        })
+        .collect()
+}
+
+/// A hosted job installs each cargo tool at the version xtask pins, with one installer,
+/// so that it runs what runs here and is not rebuilt from source by `cargo xtask ci`.
 #[test]
 fn hosted_jobs_install_the_tools_xtask_pins() {
     let pins = xtask_pins();
@@ -291,6 +314,12 @@ fn hosted_jobs_install_the_tools_xtask_pins() {
         })
         .collect();
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+    let uses = actions_used();
+    let others = other_installers(&uses, &pins);
+    assert!(
+        others.is_empty(),
+        "actions that bring their own version of a tool xtask pins (install it with taiki-e/install-action at the pinned version): {others:?}"
+    );
 }
 
 #[test]
@@ -310,4 +339,14 @@ fn the_rules_catch_what_they_are_for() {
     };
     assert!(comment_above(&workflow, "a").starts_with("Hosted only:"));
     assert_eq!(comment_above(&workflow, "b"), "");
+    let pins = BTreeMap::from([("cargo-deny".to_owned(), "0.20.2".to_owned())]);
+    let uses = [
+        "EmbarkStudios/cargo-deny-action@v2".to_owned(),
+        "taiki-e/install-action@v2".to_owned(),
+        "actions/checkout@v4".to_owned(),
+    ];
+    assert_eq!(
+        other_installers(&uses, &pins),
+        ["EmbarkStudios/cargo-deny-action@v2"]
+    );
 }
