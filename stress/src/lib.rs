@@ -1,4 +1,4 @@
-//! Hostile input, slow-client, load and shared-cache checks of the SEP-2792
+//! Hostile input, slow-client, error-body and load checks of the SEP-2792
 //! reference server. Not published: this package holds the load generator
 //! (`mcp-lang-load`), the library it and the tests share, and the tests that
 //! run in `cargo xtask ci`.

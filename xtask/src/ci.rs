@@ -30,10 +30,11 @@ use crate::{Result, bail};
 pub(crate) const USAGE: &str =
     "  ci [--skip STEP]… [--only STEP]… [--skip-fuzz] [--fuzz-time SECS] [--keep-going] [--list]
       Runs every gate, each timed, stopping at the first failure; --list names the steps
-      and what each runs. The cargo tools the steps use (cargo-hack, cargo-semver-checks,
-      cargo-deny, cargo-fuzz) are installed at their pinned versions in the background from
-      the start of the run. callgrind, install and fuzz run beside the steps after test,
-      in a second process under nice (their log is printed when they end). --skip-fuzz
+      and what each runs. The cargo tools the steps use are installed at their pinned
+      versions in the background: cargo-hack, cargo-semver-checks and cargo-deny from the
+      start of the run, cargo-fuzz from the start of the steps beside. callgrind, install
+      and fuzz run beside the steps after test, in a second process under nice (their
+      log is printed when they end). --skip-fuzz
       leaves out the fuzz smoke run, --fuzz-time sizes it (default 20 s a target),
       --keep-going runs the remaining steps after a failure (still exiting non-zero).
       `.ci/run` calls this.";
@@ -198,8 +199,9 @@ const STEPS: &[Step] = &[
 struct Ci {
     fuzz_seconds: u64,
     tally: Tally,
-    /// The cargo tools of the semver and deny steps, installed in the background from the
-    /// start of the run.
+    /// The cargo tools of the chosen steps among features, semver, deny and fuzz that run
+    /// in this process, installed in the background from its start; each of those steps
+    /// waits on it before it runs its tool.
     tools: crate::tools::Prefetch,
 }
 
