@@ -3,26 +3,27 @@
 //! cannot land without the version bump that announces it.
 //!
 //! No crate is on crates.io yet, so the baseline is a git commit, named in
-//! [`BASELINE_FILE`] (with the release's tag, `v0.1.0`, as a convenience: a fresh clone may
+//! [`BASELINE_FILE`] (with the release's tag, `v0.2.0`, as a convenience: a fresh clone may
 //! not have fetched tags, so the commit is what counts). Each crate's public API is read from
 //! its rustdoc JSON (with all features), built here for the working tree and for the
 //! baseline's sources (`git archive` of the commit, unpacked once under
 //! `target/semver/`), then compared crate by crate. A change that needs a bigger version step
-//! than the one between the baseline's versions and ours fails (`0.1.0` at the baseline: a
-//! breaking change passes once the workspace has moved to `0.2.0`, as it has).
+//! than the one between the baseline's versions and ours fails (`0.2.0` at the baseline and
+//! in the workspace: an addition passes, a breaking change needs the move to `0.3.0`).
 //!
 //! The rustdoc JSON is built by `cargo doc` in the repository's target directory, so the
 //! dependencies' metadata the `clippy` and `doc` steps compiled is reused, and the baseline
 //! shares it too. (Left to itself, `cargo semver-checks --baseline-rev` builds every crate's
-//! dependencies in a project of its own, twice: 19 minutes here where this takes a few.)
+//! dependencies in a project of its own, twice: 19 minutes here where this takes under one.)
 //! rustdoc's JSON output is unstable, so rustdoc, and only rustdoc, runs with
 //! `RUSTC_BOOTSTRAP=1`: a two-line shell script in the target directory
 //! (`rustdoc-json.sh`) is cargo's `RUSTDOC` for that build. Setting it for the whole build
 //! would change how `proc-macro2` and the crates after it are built, and rebuild them.
 //!
 //! `cargo xtask semver --set-baseline TAG` makes a release the baseline: `TAG` is the
-//! release's tag, `v` and the workspace's version (`v0.2.0`), created at `HEAD` when this
-//! clone does not have it; the file's `tag` and `commit` lines are rewritten to name it.
+//! release's tag, `v` and the workspace's version (`v0.2.0`), created at `HEAD` (with a clean
+//! work tree, so that the tagged commit has that version) when this clone does not have it;
+//! the file's `tag` and `commit` lines are rewritten to name it.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -53,7 +54,7 @@ pub(crate) const CARGO_SEMVER_CHECKS: Tool = Tool {
 /// What [`BASELINE_FILE`] says.
 #[derive(Debug, PartialEq)]
 pub(crate) struct Baseline {
-    /// The release's tag (`v0.1.0`).
+    /// The release's tag (`v0.2.0`).
     pub(crate) tag: String,
     /// The full commit hash the tag points at.
     pub(crate) commit: String,
@@ -99,25 +100,28 @@ impl Baseline {
 /// (comments and other lines kept).
 fn with_baseline(text: &str, baseline: &Baseline) -> Result<String> {
     let mut out = String::new();
-    let mut replaced = 0;
+    let (mut tags, mut commits) = (0, 0);
     for line in text.lines() {
         let key = line.split('=').next().unwrap_or_default().trim();
         let value = match key {
             _ if line.trim_start().starts_with('#') => None,
-            "tag" => Some(&baseline.tag),
-            "commit" => Some(&baseline.commit),
+            "tag" => {
+                tags += 1;
+                Some(&baseline.tag)
+            }
+            "commit" => {
+                commits += 1;
+                Some(&baseline.commit)
+            }
             _ => None,
         };
         match value {
-            Some(value) => {
-                out.push_str(&format!("{key} = {value}"));
-                replaced += 1;
-            }
+            Some(value) => out.push_str(&format!("{key} = {value}")),
             None => out.push_str(line),
         }
         out.push('\n');
     }
-    if replaced != 2 {
+    if (tags, commits) != (1, 1) {
         bail!("{BASELINE_FILE} must have one `tag = …` and one `commit = …` line");
     }
     Ok(out)
@@ -156,7 +160,9 @@ fn ensure_commit(baseline: &Baseline) -> Result<()> {
     }
     match resolve(&format!("refs/tags/{}", baseline.tag)) {
         Some(tagged) if tagged != baseline.commit => bail!(
-            "the tag {} points at {tagged}, but {BASELINE_FILE} names {}: move one of them (`cargo xtask semver --set-baseline {}`)",
+            "the tag {} points at {tagged}, but {BASELINE_FILE} names {}: move the tag (`git tag --force {} {}`) or make the file follow it (`cargo xtask semver --set-baseline {}`)",
+            baseline.tag,
+            baseline.commit,
             baseline.tag,
             baseline.commit,
             baseline.tag
@@ -399,26 +405,47 @@ pub(crate) fn run(mut args: Args) -> Result<()> {
 /// release's tag.
 fn set_baseline(tag: &str) -> Result<()> {
     let metadata = Metadata::load()?;
-    let versions: Vec<String> = package::published(&metadata)
+    let versions: std::collections::BTreeSet<String> = package::published(&metadata)
         .into_iter()
-        .map(|p| format!("v{}", p.version))
+        .map(|p| p.version)
         .collect();
-    if !versions.iter().all(|v| v == tag) {
-        bail!("the release tag is `v` and the workspace's version ({versions:?}), not `{tag}`");
-    }
-    if resolve(&format!("refs/tags/{tag}")).is_none() {
-        git().args(["tag", tag, "HEAD"]).run()?;
-    }
-    let Some(commit) = resolve(&format!("refs/tags/{tag}")) else {
-        bail!("the tag `{tag}` names no commit");
+    let version = match (versions.len(), versions.first()) {
+        (1, Some(version)) => version,
+        _ => bail!("the published crates do not share one version: {versions:?}"),
     };
+    if tag != format!("v{version}") {
+        bail!("the release tag is `v` and the workspace's version, `v{version}`, not `{tag}`");
+    }
     let path = workspace::root().join(BASELINE_FILE);
     let text = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Baseline::parse(&text)?;
+    let tagged = resolve(&format!("refs/tags/{tag}"));
+    let commit = match &tagged {
+        Some(commit) => commit.clone(),
+        None => {
+            let changes = git().args(["status", "--porcelain"]).read_stdout()?;
+            if !changes.trim().is_empty() {
+                bail!(
+                    "the work tree has uncommitted changes: commit the release before tagging it"
+                );
+            }
+            resolve("HEAD").ok_or("HEAD names no commit")?
+        }
+    };
     let baseline = Baseline {
         tag: tag.to_owned(),
         commit,
     };
-    fs::write(&path, with_baseline(&text, &baseline)?)?;
+    let rewritten = with_baseline(&text, &baseline)?;
+    if tagged.is_none() {
+        git().args(["tag", tag, &baseline.commit]).run()?;
+    } else if resolve("HEAD").as_ref() != Some(&baseline.commit) {
+        println!(
+            "the tag {tag} exists at {}: the baseline follows it",
+            baseline.commit
+        );
+    }
+    fs::write(&path, rewritten)?;
     println!(
         "{BASELINE_FILE} now names {tag} ({}); commit the file, and push the tag with `git push origin {tag}` when the release is public",
         baseline.commit
@@ -459,5 +486,6 @@ mod tests {
         );
         assert_eq!(Baseline::parse(&moved).unwrap(), next);
         assert!(with_baseline("# tag = v0.1.0\ncommit = 0\n", &next).is_err());
+        assert!(with_baseline("tag = v0.1.0\ntag = v0.1.0\n", &next).is_err());
     }
 }
