@@ -98,8 +98,12 @@ type Figures = BTreeSet<(Kind, String)>;
 fn number_at(text: &str, start: usize) -> Option<usize> {
     let bytes = text.as_bytes();
     if let Some(&before) = start.checked_sub(1).and_then(|i| bytes.get(i))
-        && (before.is_ascii_alphanumeric() || matches!(before, b'_' | b'.' | b',' | b'-'))
+        && (before.is_ascii_alphanumeric() || matches!(before, b'_' | b'.' | b','))
     {
+        return None;
+    }
+    // After a hyphen, only the second number of a range (`50-100 ns`).
+    if start > 0 && bytes[start - 1] == b'-' && hyphen_range_before(text, start - 1).is_none() {
         return None;
     }
     let digits = |from: usize| {
@@ -123,10 +127,42 @@ fn number_at(text: &str, start: usize) -> Option<usize> {
         |c: char| after.starts_with(c) && after[1..].starts_with(|d: char| d.is_ascii_digit());
     let word =
         after.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') && !ascii_times(after);
-    if joined('.') || joined(',') || joined('-') || word {
+    let range = joined('-') && hyphen_range_before(text, end).is_some();
+    if joined('.') || joined(',') || (joined('-') && !range) || word {
         return None;
     }
     Some(end)
+}
+
+/// The start of the first number of a range joined by the hyphen at `dash` (`50-100 ns`):
+/// a number of its own before it, and after it a number followed by a unit. `None` for
+/// dates, names and versions (`2026-12-02`, `x86-64`, `typical-20`).
+fn hyphen_range_before(text: &str, dash: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let is_part = |b: u8| b.is_ascii_digit() || matches!(b, b',' | b'.');
+    let mut first = dash;
+    while first > 0 && is_part(bytes[first - 1]) {
+        first -= 1;
+    }
+    let before_ok = first == 0
+        || !(bytes[first - 1].is_ascii_alphanumeric()
+            || matches!(bytes[first - 1], b'_' | b'-' | b'.' | b','));
+    if first == dash || !bytes[first].is_ascii_digit() || !before_ok {
+        return None;
+    }
+    let second = dash + 1;
+    let mut end = second;
+    while end < bytes.len() && is_part(bytes[end]) {
+        end += 1;
+    }
+    // The second number ends with a digit and is followed by a unit.
+    while end > second && !bytes[end - 1].is_ascii_digit() {
+        end -= 1;
+    }
+    if end == second || bytes.get(end) == Some(&b'-') {
+        return None;
+    }
+    unit(&text[second..end], &text[end..]).map(|_| first)
 }
 
 /// Whether `after` (the text after a number) starts with an `x` that is a ratio's sign:
@@ -231,28 +267,49 @@ fn range_start(text: &str, start: usize, numbers: &[(usize, usize)]) -> Option<(
         .iter()
         .filter_map(|w| before.strip_suffix(w))
         .find(|rest| rest.ends_with(char::is_whitespace))
-        .or_else(|| before.strip_suffix('–'))?;
+        .or_else(|| before.strip_suffix('–'))
+        .or_else(|| text[..start].strip_suffix('-'))?;
     let end = joined.trim_end().len();
     numbers.iter().copied().find(|&(_, e)| e == end)
 }
 
 /// The cells of a Markdown table row (`| a | b |`) as their byte ranges in `text`, the
 /// row starting at `line_start`; `None` when the line is not a table row.
+/// An indented row (a table in a list item) is a row too; an escaped `\|` does not end a
+/// cell.
 fn cells(text: &str, line_start: usize, line: &str) -> Option<Vec<(usize, usize)>> {
-    let inner = line.trim_end().strip_prefix('|')?;
+    let trimmed = line.trim_start();
+    let inner = trimmed.trim_end().strip_prefix('|')?;
     let inner = inner.strip_suffix('|').unwrap_or(inner);
-    let mut start = line_start + 1;
+    let first = line_start + (line.len() - trimmed.len()) + 1;
     let mut found = Vec::new();
-    for cell in inner.split('|') {
-        found.push((start, start + cell.len()));
-        start += cell.len() + 1;
+    let mut start = 0;
+    let bytes = inner.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == b'|' && (i == 0 || bytes[i - 1] != b'\\') {
+            found.push((first + start, first + i));
+            start = i + 1;
+        }
     }
+    found.push((first + start, first + inner.len()));
     debug_assert!(found.iter().all(|&(a, b)| text.get(a..b).is_some()));
     Some(found)
 }
 
+/// Whether `after` (the text after a number) starts with a unit that is not a
+/// performance figure's: a percentage, a size, a time in milliseconds or more, a count of
+/// lines (`+3%`, `64 KiB`, `2 ms`).
+fn other_unit(after: &str) -> bool {
+    let rest = after.trim_start_matches([' ', '\u{a0}']);
+    rest.starts_with('%')
+        || ["KiB", "MiB", "GiB", "bytes", "B", "ms", "s", "min", "lines"]
+            .iter()
+            .any(|u| starts_with_word(rest, u))
+}
+
 /// The numbers without a unit in the cells of table columns whose header names
-/// instructions: counts, as figures.
+/// instructions (every column but the first when the first, the rows' labels, does):
+/// counts, as figures.
 fn table_counts(text: &str) -> Vec<Figure> {
     let mut found = Vec::new();
     let mut lines = Vec::new();
@@ -276,12 +333,13 @@ fn table_counts(text: &str) -> Vec<Figure> {
             .get(i + 1)
             .is_some_and(|&(_, next)| is_separator(next.trim()))
         {
-            counted = row
-                .iter()
-                .enumerate()
-                .filter(|&(_, &(a, b))| text[a..b].to_lowercase().contains("instruction"))
-                .map(|(column, _)| column)
-                .collect();
+            let names =
+                |&(a, b): &(usize, usize)| text[a..b].to_lowercase().contains("instruction");
+            counted = if row.first().is_some_and(names) {
+                (1..row.len()).collect()
+            } else {
+                (0..row.len()).filter(|&c| names(&row[c])).collect()
+            };
             continue;
         }
         for &column in &counted {
@@ -290,7 +348,7 @@ fn table_counts(text: &str) -> Vec<Figure> {
             };
             let cell = &text[a..b];
             for (start, end) in numbers(cell) {
-                if unit(&cell[start..end], &cell[end..]).is_none() {
+                if unit(&cell[start..end], &cell[end..]).is_none() && !other_unit(&cell[end..]) {
                     found.push(Figure {
                         number: cell[start..end].to_owned(),
                         kind: Kind::Count,
@@ -488,7 +546,7 @@ fn counts_times_and_ratios_are_figures() {
             "It costs 325 instructions (7.8 instructions per byte), a 3,500-instruction\n\
              budget, **11,246,255**\n  instructions, 99.7 million instructions; 11.9 ns and\n\
              26.5 µs; 6.8× faster, 1.3 to 1.8 times the instructions, 5 times faster, 2.1\n\
-             and 2.2× in time, 50–100 ns, the 4to 5 ns, 2.4x faster."
+             and 2.2× in time, 50–100 ns, the 4to 5 ns, 2.4x faster, 1.5-3× and 7-9 ns."
         ),
         [
             "325 instructions",
@@ -508,6 +566,10 @@ fn counts_times_and_ratios_are_figures() {
             "100 ns",
             "5 ns",
             "2.4x",
+            "1.5×",
+            "3×",
+            "7 ns",
+            "9 ns",
         ]
     );
 }
@@ -519,7 +581,8 @@ fn other_numbers_are_not_figures() {
             "All 31 scenarios, 54 malformed vectors, 12 crates, 300 lines, RFC 4647 §3.3.1,\n\
              protocol 2025-06-18, rustc 1.95.0, `typical-20`, 5% above, 2 ms, 64 KiB, the\n\
              validating reader 5 to 11\n  times, each id runs 1000 times, x86-64 instructions, a 2x2 grid, 0x1f,\n\
-             a 1×1 image, 64 × 3.9 MiB."
+             a 1×1 image, 64 × 3.9 MiB,\n\
+             2026-12-02 ns, x86-64 instructions, typical-20 ns, 1-2-3 ns."
         ),
         Vec::<String>::new()
     );
@@ -569,8 +632,15 @@ fn counts_in_an_instructions_column_are_figures() {
         |---|---:|---:|\n\
         | through the layer | 11,187 | 1.02 µs |\n\
         | **own** | **8,209** (8,731 before) | 12 |\n\
+        | `a \\| b` | 64 KiB, +3% | 7 |\n\
         \n\
-        | crate | lines |\n|---|---:|\n| a | 300 |\n";
+        | crate | lines |\n|---|---:|\n| a | 300 |\n\
+        \n\
+        - A list item:\n\
+        \n\
+        \x20 | instructions per call | baseline | now | change |\n\
+        \x20 |---|---:|---:|---:|\n\
+        \x20 | parse/typical | 325 | 331 | +1.8% |\n";
     assert_eq!(
         shown(document),
         [
@@ -578,6 +648,8 @@ fn counts_in_an_instructions_column_are_figures() {
             "1.02 µs",
             "8,209 instructions (column)",
             "8,731 instructions (column)",
+            "325 instructions (column)",
+            "331 instructions (column)",
         ]
     );
 }
