@@ -267,25 +267,35 @@ fn installed_tools() -> Vec<(String, Option<String>)> {
         .collect()
 }
 
-/// The `uses:` of every step of every workflow.
-fn actions_used() -> Vec<String> {
+/// Every step of every workflow as the text of its `uses:`, its `with:` values and its
+/// `run:`, one line each.
+fn step_texts() -> Vec<String> {
     workflows()
         .iter()
         .flat_map(|w| jobs(w).into_iter().map(|(_, job)| job.clone()))
         .flat_map(|job| job["steps"].as_vec().cloned().unwrap_or_default())
-        .filter_map(|step| step["uses"].as_str().map(str::to_owned))
+        .map(|step| {
+            let mut text = vec![step["uses"].as_str().unwrap_or_default().to_owned()];
+            if let Some(with) = step["with"].as_hash() {
+                text.extend(with.values().filter_map(|v| v.as_str().map(str::to_owned)));
+            }
+            text.push(step["run"].as_str().unwrap_or_default().to_owned());
+            text.join(" ").replace('\n', " ")
+        })
         .collect()
 }
 
-/// The actions of `uses` that bring a tool xtask pins some other way than
-/// `taiki-e/install-action` (`EmbarkStudios/cargo-deny-action` runs a cargo-deny of its own).
-fn other_installers<'a>(uses: &'a [String], pins: &BTreeMap<String, String>) -> Vec<&'a str> {
-    uses.iter()
+/// The steps that bring a tool xtask pins some other way than `taiki-e/install-action`:
+/// an action named for it (`EmbarkStudios/cargo-deny-action` runs a cargo-deny of its
+/// own), another installer given its name, or a `run:` that installs it.
+fn other_installers<'a>(steps: &'a [String], pins: &BTreeMap<String, String>) -> Vec<&'a str> {
+    steps
+        .iter()
         .map(String::as_str)
-        .filter(|action| !action.starts_with("taiki-e/install-action"))
-        .filter(|action| {
-            let name = action.split('@').next().unwrap_or_default().to_lowercase();
-            pins.keys().any(|krate| name.contains(krate.as_str()))
+        .filter(|step| !step.starts_with("taiki-e/install-action"))
+        .filter(|step| {
+            let step = step.to_lowercase();
+            pins.keys().any(|krate| step.contains(krate.as_str()))
         })
         .collect()
 }
@@ -314,8 +324,14 @@ fn hosted_jobs_install_the_tools_xtask_pins() {
         })
         .collect();
     assert!(problems.is_empty(), "{}", problems.join("\n"));
-    let uses = actions_used();
-    let others = other_installers(&uses, &pins);
+    let steps = step_texts();
+    assert!(
+        steps
+            .iter()
+            .any(|s| s.starts_with("taiki-e/install-action")),
+        "no step read"
+    );
+    let others = other_installers(&steps, &pins);
     assert!(
         others.is_empty(),
         "actions that bring their own version of a tool xtask pins (install it with taiki-e/install-action at the pinned version): {others:?}"
@@ -340,13 +356,20 @@ fn the_rules_catch_what_they_are_for() {
     assert!(comment_above(&workflow, "a").starts_with("Hosted only:"));
     assert_eq!(comment_above(&workflow, "b"), "");
     let pins = BTreeMap::from([("cargo-deny".to_owned(), "0.20.2".to_owned())]);
-    let uses = [
-        "EmbarkStudios/cargo-deny-action@v2".to_owned(),
-        "taiki-e/install-action@v2".to_owned(),
-        "actions/checkout@v4".to_owned(),
+    let steps = [
+        "EmbarkStudios/cargo-deny-action@v2 check advisories ".to_owned(),
+        "taiki-e/install-action@v2 cargo-deny@0.20.2 ".to_owned(),
+        "baptiste0928/cargo-install@v3 cargo-deny ".to_owned(),
+        " cargo install --locked cargo-deny".to_owned(),
+        "actions/checkout@v4 ".to_owned(),
+        " cargo deny check advisories".to_owned(),
     ];
     assert_eq!(
-        other_installers(&uses, &pins),
-        ["EmbarkStudios/cargo-deny-action@v2"]
+        other_installers(&steps, &pins),
+        [
+            "EmbarkStudios/cargo-deny-action@v2 check advisories ",
+            "baptiste0928/cargo-install@v3 cargo-deny ",
+            " cargo install --locked cargo-deny",
+        ]
     );
 }
