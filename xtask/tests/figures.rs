@@ -98,7 +98,7 @@ type Figures = BTreeSet<(Kind, String)>;
 fn number_at(text: &str, start: usize) -> Option<usize> {
     let bytes = text.as_bytes();
     if let Some(&before) = start.checked_sub(1).and_then(|i| bytes.get(i))
-        && (before.is_ascii_alphanumeric() || matches!(before, b'_' | b'.' | b','))
+        && continues_a_word(before)
     {
         return None;
     }
@@ -127,11 +127,17 @@ fn number_at(text: &str, start: usize) -> Option<usize> {
         |c: char| after.starts_with(c) && after[1..].starts_with(|d: char| d.is_ascii_digit());
     let word =
         after.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') && !ascii_times(after);
-    let range = joined('-') && hyphen_range_before(text, end).is_some();
-    if joined('.') || joined(',') || (joined('-') && !range) || word {
+    let hyphenated = joined('-') && hyphen_range_before(text, end).is_none();
+    if joined('.') || joined(',') || hyphenated || word {
         return None;
     }
     Some(end)
+}
+
+/// Whether digits after `byte` belong to what it ends (a word, a name, a decimal or a
+/// thousands group) rather than start a number.
+fn continues_a_word(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'.' | b',')
 }
 
 /// The start of the first number of a range joined by the hyphen at `dash` (`50-100 ns`):
@@ -144,9 +150,7 @@ fn hyphen_range_before(text: &str, dash: usize) -> Option<usize> {
     while first > 0 && is_part(bytes[first - 1]) {
         first -= 1;
     }
-    let before_ok = first == 0
-        || !(bytes[first - 1].is_ascii_alphanumeric()
-            || matches!(bytes[first - 1], b'_' | b'-' | b'.' | b','));
+    let before_ok = first == 0 || !(continues_a_word(bytes[first - 1]) || bytes[first - 1] == b'-');
     if first == dash || !bytes[first].is_ascii_digit() || !before_ok {
         return None;
     }

@@ -242,13 +242,20 @@ fn xtask_pins() -> BTreeMap<String, String> {
     pins
 }
 
-/// Every `tool@version` that `taiki-e/install-action` installs in the workflows, and any
-/// tool it installs without a version.
-fn installed_tools() -> Vec<(String, Option<String>)> {
+/// Every step of every job of every workflow.
+fn all_steps() -> Vec<Yaml> {
     workflows()
         .iter()
         .flat_map(|w| jobs(w).into_iter().map(|(_, job)| job.clone()))
         .flat_map(|job| job["steps"].as_vec().cloned().unwrap_or_default())
+        .collect()
+}
+
+/// Every `tool@version` that `taiki-e/install-action` installs in the workflows, and any
+/// tool it installs without a version.
+fn installed_tools() -> Vec<(String, Option<String>)> {
+    all_steps()
+        .into_iter()
         .filter(|step| {
             step["uses"]
                 .as_str()
@@ -270,10 +277,8 @@ fn installed_tools() -> Vec<(String, Option<String>)> {
 /// Every step of every workflow as the text of its `uses:`, its `with:` values and its
 /// `run:`, one line each.
 fn step_texts() -> Vec<String> {
-    workflows()
-        .iter()
-        .flat_map(|w| jobs(w).into_iter().map(|(_, job)| job.clone()))
-        .flat_map(|job| job["steps"].as_vec().cloned().unwrap_or_default())
+    all_steps()
+        .into_iter()
         .map(|step| {
             let mut text = vec![step["uses"].as_str().unwrap_or_default().to_owned()];
             if let Some(with) = step["with"].as_hash() {
